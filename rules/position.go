@@ -1,0 +1,87 @@
+package rules
+
+import "fmt"
+
+// Position is a game in progress: the board, every stone placed in order, and
+// the stones each side has captured. Colours alternate from Black.
+type Position struct {
+	Board    *Board
+	Moves    []Point // every stone placed, in order (captured ones too)
+	Captures [3]int  // stones captured by Black and by White, indexed by Color
+}
+
+// NewPosition returns the empty position on a board of the given size.
+func NewPosition(size int) (*Position, error) {
+	b, err := NewBoard(size)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{Board: b}, nil
+}
+
+// ToMove is the colour whose turn it is.
+func (p *Position) ToMove() Color {
+	if len(p.Moves)%2 == 0 {
+		return Black
+	}
+	return White
+}
+
+// Place puts the side to move's stone on m without judging it. Rules call it
+// after their checks; openings use it through Setup.
+func (p *Position) Place(m Point) {
+	p.Board.Set(m, p.ToMove())
+	p.Moves = append(p.Moves, m)
+}
+
+// Clone returns an independent copy.
+func (p *Position) Clone() *Position {
+	return &Position{Board: p.Board.Clone(), Moves: append([]Point(nil), p.Moves...), Captures: p.Captures}
+}
+
+// Setup plays the given stones under r from the empty board, as an opening
+// would. It fails if any stone is illegal or ends the game.
+func Setup(r Rule, size int, stones []Point) (*Position, error) {
+	p, err := NewPosition(size)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range stones {
+		if v := r.Play(p, m); v.Over {
+			return nil, &SetupError{Index: i, Move: m, Reason: v.Reason}
+		}
+	}
+	return p, nil
+}
+
+// SetupError says which opening stone could not be played.
+type SetupError struct {
+	Index  int
+	Move   Point
+	Reason Reason
+}
+
+func (e *SetupError) Error() string {
+	return fmt.Sprintf("opening stone %d (%v): %s", e.Index+1, e.Move, e.Reason)
+}
+
+// placeable rejects a move that cannot go on the board at all.
+func (p *Position) placeable(m Point) (Verdict, bool) {
+	c := p.ToMove()
+	if !p.Board.In(m) {
+		return Lost(c, OffBoard), false
+	}
+	if p.Board.At(m) != Empty {
+		return Lost(c, Occupied), false
+	}
+	return Verdict{}, true
+}
+
+// drawIfFull ends the game as a draw when no point is left. Rules call it
+// after testing for a win, so a five on the last point wins.
+func (p *Position) drawIfFull() Verdict {
+	if p.Board.Full() {
+		return Verdict{Over: true, Reason: FullBoard}
+	}
+	return Verdict{}
+}
