@@ -1,0 +1,151 @@
+// Package clock owns time accounting for one game: each side's match time,
+// the per-move limit, the increment and the tolerance that separates a late
+// move from a hung engine. It is pure: it never reads the wall clock. The
+// arbiter measures each move's think time and charges it here.
+//
+// What counts as think time: the wall time from the moment the arbiter has
+// finished writing the move request (BEGIN, TURN or BOARD...DONE) to the
+// moment it reads the engine's move line. Process start-up and the START
+// handshake are not charged; they have their own start-up timeout. The
+// opponent's turn is never charged.
+//
+// A move is on time when its think time is within the side's budget: the
+// time left on its clock (and the per-move limit, when one is set) plus the
+// tolerance. A move inside the tolerance is accepted and charged (the clock
+// stops at zero); past it the side loses on time, and the arbiter stops
+// waiting at that very moment, so a hung engine loses without answering.
+// Even an untimed game never waits forever: each move is capped by Hang.
+package clock
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"gomoku-arena/rules"
+)
+
+// Defaults.
+const (
+	DefaultMatch     = 20 * time.Minute // per side per game, sudden death
+	DefaultTolerance = time.Second
+	DefaultHang      = 5 * time.Minute
+)
+
+// Control is a time control.
+type Control struct {
+	Match     time.Duration // per side per game; 0 = no match clock
+	Turn      time.Duration // per move; 0 = no per-move limit
+	Increment time.Duration // added after each move when Match > 0
+	Tolerance time.Duration // grace past a budget before a move counts as late
+	Hang      time.Duration // the longest the arbiter waits for one move, timed or not; 0 = DefaultHang
+}
+
+// Validate rejects impossible controls.
+func (c Control) Validate() error {
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"match", c.Match}, {"turn", c.Turn}, {"increment", c.Increment}, {"tolerance", c.Tolerance}, {"hang", c.Hang}} {
+		if f.d < 0 {
+			return fmt.Errorf("clock %s: negative duration %v", f.name, f.d)
+		}
+	}
+	if c.Increment > 0 && c.Match == 0 {
+		return fmt.Errorf("clock increment %v needs a match time", c.Increment)
+	}
+	return nil
+}
+
+// Timed reports whether any limit applies besides the hang cap.
+func (c Control) Timed() bool { return c.Match > 0 || c.Turn > 0 }
+
+func (c Control) hang() time.Duration {
+	if c.Hang > 0 {
+		return c.Hang
+	}
+	return DefaultHang
+}
+
+// String renders the control as match/turn+increment, e.g. "20m0s/0s+0s".
+func (c Control) String() string {
+	return fmt.Sprintf("%v/%v+%v", c.Match, c.Turn, c.Increment)
+}
+
+// Info is one INFO key and value an engine is told.
+type Info struct{ Key, Value string }
+
+func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+
+// unlimited is what the protocol sends for "no limit" in time_left.
+const unlimited = math.MaxInt32
+
+// GameInfos are the INFO lines sent before a game. timeout_turn is never 0 in
+// a game with a clock, since engines read 0 as "play instantly": without a
+// per-move limit they are told the match time, and without any clock the
+// hang cap.
+func (c Control) GameInfos() []Info {
+	turn := c.Turn
+	if turn == 0 {
+		turn = c.Match
+	}
+	if turn == 0 {
+		turn = c.hang()
+	}
+	infos := []Info{{"timeout_turn", ms(turn)}, {"timeout_match", ms(c.Match)}}
+	if c.Increment > 0 {
+		infos = append(infos, Info{"time_increment", ms(c.Increment)})
+	}
+	return infos
+}
+
+// Clock is the state of both sides' clocks in one game.
+type Clock struct {
+	ctl  Control
+	left [3]time.Duration // indexed by rules.Color
+}
+
+// New starts both sides with the full match time.
+func New(ctl Control) *Clock {
+	c := &Clock{ctl: ctl}
+	c.left[rules.Black], c.left[rules.White] = ctl.Match, ctl.Match
+	return c
+}
+
+// Left is the time left on side's clock (0 when there is no match clock).
+func (c *Clock) Left(side rules.Color) time.Duration { return c.left[side] }
+
+// Budget is how long the arbiter waits for side's next move before it
+// declares the move late: the tightest limit plus the tolerance, and never
+// more than the hang cap.
+func (c *Clock) Budget(side rules.Color) time.Duration {
+	limit := c.ctl.hang()
+	if c.ctl.Match > 0 {
+		limit = min(limit, c.left[side]+c.ctl.Tolerance)
+	}
+	if c.ctl.Turn > 0 {
+		limit = min(limit, c.ctl.Turn+c.ctl.Tolerance)
+	}
+	return limit
+}
+
+// MoveInfos are the INFO lines sent before each move request.
+func (c *Clock) MoveInfos(side rules.Color) []Info {
+	if c.ctl.Match == 0 {
+		return []Info{{"time_left", strconv.Itoa(unlimited)}}
+	}
+	return []Info{{"time_left", ms(c.left[side])}}
+}
+
+// Charge books a move's think time to side. It reports false when the move
+// was late past the tolerance: side has lost on time.
+func (c *Clock) Charge(side rules.Color, think time.Duration) bool {
+	if think > c.Budget(side) {
+		return false
+	}
+	if c.ctl.Match > 0 {
+		c.left[side] = max(0, c.left[side]-think) + c.ctl.Increment
+	}
+	return true
+}
