@@ -1,0 +1,336 @@
+// Package config reads an event's TOML file into a checked Event. Every
+// problem is reported with the file, the line and the key, and nothing is
+// guessed: unknown keys, wrong types, missing engines, duplicate names and
+// impossible values are errors.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"gomoku-arena/rules"
+)
+
+// Duration is a TOML string such as "20m" or "1.5s".
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a Go duration.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("not a duration like \"20m\" or \"500ms\": %q", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes the duration back in the same form.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// Clock is a time control as written in a config.
+type Clock struct {
+	Match     *Duration `toml:"match"`
+	Turn      *Duration `toml:"turn"`
+	Increment *Duration `toml:"increment"`
+	Tolerance *Duration `toml:"tolerance"`
+	Hang      *Duration `toml:"hang"`
+}
+
+// Engine is one [[engine]] table.
+type Engine struct {
+	Name      string            `toml:"name"`
+	Command   string            `toml:"command"`
+	Args      []string          `toml:"args"`
+	Dir       string            `toml:"dir"`
+	Env       []string          `toml:"env"`
+	BoardMode bool              `toml:"board_mode"`
+	Info      map[string]string `toml:"info"`
+	Clock     *Clock            `toml:"clock"`
+}
+
+// Event is a whole config file.
+type Event struct {
+	Name          string    `toml:"name"`
+	Rule          string    `toml:"rule"`
+	Size          int       `toml:"size"`
+	Format        string    `toml:"format"`
+	Rounds        int       `toml:"rounds"`
+	OpeningPolicy string    `toml:"opening_policy"`
+	Openings      string    `toml:"openings"`
+	MoveCap       int       `toml:"move_cap"`
+	Concurrency   int       `toml:"concurrency"`
+	Output        string    `toml:"output"`
+	Seed          int64     `toml:"seed"`
+	Tiebreaks     []string  `toml:"tiebreaks"`
+	ByePoints     *float64  `toml:"bye_points"`
+	StartTimeout  *Duration `toml:"start_timeout"`
+	Clock         Clock     `toml:"clock"`
+	Engines       []Engine  `toml:"engine"`
+
+	// File is the path the event was read from; relative paths in it
+	// (output, openings, engine commands and dirs) are relative to its folder.
+	File string `toml:"-"`
+	src  []byte
+}
+
+var typeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
+// Opening policies for outer-open.
+const (
+	PolicyStrict       = "strict"
+	PolicyArbiterOpens = "arbiter-opens"
+)
+
+// Formats a config may name (the pairing package resolves "auto").
+var formats = []string{"auto", "round-robin", "double-round-robin", "swiss", "gauntlet"}
+
+// Load reads and checks the event file at path.
+func Load(path string) (*Event, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src)
+}
+
+// Parse checks src, the contents of the file named path.
+func Parse(path string, src []byte) (*Event, error) {
+	ev := &Event{File: path, src: src}
+	md, err := toml.Decode(string(src), ev)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)
+		}
+		// Type errors read `toml: line 3 (last key "format"): incompatible ...`.
+		if m := typeErr.FindStringSubmatch(err.Error()); m != nil {
+			return nil, fmt.Errorf("%s:%s: %s: %s", path, m[1], m[2], m[3])
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0].String()
+		if len(und[0]) > 1 && und[0][0] == "engine" {
+			// TOML keys of [[engine]] tables carry no index: name the first
+			// table that has the key.
+			for i := range ev.Engines {
+				ik := fmt.Sprintf("engine[%d]%s", i, k[len("engine"):])
+				if exact, _ := lineOf(src, ik); exact > 0 {
+					k = ik
+					break
+				}
+			}
+		}
+		return nil, ev.errAt(k, "unknown key")
+	}
+	ev.defaults()
+	if err := ev.check(); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+func (ev *Event) defaults() {
+	if ev.Name == "" {
+		ev.Name = strings.TrimSuffix(filepath.Base(ev.File), filepath.Ext(ev.File))
+	}
+	if ev.Rule == "" {
+		ev.Rule = "outer-open"
+	}
+	if ev.Format == "" {
+		ev.Format = "auto"
+	}
+	if ev.OpeningPolicy == "" {
+		ev.OpeningPolicy = PolicyStrict
+	}
+	if ev.Concurrency == 0 {
+		ev.Concurrency = 1
+	}
+	if ev.Output == "" {
+		ev.Output = filepath.Join("out", ev.Name)
+	}
+	if r, err := rules.ByName(ev.Rule); err == nil && ev.Size == 0 {
+		ev.Size = r.DefaultSize()
+	}
+}
+
+func (ev *Event) check() error {
+	if _, err := rules.ByName(ev.Rule); err != nil {
+		return ev.errAt("rule", err.Error())
+	}
+	if ev.Size < rules.MinSize || ev.Size > rules.MaxSize {
+		return ev.errAt("size", fmt.Sprintf("%d is out of range %d..%d", ev.Size, rules.MinSize, rules.MaxSize))
+	}
+	if !contains(formats, ev.Format) {
+		return ev.errAt("format", fmt.Sprintf("%q is not one of %s", ev.Format, strings.Join(formats, ", ")))
+	}
+	if ev.Rounds < 0 {
+		return ev.errAt("rounds", "must not be negative")
+	}
+	if ev.OpeningPolicy != PolicyStrict && ev.OpeningPolicy != PolicyArbiterOpens {
+		return ev.errAt("opening_policy", fmt.Sprintf("%q is not %q or %q", ev.OpeningPolicy, PolicyStrict, PolicyArbiterOpens))
+	}
+	if ev.MoveCap < 0 {
+		return ev.errAt("move_cap", "must not be negative")
+	}
+	if ev.Concurrency < 1 {
+		return ev.errAt("concurrency", "must be at least 1")
+	}
+	if ev.ByePoints != nil && (*ev.ByePoints < 0 || *ev.ByePoints > 1) {
+		return ev.errAt("bye_points", "must be between 0 and 1")
+	}
+	if err := ev.checkClock("clock", ev.Clock); err != nil {
+		return err
+	}
+	if len(ev.Engines) < 2 {
+		return ev.errAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
+	}
+	seen := map[string]int{}
+	for i, e := range ev.Engines {
+		at := func(key string) string { return fmt.Sprintf("engine[%d].%s", i, key) }
+		if e.Name == "" {
+			return ev.errAt(at("name"), "missing")
+		}
+		if j, dup := seen[e.Name]; dup {
+			return ev.errAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine %d)", e.Name, j+1))
+		}
+		seen[e.Name] = i
+		if e.Command == "" {
+			return ev.errAt(at("command"), fmt.Sprintf("engine %q: missing", e.Name))
+		}
+		if err := ev.checkCommand(e); err != nil {
+			return ev.errAt(at("command"), fmt.Sprintf("engine %q: %v", e.Name, err))
+		}
+		for _, kv := range e.Env {
+			if !strings.Contains(kv, "=") {
+				return ev.errAt(at("env"), fmt.Sprintf("engine %q: %q is not KEY=VALUE", e.Name, kv))
+			}
+		}
+		for k, v := range e.Info {
+			if strings.ContainsAny(k+v, "\r\n") || strings.ContainsAny(k, " \t") || k == "" {
+				return ev.errAt(at("info"), fmt.Sprintf("engine %q: INFO %q %q must be one word and one line", e.Name, k, v))
+			}
+		}
+		if e.Clock != nil {
+			if err := ev.checkClock(at("clock"), *e.Clock); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (ev *Event) checkClock(key string, c Clock) error {
+	for _, f := range []struct {
+		name string
+		d    *Duration
+	}{{"match", c.Match}, {"turn", c.Turn}, {"increment", c.Increment}, {"tolerance", c.Tolerance}, {"hang", c.Hang}} {
+		if f.d != nil && f.d.Duration < 0 {
+			return ev.errAt(key+"."+f.name, "must not be negative")
+		}
+	}
+	return nil
+}
+
+// checkCommand makes sure the program exists before anything is played.
+func (ev *Event) checkCommand(e Engine) error {
+	if strings.HasPrefix(e.Command, "builtin:") {
+		return nil
+	}
+	if !strings.ContainsRune(e.Command, '/') {
+		if _, err := exec.LookPath(e.Command); err != nil {
+			return fmt.Errorf("%q is not in PATH (write ./%s for a file in the config's folder)", e.Command, e.Command)
+		}
+		return nil
+	}
+	st, err := os.Stat(ev.Resolve(e.Command))
+	if err != nil {
+		return fmt.Errorf("no such file %q", e.Command)
+	}
+	if st.IsDir() || st.Mode()&0o111 == 0 {
+		return fmt.Errorf("%q is not an executable file", e.Command)
+	}
+	return nil
+}
+
+// Resolve makes a path written in the config relative to the config's folder.
+func (ev *Event) Resolve(p string) string {
+	if p == "" || filepath.IsAbs(p) || !strings.ContainsRune(p, '/') && !strings.HasPrefix(p, ".") {
+		return p
+	}
+	return filepath.Join(filepath.Dir(ev.File), p)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// errAt formats an error at the line where key is written, such as
+// "event.toml:12: engine[1].command: ...". Keys of [[engine]] tables are
+// written engine[i].key with i counted from 0.
+func (ev *Event) errAt(key, msg string) error {
+	exact, near := lineOf(ev.src, key)
+	if line := max(exact, near); line > 0 {
+		return fmt.Errorf("%s:%d: %s: %s", ev.File, line, key, msg)
+	}
+	return fmt.Errorf("%s: %s: %s", ev.File, key, msg)
+}
+
+// lineOf finds the line that sets key (a dotted path; engine[i] names the
+// i-th [[engine]] table). It knows just enough TOML for config files:
+// table headers, arrays of tables, and "key =" lines. It returns 0 when it
+// cannot tell. When the key is not written (a missing value), near is the
+// line of the table it belongs in.
+func lineOf(src []byte, key string) (exact, near int) {
+	want := strings.Split(key, ".")
+	engineIdx := -1
+	var table []string
+	for n, raw := range bytes.Split(src, []byte("\n")) {
+		line := strings.TrimSpace(string(raw))
+		switch {
+		case strings.HasPrefix(line, "[["):
+			name := strings.TrimSpace(strings.Trim(line, "[] "))
+			if name == "engine" {
+				engineIdx++
+			}
+			table = strings.Split(name, ".")
+		case strings.HasPrefix(line, "["):
+			table = strings.Split(strings.TrimSpace(strings.Trim(line, "[] ")), ".")
+		case strings.Contains(line, "="):
+			k := strings.Trim(strings.TrimSpace(line[:strings.Index(line, "=")]), `"`)
+			path := append(append([]string(nil), table...), strings.Split(k, ".")...)
+			if len(path) > 0 && path[0] == "engine" {
+				path[0] = fmt.Sprintf("engine[%d]", engineIdx)
+			}
+			if strings.Join(path, ".") == strings.Join(want, ".") {
+				return n + 1, 0
+			}
+			continue
+		default:
+			continue
+		}
+		// A header line: remember the table's own line for keys missing in it.
+		head := append([]string(nil), table...)
+		if len(head) > 0 && head[0] == "engine" {
+			head[0] = fmt.Sprintf("engine[%d]", engineIdx)
+		}
+		if len(want) > len(head) && strings.Join(want[:len(head)], ".") == strings.Join(head, ".") {
+			near = n + 1
+		}
+	}
+	return 0, near
+}

@@ -1,0 +1,86 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+const good = `name = "t"
+rule = "outer-open"
+format = "auto"
+concurrency = 2
+
+[clock]
+match = "20m"
+tolerance = "1s"
+
+[[engine]]
+name = "a"
+command = "builtin:greedy"
+
+[[engine]]
+name = "b"
+command = "builtin:random"
+args = ["seed=3"]
+[engine.info]
+max_depth = "4"
+[engine.clock]
+match = "10m"
+`
+
+func TestParseGood(t *testing.T) {
+	ev, err := Parse("t.toml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Size != 15 || ev.Clock.Match.Duration != 20*time.Minute || ev.Engines[1].Info["max_depth"] != "4" ||
+		ev.Engines[1].Clock.Match.Duration != 10*time.Minute || ev.OpeningPolicy != PolicyStrict {
+		t.Fatalf("parsed %+v", ev)
+	}
+}
+
+func TestParseErrorsNameFileLineAndKey(t *testing.T) {
+	cases := []struct {
+		name, edit, want string
+	}{
+		{"unknown top-level key", `concurrency = 2`, `t.toml:4: concurency: unknown key`},
+		{"unknown engine key", `args = ["seed=3"]`, `t.toml:17: engine[1].argz: unknown key`},
+		{"wrong type", `format = "auto"`, `t.toml:3: format: incompatible types`},
+		{"bad duration", `match = "20m"`, `t.toml:7`},
+		{"unknown rule", `rule = "outer-open"`, `t.toml:2: rule: unknown rule "gomoku"`},
+		{"duplicate engine", `name = "b"`, `t.toml:15: engine[1].name: duplicate engine name "a"`},
+		{"missing program", `command = "builtin:random"`, `t.toml:16: engine[1].command: engine "b": no such file "./nope"`},
+		{"negative clock", `tolerance = "1s"`, `t.toml:8: clock.tolerance: must not be negative`},
+		{"bad format", `format = "auto"`, `t.toml:3: format: "knockout" is not one of`},
+		{"syntax", `concurrency = 2`, `t.toml:4:`},
+	}
+	edits := map[string]string{
+		"unknown top-level key": `concurency = 2`,
+		"unknown engine key":    `argz = ["seed=3"]`,
+		"wrong type":            `format = 3`,
+		"bad duration":          `match = "twenty minutes"`,
+		"unknown rule":          `rule = "gomoku"`,
+		"duplicate engine":      `name = "a"`,
+		"missing program":       `command = "./nope"`,
+		"negative clock":        `tolerance = "-1s"`,
+		"bad format":            `format = "knockout"`,
+		"syntax":                `concurrency = = 2`,
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := strings.Replace(good, tc.edit, edits[tc.name], 1)
+			_, err := Parse("t.toml", []byte(src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestTooFewEngines(t *testing.T) {
+	src := good[:strings.Index(good, "[[engine]]\nname = \"b\"")]
+	if _, err := Parse("t.toml", []byte(src)); err == nil || !strings.Contains(err.Error(), "at least two") {
+		t.Fatalf("err = %v", err)
+	}
+}
