@@ -1,0 +1,40 @@
+// Package engine owns one engine subprocess, the protocol and every deadline;
+// it is the only package that touches processes and pipes.
+//
+// An Engine speaks the Gomocup "pbrain" protocol (see PROTOCOL.md) to one
+// program. Every call that waits takes a deadline and returns at it: a zero
+// deadline is not "forever" but now + Spec.StartTimeout. A game's faults are
+// data, not errors: a move request returns a Reply whose Fault says whether the
+// engine timed out, exited or sent a malformed move; NewGame returns a typed
+// error (*Refusal or *FaultError) so the caller can tell a refusal from a
+// timeout from a crash.
+//
+// # Think time
+//
+// Reply.Elapsed is wall time from the moment the request (BEGIN, TURN x,y, or
+// the whole BOARD block) has been completely written to the engine's stdin to
+// the moment its move line has been read from stdout. Writing the command is
+// not counted (an engine that does not read its input is caught by the write
+// deadline instead), nor is process start-up: START is answered before the
+// first move is requested. The same measure applies to every engine.
+//
+// # Output
+//
+// stdout and stderr are drained continuously by goroutines with a bounded line
+// reader (LF, CR or CRLF; lines longer than MaxLine are truncated and the rest
+// discarded), so a flooding engine neither blocks on a full pipe nor grows the
+// arbiter's memory. Lines read while no request is pending are kept (bounded)
+// and reported with the next reply. Nothing is written to an engine between a
+// move request and its answer, except PLAY to accept a SUGGEST.
+//
+// # Processes
+//
+// Each engine runs in its own process group with Pdeathsig SIGKILL, so the
+// kernel kills the engine if the arbiter's thread dies. Kill and Close signal
+// the whole group, so helper processes an engine spawned die with it, and
+// always reap. The first Start makes the arbiter a child subreaper
+// (PR_SET_CHILD_SUBREAPER): orphaned grandchildren are re-parented to the
+// arbiter instead of PID 1 (which in containers often never reaps them), and
+// Kill/Close reap the group's zombies. Processes that leave the group (setsid)
+// are beyond reach.
+package engine

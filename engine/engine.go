@@ -1,0 +1,590 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gomoku-arena/rules"
+)
+
+// Defaults for the Spec durations left zero.
+const (
+	DefaultStartTimeout = 10 * time.Second
+	DefaultCloseGrace   = time.Second
+	DefaultWriteTimeout = time.Second
+	exitLinger          = 200 * time.Millisecond // after the process exits, how long lines still in the pipe are awaited
+)
+
+// Spec says how to run one engine.
+type Spec struct {
+	Name    string
+	Command string   // program path or name in $PATH, or "builtin:NAME"
+	Args    []string // after the program (after "engine NAME" for builtins)
+	// Dir is the working directory, created if missing; "" means a fresh
+	// temporary directory owned by the Engine and removed on Close.
+	Dir string
+	Env []string // extra KEY=VALUE appended to os.Environ()
+	// StartTimeout bounds process start + the START reply, and is the wait
+	// used when a caller passes a zero deadline. Default 10s.
+	StartTimeout time.Duration
+	// CloseGrace is how long Close waits after END before killing. Default 1s.
+	CloseGrace time.Duration
+	// WriteTimeout bounds writes that have no deadline of their own (INFO
+	// through SendInfo, END). Default 1s.
+	WriteTimeout time.Duration
+}
+
+// Info is one INFO line: INFO key value.
+type Info struct{ Key, Value string }
+
+// Stone is one line of a BOARD command.
+type Stone struct {
+	Point rules.Point
+	Field int // 1 own stone, 2 opponent's, 3 blocked
+}
+
+// Reply is the outcome of a move request.
+type Reply struct {
+	Move    rules.Point   // valid only when Fault == ""
+	Line    string        // the raw move line, bounded
+	Elapsed time.Duration // from the request fully written to the move line read
+	Fault   Fault         // "" when a move line was read
+	Detail  string        // e.g. "exit status 2", the malformed line
+	// Notes are MESSAGE/DEBUG/ERROR/UNKNOWN/SUGGEST lines (prefixed by their
+	// keyword) and protocol warnings ("warning: ...") seen while waiting, or
+	// since the previous request; at most 64 of 512 bytes.
+	Notes []string
+}
+
+// Engine is one engine program and its current process. Its methods are meant
+// for one goroutine; Kill and Close may also be called from another.
+type Engine struct {
+	spec   Spec
+	name   string
+	path   string
+	args   []string
+	dir    string
+	ownDir bool
+	env    []string
+
+	mu     sync.Mutex
+	p      *proc // nil when no process runs
+	closed bool
+
+	stderr  ring
+	pending notes  // seen outside a move request, reported with the next reply
+	buf     []byte // command being written
+}
+
+// Start starts the engine's process (without sending anything). The error
+// names the engine and the command when the program cannot be started.
+func Start(spec Spec) (*Engine, error) {
+	if spec.StartTimeout <= 0 {
+		spec.StartTimeout = DefaultStartTimeout
+	}
+	if spec.CloseGrace <= 0 {
+		spec.CloseGrace = DefaultCloseGrace
+	}
+	if spec.WriteTimeout <= 0 {
+		spec.WriteTimeout = DefaultWriteTimeout
+	}
+	e := &Engine{spec: spec, name: spec.Name}
+	if e.name == "" {
+		e.name = spec.Command
+	}
+	if err := e.resolve(); err != nil {
+		return nil, startError(e.name, spec.Command, err)
+	}
+	if spec.Dir == "" {
+		d, err := os.MkdirTemp("", "gomoku-engine-")
+		if err != nil {
+			return nil, fmt.Errorf("engine %q: working directory: %w", e.name, err)
+		}
+		e.dir, e.ownDir = d, true
+	} else {
+		if err := os.MkdirAll(spec.Dir, 0o755); err != nil {
+			return nil, fmt.Errorf("engine %q: working directory: %w", e.name, err)
+		}
+		e.dir = spec.Dir
+	}
+	e.env = append(os.Environ(), spec.Env...)
+	becomeSubreaper()
+	if err := e.spawn(); err != nil {
+		if e.ownDir {
+			os.RemoveAll(e.dir)
+		}
+		return nil, err
+	}
+	return e, nil
+}
+
+// resolve finds the program: builtins are this executable, relative paths
+// are taken from the arbiter's working directory (not the engine's), bare
+// names from $PATH.
+func (e *Engine) resolve() error {
+	c := e.spec.Command
+	switch {
+	case c == "":
+		return errors.New("no command")
+	case strings.HasPrefix(c, "builtin:"):
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		e.path = exe
+		e.args = append([]string{"engine", strings.TrimPrefix(c, "builtin:")}, e.spec.Args...)
+		return nil
+	case strings.ContainsRune(c, os.PathSeparator):
+		abs, err := filepath.Abs(c)
+		if err != nil {
+			return err
+		}
+		e.path = abs
+	default:
+		p, err := exec.LookPath(c)
+		if err != nil {
+			return err
+		}
+		e.path = p
+	}
+	e.args = e.spec.Args
+	return nil
+}
+
+func (e *Engine) spawn() error {
+	p, err := spawn(e.path, e.args, e.dir, e.env, &e.stderr)
+	if err != nil {
+		return startError(e.name, e.spec.Command, err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		p.kill()
+		return fmt.Errorf("engine %q: closed", e.name)
+	}
+	e.p = p
+	return nil
+}
+
+// Name is the engine's name from its Spec.
+func (e *Engine) Name() string { return e.name }
+
+// Dir is the engine's working directory.
+func (e *Engine) Dir() string { return e.dir }
+
+// Pid is the current process id (also its process group id), 0 when none runs.
+func (e *Engine) Pid() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.p == nil {
+		return 0
+	}
+	return e.p.pid
+}
+
+// Stderr returns the last lines the engine wrote to stderr (bounded).
+func (e *Engine) Stderr() []string { return e.stderr.snapshot() }
+
+func (e *Engine) current() *proc {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.p
+}
+
+func (e *Engine) orDefault(deadline time.Time) time.Time {
+	if deadline.IsZero() {
+		return time.Now().Add(e.spec.StartTimeout)
+	}
+	return deadline
+}
+
+// NewGame prepares a game on a size×size board: START for a fresh process,
+// RESTART otherwise (falling back to a new process when the engine answers
+// UNKNOWN or ERROR, or has died), then the INFO lines. The wait ends at
+// deadline or after Spec.StartTimeout, whichever is first. Errors: *Refusal
+// (ERROR to START), *FaultError (timeout or exit), or a start failure.
+func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
+	if limit := time.Now().Add(e.spec.StartTimeout); deadline.IsZero() || limit.Before(deadline) {
+		deadline = limit
+	}
+	e.mu.Lock()
+	closed := e.closed
+	e.mu.Unlock()
+	if closed {
+		return fmt.Errorf("engine %q: closed", e.name)
+	}
+	p := e.current()
+	if p != nil && !p.alive() {
+		e.Kill()
+		p = nil
+	}
+	if p != nil && p.started {
+		restarted, err := e.restartGame(p, deadline)
+		if err != nil {
+			return err
+		}
+		if !restarted {
+			e.Kill()
+			p = nil
+		}
+	}
+	if p == nil {
+		if err := e.spawn(); err != nil {
+			return err
+		}
+		p = e.current()
+	}
+	if !p.started {
+		if err := e.startGame(p, size, deadline); err != nil {
+			return err
+		}
+	}
+	return e.writeInfos(p, infos, deadline)
+}
+
+// restartGame sends RESTART; false means the engine cannot restart in place.
+func (e *Engine) restartGame(p *proc, deadline time.Time) (bool, error) {
+	x := e.exchange(p, deadline, &e.pending)
+	if f, _ := x.send([]byte("RESTART\n")); f != "" {
+		return false, nil // a process that cannot take a command is replaced
+	}
+	for {
+		l, f, detail := x.next()
+		switch {
+		case f == FaultExit:
+			return false, nil
+		case f != "":
+			return false, &FaultError{Engine: e.name, Op: "RESTART", Fault: f, Detail: detail}
+		}
+		ln := ParseLine(l.text)
+		switch ln.Kind {
+		case LineOK:
+			return true, nil
+		case LineUnknown, LineError:
+			x.note(ln, l)
+			return false, nil
+		default:
+			x.note(ln, l)
+		}
+	}
+}
+
+func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
+	op := "START " + strconv.Itoa(size)
+	x := e.exchange(p, deadline, &e.pending)
+	if f, detail := x.send([]byte(op + "\n")); f != "" {
+		return &FaultError{Engine: e.name, Op: op, Fault: f, Detail: detail}
+	}
+	for {
+		l, f, detail := x.next()
+		if f != "" {
+			return &FaultError{Engine: e.name, Op: op, Fault: f, Detail: detail}
+		}
+		ln := ParseLine(l.text)
+		switch ln.Kind {
+		case LineOK:
+			p.started = true
+			return nil
+		case LineError:
+			return &Refusal{Engine: e.name, Message: clip(ln.Text, maxNoteLen)}
+		case LineUnknown:
+			return &Refusal{Engine: e.name, Message: clip("UNKNOWN "+ln.Text, maxNoteLen)}
+		default:
+			x.note(ln, l)
+		}
+	}
+}
+
+func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
+	if len(infos) == 0 {
+		return nil
+	}
+	b := e.buf[:0]
+	for _, in := range infos {
+		b = appendInfo(b, in)
+	}
+	e.buf = b
+	if f, detail := p.write(b, deadline); f != "" {
+		return &FaultError{Engine: e.name, Op: "INFO", Fault: f, Detail: detail}
+	}
+	return nil
+}
+
+// appendInfo writes one INFO line; line breaks inside a key or value would
+// inject commands, so they become spaces.
+func appendInfo(b []byte, in Info) []byte {
+	b = append(b, "INFO "...)
+	b = append(b, oneLine(strings.ReplaceAll(in.Key, " ", "_"))...)
+	b = append(b, ' ')
+	b = append(b, oneLine(in.Value)...)
+	return append(b, '\n')
+}
+
+func oneLine(s string) string {
+	if strings.ContainsAny(s, "\r\n") {
+		return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+	}
+	return s
+}
+
+// SendInfo sends INFO lines (e.g. time_left before a move), waiting at most
+// Spec.WriteTimeout for the engine to take them.
+func (e *Engine) SendInfo(infos ...Info) error {
+	p := e.current()
+	if p == nil {
+		return &FaultError{Engine: e.name, Op: "INFO", Fault: FaultExit, Detail: "not running"}
+	}
+	return e.writeInfos(p, infos, time.Now().Add(e.spec.WriteTimeout))
+}
+
+// Begin asks for the first move on an empty board.
+func (e *Engine) Begin(deadline time.Time) Reply {
+	return e.request(append(e.buf[:0], "BEGIN\n"...), deadline)
+}
+
+// Turn tells the engine the opponent's move and asks for its own.
+func (e *Engine) Turn(opp rules.Point, deadline time.Time) Reply {
+	b := append(e.buf[:0], "TURN "...)
+	b = appendPoint(b, opp)
+	return e.request(append(b, '\n'), deadline)
+}
+
+// Board sends the whole position, stones in the given (move) order, and asks
+// for a move.
+func (e *Engine) Board(stones []Stone, deadline time.Time) Reply {
+	b := append(e.buf[:0], "BOARD\n"...)
+	for _, s := range stones {
+		b = appendPoint(b, s.Point)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(s.Field), 10)
+		b = append(b, '\n')
+	}
+	return e.request(append(b, "DONE\n"...), deadline)
+}
+
+func appendPoint(b []byte, p rules.Point) []byte {
+	b = strconv.AppendInt(b, int64(p.X), 10)
+	b = append(b, ',')
+	return strconv.AppendInt(b, int64(p.Y), 10)
+}
+
+// request writes a move request and waits for the move.
+func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
+	e.buf = cmd
+	deadline = e.orDefault(deadline)
+	nt := e.pending
+	e.pending = notes{}
+	defer func() { r.Notes = nt.list() }()
+	p := e.current()
+	if p == nil {
+		r.Fault, r.Detail = FaultExit, "not running"
+		return r
+	}
+	x := e.exchange(p, deadline, &nt)
+	if r.Fault, r.Detail = x.send(cmd); r.Fault != "" {
+		return r
+	}
+	sent := time.Now()
+	for {
+		l, f, detail := x.next()
+		if f != "" {
+			r.Fault, r.Detail, r.Elapsed = f, detail, time.Since(sent)
+			return r
+		}
+		ln := ParseLine(l.text)
+		if ln.Kind == LineMove && l.truncated {
+			ln.Kind = LineMalformed
+		}
+		switch ln.Kind {
+		case LineMove:
+			r.Elapsed = time.Since(sent)
+			r.Move, r.Line = ln.Point, clip(l.text, maxNoteLen)
+			return r
+		case LineMalformed:
+			r.Elapsed = time.Since(sent)
+			r.Line = clip(l.text, maxNoteLen)
+			r.Fault, r.Detail = FaultMalformed, strconv.Quote(r.Line)
+			return r
+		case LineSuggest:
+			x.note(ln, l)
+			play := appendPoint([]byte("PLAY "), ln.Point)
+			if f, detail := p.write(append(play, '\n'), deadline); f != "" {
+				r.Fault, r.Detail, r.Elapsed = f, detail, time.Since(sent)
+				return r
+			}
+		default:
+			x.note(ln, l)
+		}
+	}
+}
+
+// Close ends the engine: END, up to Spec.CloseGrace for it to exit, then
+// SIGKILL to its whole process group, and reaping. It removes a working
+// directory the Engine created. It is idempotent and returns within about
+// CloseGrace + 1s.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	p := e.p
+	e.p = nil
+	e.mu.Unlock()
+	if p != nil {
+		end := time.Now().Add(e.spec.CloseGrace)
+		if p.alive() {
+			p.write([]byte("END\n"), earliest(end, time.Now().Add(e.spec.WriteTimeout)))
+			p.stdin.Close() // EOF for engines that wait for it
+			select {
+			case <-p.exited:
+			case <-time.After(time.Until(end)):
+			}
+		}
+		p.kill() // also the helpers of an engine that exited by itself
+	}
+	if e.ownDir {
+		return os.RemoveAll(e.dir)
+	}
+	return nil
+}
+
+// Kill kills the engine's process group at once (after a timeout, say) and
+// reaps it; the next NewGame starts a new process.
+func (e *Engine) Kill() {
+	e.mu.Lock()
+	p := e.p
+	e.p = nil
+	e.mu.Unlock()
+	if p != nil {
+		p.kill()
+	}
+}
+
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// exchange is one command and the wait for its answer.
+type exchange struct {
+	p         *proc
+	deadline  time.Time
+	notes     *notes
+	timer     *time.Timer
+	exited    <-chan struct{}
+	lingering bool // the process has exited; waiting only for lines still in the pipe
+}
+
+func (e *Engine) exchange(p *proc, deadline time.Time, nt *notes) *exchange {
+	return &exchange{p: p, deadline: deadline, notes: nt, exited: p.exited}
+}
+
+// send reports lines left over from before (late or unsolicited output) and
+// writes the command.
+func (x *exchange) send(cmd []byte) (Fault, string) {
+	for {
+		l, ok, dropped, _ := x.p.out.pop()
+		x.dropped(dropped)
+		if !ok {
+			break
+		}
+		ln := ParseLine(l.text)
+		switch ln.Kind {
+		case LineMessage, LineDebug, LineError, LineUnknown:
+			x.note(ln, l)
+		default:
+			x.notes.add("warning: late line " + strconv.Quote(clip(l.text, maxNoteLen)))
+		}
+	}
+	return x.p.write(cmd, x.deadline)
+}
+
+func (x *exchange) dropped(n int) {
+	if n > 0 {
+		x.notes.add(fmt.Sprintf("warning: %d output lines dropped unread", n))
+	}
+}
+
+// next returns the next stdout line, or the fault that ended the wait.
+func (x *exchange) next() (outLine, Fault, string) {
+	if x.timer == nil {
+		x.timer = time.NewTimer(time.Until(x.deadline))
+	}
+	for {
+		l, ok, dropped, eof := x.p.out.pop()
+		x.dropped(dropped)
+		if ok {
+			return l, "", ""
+		}
+		if eof { // stdout closed: the process is ending; wait briefly for its status
+			select {
+			case <-x.p.exited:
+			case <-x.timer.C:
+			case <-time.After(exitLinger):
+			}
+			return outLine{}, FaultExit, x.p.exitDetail()
+		}
+		select {
+		case <-x.p.out.notify:
+		case <-x.exited:
+			// Lines written before the exit may still be in the pipe, but a
+			// surviving helper may hold it open: wait only a little.
+			x.exited, x.lingering = nil, true
+			x.timer.Reset(time.Until(earliest(x.deadline, time.Now().Add(exitLinger))))
+		case <-x.timer.C:
+			if x.lingering {
+				return outLine{}, FaultExit, x.p.exitDetail()
+			}
+			return outLine{}, FaultTimeout, ""
+		}
+	}
+}
+
+// note records a non-move line: keyword lines as they are, others as
+// protocol warnings.
+func (x *exchange) note(ln Line, l outLine) {
+	switch ln.Kind {
+	case LineMessage, LineDebug, LineError, LineUnknown:
+		x.notes.add(ln.Kind.String() + " " + ln.Text)
+	case LineSuggest:
+		x.notes.add("SUGGEST " + ln.Point.String())
+	default:
+		w := "warning: unexpected line " + strconv.Quote(clip(l.text, 200))
+		if l.truncated {
+			w += fmt.Sprintf(" (longer than %d bytes, truncated)", MaxLine)
+		}
+		x.notes.add(w)
+	}
+}
+
+// notes is a bounded list of notes.
+type notes struct {
+	lines   []string
+	dropped int
+}
+
+func (n *notes) add(s string) {
+	if len(n.lines) < maxNotes {
+		n.lines = append(n.lines, clip(s, maxNoteLen))
+		return
+	}
+	n.dropped++
+}
+
+func (n *notes) list() []string {
+	if n.dropped > 0 {
+		return append(n.lines, fmt.Sprintf("warning: %d more notes not kept", n.dropped))
+	}
+	return n.lines
+}

@@ -1,0 +1,458 @@
+// Package faulty is a deliberately misbehaving pbrain engine, for tests and
+// for organisers checking their setup: it plays a simple game (the first empty
+// point scanning out from the centre) and answers the protocol properly,
+// except for the faults chosen by its arguments.
+//
+// Arguments are key or key=value, one per argument, combined freely; K is the
+// engine's own move number in the current game, from 1:
+//
+//	crash-at=K         exit with status 3 instead of the Kth move
+//	hang-at=K          never answer the Kth move (keeps reading input)
+//	deaf-at=K          never answer the Kth move and stop reading input
+//	illegal-at=K       play an occupied point as the Kth move
+//	offboard-at=K      play 99,99 as the Kth move
+//	negative-at=K      play -1,3 as the Kth move
+//	malformed-at=K     send "7," as the Kth move
+//	exit-after-move=K  send the Kth move, then exit at once (status 0)
+//	garbage            binary junk and stray lines before every move
+//	messages=N         N MESSAGE lines before every move
+//	stderr-flood=BYTES that many bytes on stderr before every move
+//	long-line=BYTES    a line of that many bytes before every move
+//	suggest            SUGGEST the move, then play what PLAY says
+//	think=DURATION     sleep before every move
+//	slow-start=DURATION sleep before answering START
+//	silent-start       never answer START
+//	refuse-start       answer START with "ERROR cannot play"
+//	unknown-restart    answer RESTART with UNKNOWN
+//	ignore-end         ignore END, stdin EOF and SIGTERM
+//	spawn-child        start a helper process (this program with sleep=10m)
+//	                   that lingers unless its process group is killed; its
+//	                   pid is announced as "MESSAGE child pid N"
+//	sleep=DURATION     do nothing but sleep (the helper's mode)
+//
+// The router (the arena binary, or a test's TestMain) runs it as
+// "PROGRAM engine faulty ARGS..." and exits with Main's result.
+package faulty
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Exit statuses of Main.
+const (
+	ExitOK    = 0
+	ExitUsage = 2
+	ExitCrash = 3 // crash-at
+)
+
+type options struct {
+	crashAt, hangAt, deafAt, illegalAt, offboardAt, negativeAt, malformedAt, exitAfterMove int
+	messages, stderrFlood, longLine                                                        int
+	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn           bool
+	think, slowStart, sleep                                                                time.Duration
+}
+
+func parseArgs(args []string) (options, error) {
+	var o options
+	ints := map[string]*int{
+		"crash-at": &o.crashAt, "hang-at": &o.hangAt, "deaf-at": &o.deafAt, "illegal-at": &o.illegalAt,
+		"offboard-at": &o.offboardAt, "negative-at": &o.negativeAt, "malformed-at": &o.malformedAt,
+		"exit-after-move": &o.exitAfterMove, "messages": &o.messages, "stderr-flood": &o.stderrFlood,
+		"long-line": &o.longLine,
+	}
+	bools := map[string]*bool{
+		"garbage": &o.garbage, "suggest": &o.suggest, "silent-start": &o.silentStart,
+		"refuse-start": &o.refuseStart, "unknown-restart": &o.unknownRestart,
+		"ignore-end": &o.ignoreEnd, "spawn-child": &o.spawn,
+	}
+	durs := map[string]*time.Duration{"think": &o.think, "slow-start": &o.slowStart, "sleep": &o.sleep}
+	for _, a := range args {
+		key, val, hasVal := strings.Cut(a, "=")
+		switch {
+		case ints[key] != nil:
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 {
+				return o, fmt.Errorf("%s: want a positive integer, got %q", key, val)
+			}
+			*ints[key] = n
+		case bools[key] != nil:
+			b := true
+			if hasVal {
+				var err error
+				if b, err = strconv.ParseBool(val); err != nil {
+					return o, fmt.Errorf("%s: want true or false, got %q", key, val)
+				}
+			}
+			*bools[key] = b
+		case durs[key] != nil:
+			d, err := time.ParseDuration(val)
+			if err != nil || d < 0 {
+				return o, fmt.Errorf("%s: want a duration like 500ms, got %q", key, val)
+			}
+			*durs[key] = d
+		default:
+			return o, fmt.Errorf("unknown argument %q", a)
+		}
+	}
+	return o, nil
+}
+
+// Main runs the engine on the given streams and returns its exit status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintln(stderr, "faulty:", err)
+		return ExitUsage
+	}
+	if o.sleep > 0 {
+		time.Sleep(o.sleep)
+		return ExitOK
+	}
+	b := &brain{o: o, in: bufio.NewReader(stdin), out: bufio.NewWriter(stdout), errw: stderr}
+	if o.ignoreEnd {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if o.spawn {
+		if err := b.spawnChild(); err != nil {
+			fmt.Fprintln(stderr, "faulty: spawn-child:", err)
+			return ExitUsage
+		}
+	}
+	code := b.run()
+	if o.ignoreEnd && code == ExitOK {
+		for { // "keeps running": only SIGKILL ends it
+			time.Sleep(time.Hour)
+		}
+	}
+	return code
+}
+
+func (b *brain) spawnChild() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	c := exec.Command(exe, "engine", "faulty", "sleep=10m")
+	if err := c.Start(); err != nil {
+		return err
+	}
+	b.say("MESSAGE child pid " + strconv.Itoa(c.Process.Pid))
+	return nil
+}
+
+// brain is the engine's state: its own view of the board.
+type brain struct {
+	o     options
+	in    *bufio.Reader
+	out   *bufio.Writer
+	errw  io.Writer
+	size  int
+	board []int8 // 0 empty, 1 own, 2 opponent's, 3 blocked
+	order []int  // board indices from the centre outwards
+	moves int    // own moves requested in this game
+}
+
+const errHang = -1 // move: do not answer, keep reading
+
+func (b *brain) say(lines ...string) {
+	for _, l := range lines {
+		b.out.WriteString(l)
+		b.out.WriteByte('\n')
+	}
+	b.out.Flush()
+}
+
+func (b *brain) readLine() (string, bool) {
+	s, err := b.in.ReadString('\n')
+	if err != nil && s == "" {
+		return "", false
+	}
+	return strings.TrimRight(s, "\r\n"), true
+}
+
+// run serves commands until END or EOF and returns the exit status.
+func (b *brain) run() int {
+	for {
+		line, ok := b.readLine()
+		if !ok {
+			return ExitOK
+		}
+		word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+		code := -1
+		switch strings.ToUpper(word) {
+		case "START":
+			if b.o.silentStart {
+				continue
+			}
+			time.Sleep(b.o.slowStart)
+			n, err := strconv.Atoi(strings.TrimSpace(rest))
+			switch {
+			case b.o.refuseStart:
+				b.say("ERROR cannot play")
+			case err != nil || n < 5 || n > 100:
+				b.say("ERROR unsupported size " + rest)
+			default:
+				b.newGame(n)
+				b.say("OK")
+			}
+		case "RESTART":
+			if b.o.unknownRestart {
+				b.say("UNKNOWN RESTART is not supported")
+			} else if b.size == 0 {
+				b.say("ERROR no game")
+			} else {
+				b.newGame(b.size)
+				b.say("OK")
+			}
+		case "INFO", "":
+		case "ABOUT":
+			b.say(`name="faulty", version="1.0", author="gomoku-arena", country="CZ"`)
+		case "BEGIN":
+			code = b.move()
+		case "TURN":
+			if x, y, ok := pair(rest); ok {
+				b.set(x, y, 2)
+			}
+			code = b.move()
+		case "BOARD":
+			b.clear()
+			for {
+				l, ok := b.readLine()
+				if !ok {
+					return ExitOK
+				}
+				if strings.EqualFold(strings.TrimSpace(l), "DONE") {
+					break
+				}
+				f := strings.Split(strings.TrimSpace(l), ",")
+				if len(f) == 3 {
+					x, _ := strconv.Atoi(f[0])
+					y, _ := strconv.Atoi(f[1])
+					v, _ := strconv.Atoi(f[2])
+					b.set(x, y, int8(v))
+				}
+			}
+			code = b.move()
+		case "TAKEBACK":
+			if x, y, ok := pair(rest); ok {
+				b.set(x, y, 0)
+			}
+			b.say("OK")
+		case "END":
+			if b.o.ignoreEnd {
+				continue
+			}
+			return ExitOK
+		default:
+			b.say("UNKNOWN command " + word)
+		}
+		if code >= 0 {
+			return code
+		}
+	}
+}
+
+func (b *brain) newGame(size int) {
+	b.size, b.moves = size, 0
+	b.board = make([]int8, size*size)
+	b.order = b.order[:0]
+	c := (size - 1) / 2
+	for r := 0; r < size; r++ { // rings of growing distance from the centre
+		for y := c - r; y <= c+r; y++ {
+			for x := c - r; x <= c+r; x++ {
+				if max(abs(x-c), abs(y-c)) == r && x >= 0 && y >= 0 && x < size && y < size {
+					b.order = append(b.order, y*size+x)
+				}
+			}
+		}
+	}
+}
+
+func (b *brain) clear() {
+	for i := range b.board {
+		b.board[i] = 0
+	}
+}
+
+func (b *brain) set(x, y int, v int8) {
+	if x >= 0 && y >= 0 && x < b.size && y < b.size {
+		b.board[y*b.size+x] = v
+	}
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func pair(s string) (x, y int, ok bool) {
+	xs, ys, found := strings.Cut(s, ",")
+	x, err1 := strconv.Atoi(strings.TrimSpace(xs))
+	y, err2 := strconv.Atoi(strings.TrimSpace(ys))
+	return x, y, found && err1 == nil && err2 == nil
+}
+
+// move answers a move request; it returns an exit status to stop, or -1.
+func (b *brain) move() int {
+	if b.size == 0 {
+		b.say("ERROR no START")
+		return -1
+	}
+	b.moves++
+	k := b.moves
+	time.Sleep(b.o.think)
+	for i := range b.o.messages {
+		b.say(fmt.Sprintf("MESSAGE depth %d eval %d pv 7,7 8,8", i+1, i*3-k))
+	}
+	if b.o.stderrFlood > 0 {
+		flood(b.errw, b.o.stderrFlood)
+	}
+	if b.o.garbage {
+		b.junk(k)
+	}
+	if b.o.longLine > 0 {
+		b.out.Flush()
+		flood(b.out, b.o.longLine-1)
+		b.say("") // the newline
+	}
+	switch k {
+	case b.o.crashAt:
+		b.out.Flush()
+		return ExitCrash
+	case b.o.hangAt:
+		b.out.Flush()
+		return -1
+	case b.o.deafAt:
+		b.out.Flush()
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
+	x, y := b.choose()
+	move := strconv.Itoa(x) + "," + strconv.Itoa(y)
+	switch k {
+	case b.o.illegalAt:
+		x, y = b.occupied()
+		move = strconv.Itoa(x) + "," + strconv.Itoa(y)
+	case b.o.offboardAt:
+		move = "99,99"
+	case b.o.negativeAt:
+		move = "-1,3"
+	case b.o.malformedAt:
+		move = "7,"
+	}
+	if b.o.suggest {
+		b.say("SUGGEST " + move)
+		for {
+			l, ok := b.readLine()
+			if !ok {
+				return ExitOK
+			}
+			if w, rest, _ := strings.Cut(strings.TrimSpace(l), " "); strings.EqualFold(w, "PLAY") {
+				move = strings.TrimSpace(rest)
+				x, y, _ = pair(move)
+				break
+			}
+		}
+	}
+	if b.at(x, y) == 0 {
+		b.set(x, y, 1)
+	}
+	b.say(move)
+	if k == b.o.exitAfterMove {
+		return ExitOK
+	}
+	return -1
+}
+
+func (b *brain) at(x, y int) int8 {
+	if x < 0 || y < 0 || x >= b.size || y >= b.size {
+		return 3
+	}
+	return b.board[y*b.size+x]
+}
+
+// choose is the first empty point from the centre out; the centre itself
+// when the board is full (the arbiter judges that).
+func (b *brain) choose() (x, y int) {
+	for _, i := range b.order {
+		if b.board[i] == 0 {
+			return i % b.size, i / b.size
+		}
+	}
+	c := (b.size - 1) / 2
+	return c, c
+}
+
+// occupied is a point with a stone on it, preferring the opponent's; the
+// centre if the board is empty.
+func (b *brain) occupied() (x, y int) {
+	best := -1
+	for i, v := range b.board {
+		if v == 2 {
+			best = i
+			break
+		}
+		if v != 0 && best < 0 {
+			best = i
+		}
+	}
+	if best < 0 {
+		c := (b.size - 1) / 2
+		return c, c
+	}
+	return best % b.size, best / b.size
+}
+
+// flood writes n bytes of text lines (the last one without a newline when n
+// is not a multiple of the line length) without holding them in memory.
+func flood(w io.Writer, n int) {
+	line := []byte(strings.Repeat("flood ", 16) + "\n")
+	if bw, ok := w.(*bufio.Writer); ok { // a long line: no newlines at all
+		line = []byte(strings.Repeat("x", 4096))
+		for ; n > 0; n -= len(line) {
+			bw.Write(line[:min(n, len(line))])
+		}
+		return
+	}
+	for ; n > 0; n -= len(line) {
+		if _, err := w.Write(line[:min(n, len(line))]); err != nil {
+			return
+		}
+	}
+}
+
+// junk writes binary junk and stray lines that are neither moves nor
+// keywords (and one unsolicited ERROR, which must not forfeit).
+func (b *brain) junk(k int) {
+	r := rand.New(rand.NewPCG(uint64(k), 7))
+	bin := []byte{0}
+	for range 16 + r.IntN(200) {
+		c := byte(r.IntN(256))
+		if c == '\n' || c == '\r' {
+			c = 0xff
+		}
+		bin = append(bin, c)
+	}
+	b.out.Write(bin)
+	b.out.WriteString("\r\n")
+	stray := []string{"hello from faulty", "thinking...", "7 8", "OKAY", "", "   ", "x,y",
+		"name=faulty", "ERROR unsolicited complaint about INFO", "DEBUG nodes 12345", "SUGGESTION 7,7"}
+	for range 3 + r.IntN(5) {
+		b.out.WriteString(stray[r.IntN(len(stray))])
+		b.out.WriteString([]string{"\n", "\r", "\r\n"}[r.IntN(3)])
+	}
+	b.out.Flush()
+}
