@@ -68,7 +68,7 @@ type Event struct {
 	Openings      string    `toml:"openings"`
 	MoveCap       int       `toml:"move_cap"`
 	Concurrency   int       `toml:"concurrency"`
-	Output        string    `toml:"output"`
+	Output        string    `toml:"output"` // see OutputDir
 	Seed          int64     `toml:"seed"`
 	Tiebreaks     []string  `toml:"tiebreaks"`
 	ByePoints     *float64  `toml:"bye_points"`
@@ -154,9 +154,6 @@ func (ev *Event) defaults() {
 	}
 	if ev.Concurrency == 0 {
 		ev.Concurrency = 1
-	}
-	if ev.Output == "" {
-		ev.Output = filepath.Join("out", ev.Name)
 	}
 	if r, err := rules.ByName(ev.Rule); err == nil && ev.Size == 0 {
 		ev.Size = r.DefaultSize()
@@ -252,7 +249,7 @@ func (ev *Event) checkCommand(e Engine) error {
 		}
 		return nil
 	}
-	st, err := os.Stat(ev.Resolve(e.Command))
+	st, err := os.Stat(ev.Command(e))
 	if err != nil {
 		return fmt.Errorf("no such file %q", e.Command)
 	}
@@ -264,10 +261,28 @@ func (ev *Event) checkCommand(e Engine) error {
 
 // Resolve makes a path written in the config relative to the config's folder.
 func (ev *Event) Resolve(p string) string {
-	if p == "" || filepath.IsAbs(p) || !strings.ContainsRune(p, '/') && !strings.HasPrefix(p, ".") {
+	if p == "" || filepath.IsAbs(p) {
 		return p
 	}
 	return filepath.Join(filepath.Dir(ev.File), p)
+}
+
+// OutputDir is the event's output folder: as configured (relative to the
+// config's folder), or out/NAME in the current directory.
+func (ev *Event) OutputDir() string {
+	if ev.Output == "" {
+		return filepath.Join("out", ev.Name)
+	}
+	return ev.Resolve(ev.Output)
+}
+
+// Command is the program to run for e: a builtin spec as it is, a bare
+// name to be looked up in PATH, or a path relative to the config's folder.
+func (ev *Event) Command(e Engine) string {
+	if strings.HasPrefix(e.Command, "builtin:") || !strings.ContainsRune(e.Command, '/') {
+		return e.Command
+	}
+	return ev.Resolve(e.Command)
 }
 
 func contains(list []string, s string) bool {
