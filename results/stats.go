@@ -132,17 +132,21 @@ func ScoreFromElo(elo float64) float64 {
 
 // LOSFromScore is Φ((score-½)/se): the normal-approximation probability that
 // the true score exceeds ½. With se = 0 it is 1, ½ or 0.
-func LOSFromScore(score, se float64) float64 {
+func LOSFromScore(score, se float64) float64 { return probPositive(score-0.5, se) }
+
+// probPositive is Φ(d/se), the probability that a normal variable with mean d
+// and standard deviation se is positive; with se = 0 it is 1, ½ or 0.
+func probPositive(d, se float64) float64 {
 	if se == 0 {
 		switch {
-		case score > 0.5:
+		case d > 0:
 			return 1
-		case score < 0.5:
+		case d < 0:
 			return 0
 		}
 		return 0.5
 	}
-	return 0.5 * math.Erfc(-(score-0.5)/(se*math.Sqrt2))
+	return 0.5 * math.Erfc(-d/(se*math.Sqrt2))
 }
 
 // Stats summarises trinomial counts.
