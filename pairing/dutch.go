@@ -1,0 +1,516 @@
+package pairing
+
+import (
+	"errors"
+	"math/bits"
+	"sort"
+)
+
+// How a round is paired (C.04.3, 2025 edition):
+//
+// Players are ranked by score, then pairing number, and grouped into
+// scoregroups. Brackets are paired from the top down: a bracket holds the
+// moved-down players (MDPs) left over from the bracket above, then the
+// residents of the scoregroup. Each bracket is decided by one maximum-weight
+// matching whose edge weights pack the criteria into bit fields, highest
+// priority in the highest bits, so that a heavier matching is exactly a
+// better one in the lexicographic order of the criteria:
+//
+//	violations   only in PairSwissFallback: fewest rematches etc.
+//	C5           the bye goes to the lowest score possible
+//	C6           most pairs inside the bracket (fewest downfloaters)
+//	C7           MDPs paired by score, highest first (downfloater scores)
+//	C8           most pairs in the following bracket (see below)
+//	C9           the bye goes to the player with fewest unplayed games
+//	C10, C11     topscorers (final round): colour difference beyond ±2,
+//	             same colour three times in a row
+//	C12, C13     colour preferences, then strong preferences, granted
+//	C14..C17     repeated downfloats/upfloats of the previous two rounds
+//	ranking      lower-ranked residents float, lowest-ranked gets the bye
+//	S1/S2        pairs as close as possible to S1[i] against S2[i]
+//
+// The absolute criteria (no rematch, the bye only to an eligible player,
+// no meeting of two non-topscorers with the same absolute colour preference)
+// are edges left out of the graph. The completion criterion is enforced by
+// matching the bracket together with every lower player, asking for a
+// maximum-cardinality matching (and adding a bye vertex when the count is
+// odd): a bracket may only keep pairs that leave the rest of the round
+// pairable. For big events that whole-remainder matching is too costly at the
+// top, so brackets above fullLimit players (bracket plus everything below)
+// look only at the next scoregroup; if the bottom then cannot be completed,
+// the round is paired again with whole-remainder matchings everywhere.
+
+// fullLimit bounds the size of a bracket-plus-remainder matching done for
+// every bracket; see above.
+const fullLimit = 160
+
+var errWindowTooNarrow = errors.New("window too narrow")
+
+func (t *tourney) pairRound(relax Relaxation) ([]Pairing, error) {
+	if len(t.players) == 0 {
+		return nil, nil
+	}
+	if out, ok := t.untouchedRound(); ok {
+		return out, nil
+	}
+	out, err := t.pairBrackets(relax, false)
+	if errors.Is(err, errWindowTooNarrow) {
+		out, err = t.pairBrackets(relax, true)
+	}
+	return out, err
+}
+
+// untouchedRound pairs a field in which nobody has played or scored yet
+// (the first round): one homogeneous bracket, no constraints, so the Dutch
+// rules reduce to S1[i] against S2[i] and the bye to the last player.
+func (t *tourney) untouchedRound() ([]Pairing, bool) {
+	for _, e := range t.players {
+		if e.pts != 0 || len(e.colours) != 0 || len(e.met) != 0 || e.noBye || e.unplayed != t.players[0].unplayed || e.floats != [2]int{} {
+			return nil, false
+		}
+	}
+	ps := t.players
+	var out []Pairing
+	var bye *entrant
+	if len(ps)%2 == 1 {
+		bye = ps[len(ps)-1]
+		ps = ps[:len(ps)-1]
+	}
+	half := len(ps) / 2
+	for i := range half {
+		f, s := t.allocate(ps[i], ps[i+half])
+		out = append(out, Pairing{Round: t.round, Black: f.id, White: s.id})
+	}
+	if bye != nil {
+		out = append(out, Pairing{Round: t.round, Black: bye.id, White: Bye})
+	}
+	return out, true
+}
+
+func (t *tourney) pairBrackets(relax Relaxation, forceFull bool) ([]Pairing, error) {
+	var groups [][]*entrant
+	for i := 0; i < len(t.players); {
+		j := i
+		for j < len(t.players) && t.players[j].pts == t.players[i].pts {
+			j++
+		}
+		groups = append(groups, t.players[i:j])
+		i = j
+	}
+	type pair struct{ a, b *entrant }
+	var pairs []pair
+	var bye *entrant
+	var carry []*entrant
+	windowUsed := false
+	restCount := len(t.players)
+	for gi, g := range groups {
+		restCount -= len(g)
+		bracket := append(append([]*entrant{}, carry...), g...)
+		if len(bracket) == 0 {
+			continue
+		}
+		var next []*entrant
+		if gi+1 < len(groups) {
+			next = groups[gi+1]
+		}
+		whole := forceFull || len(bracket)+restCount <= fullLimit || len(next) == restCount
+		var lower []*entrant
+		if whole {
+			for _, h := range groups[gi+1:] {
+				lower = append(lower, h...)
+			}
+		} else {
+			lower = next
+			windowUsed = true
+		}
+		mate := t.matchBracket(bracket, lower, next, len(g), whole, relax)
+		nb := len(bracket)
+		if whole {
+			nodes := nb + len(lower)
+			if nodes%2 == 1 {
+				nodes++
+			}
+			for v := range nodes {
+				if mate[v] < 0 {
+					if windowUsed {
+						return nil, errWindowTooNarrow
+					}
+					return nil, &NoLegalPairingError{Round: t.round, Reason: t.explain(relax)}
+				}
+			}
+		}
+		carry = carry[:0:0]
+		for i, e := range bracket {
+			m := mate[i]
+			switch {
+			case m >= 0 && m < nb:
+				if i < m {
+					pairs = append(pairs, pair{e, bracket[m]})
+				}
+			case whole && m == nb+len(lower):
+				bye = e
+			default:
+				carry = append(carry, e)
+			}
+		}
+	}
+	if len(carry) > 0 {
+		// Only reachable when the last bracket was not matched as a whole,
+		// which pairBrackets never does; kept as a guard.
+		return nil, &NoLegalPairingError{Round: t.round, Reason: "players left unpaired at the bottom"}
+	}
+	out := make([]Pairing, 0, len(pairs)+1)
+	sort.SliceStable(pairs, func(i, j int) bool {
+		hi := func(p pair) (*entrant, *entrant) {
+			if p.a.rankPos < p.b.rankPos {
+				return p.a, p.b
+			}
+			return p.b, p.a
+		}
+		ai, al := hi(pairs[i])
+		bi, bl := hi(pairs[j])
+		if ai.pts != bi.pts {
+			return ai.pts > bi.pts
+		}
+		if ai.pts+al.pts != bi.pts+bl.pts {
+			return ai.pts+al.pts > bi.pts+bl.pts
+		}
+		return ai.rankPos < bi.rankPos
+	})
+	for _, p := range pairs {
+		f, s := t.allocate(p.a, p.b)
+		out = append(out, Pairing{Round: t.round, Black: f.id, White: s.id})
+	}
+	if bye != nil {
+		out = append(out, Pairing{Round: t.round, Black: bye.id, White: Bye})
+	}
+	return out, nil
+}
+
+// explain says, for the error message, why nothing legal exists.
+func (t *tourney) explain(relax Relaxation) string {
+	eligible := 0
+	for _, e := range t.players {
+		if !e.noBye {
+			eligible++
+		}
+	}
+	if len(t.players)%2 == 1 && eligible == 0 && relax < AllowAnything {
+		return "odd number of players and every one of them has already had a bye or a win without playing"
+	}
+	return "every way to pair all players needs a rematch, a second bye, or two players with the same absolute colour preference to meet"
+}
+
+// violations counts how many absolute criteria a pair (b == nil: the bye)
+// would break, or -1 if relax does not allow the pair at all.
+func (t *tourney) violations(a, b *entrant, relax Relaxation) int {
+	rematch, other := 0, 0
+	if b == nil {
+		if a.noBye {
+			other++
+		}
+	} else {
+		if a.met[b.id] {
+			rematch++
+		}
+		if !a.top && !b.top && a.strength == prefAbsolute && b.strength == prefAbsolute && a.pref == b.pref {
+			other++
+		}
+	}
+	switch {
+	case relax == Strict && rematch+other > 0, relax == AllowRematch && other > 0:
+		return -1
+	}
+	return rematch + other
+}
+
+// field is one criterion's slice of the edge weight.
+type field struct {
+	maxEdge int64 // largest value on one edge
+	maxSum  int64 // largest total over a matching
+}
+
+// matchBracket builds and solves the matching for one bracket. Vertices are
+// the bracket's players, then the lower players, then (when whole and the
+// count is odd) the bye. next is the following scoregroup (for C8);
+// residents is how many of bracket's players belong to its scoregroup.
+func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, whole bool, relax Relaxation) []int {
+	nb := len(bracket)
+	nodes := append(append([]*entrant{}, bracket...), lower...)
+	byeNode := -1
+	if whole && len(nodes)%2 == 1 {
+		byeNode = len(nodes)
+	}
+	nv := len(nodes)
+	if byeNode >= 0 {
+		nv++
+	}
+	inNext := map[*entrant]bool{}
+	for _, e := range next {
+		inNext[e] = true
+	}
+	nmdp := nb - residents
+	resPts := bracket[nb-1].pts
+	// Distinct MDP scores, highest first (C7).
+	var mdpLevels []int
+	for _, e := range bracket[:nmdp] {
+		if len(mdpLevels) == 0 || mdpLevels[len(mdpLevels)-1] != e.pts {
+			mdpLevels = append(mdpLevels, e.pts)
+		}
+	}
+	maxPts, minPts, maxUnplayed := 0, 1<<30, 0
+	for _, e := range nodes {
+		maxPts = max(maxPts, e.pts)
+		minPts = min(minPts, e.pts)
+		maxUnplayed = max(maxUnplayed, e.unplayed)
+	}
+	pairsMax := int64(nv/2 + 1)
+
+	// The fields, highest priority first; values are filled per edge in
+	// the same order.
+	var fs []field
+	add := func(maxEdge int64, byeOnly bool) int {
+		s := maxEdge * pairsMax
+		if byeOnly {
+			s = maxEdge
+		}
+		fs = append(fs, field{maxEdge, s})
+		return len(fs) - 1
+	}
+	fViol := -1
+	if relax > Strict {
+		fViol = add(3, false)
+	}
+	fByeScore := add(int64(maxPts-minPts), true)
+	fPairs := add(1, false)
+	fMDP := make([]int, len(mdpLevels))
+	for i := range mdpLevels {
+		fMDP[i] = add(2, false)
+	}
+	fNext := add(1, false)
+	fByeUnplayed := add(int64(maxUnplayed), true)
+	fC10, fC11 := -1, -1
+	if t.final {
+		fC10 = add(2, false)
+		fC11 = add(2, false)
+	}
+	fC12 := add(2, false)
+	fC13 := add(2, false)
+	fC14 := add(2, false)
+	fC15 := add(1, false)
+	fC16 := add(2, false)
+	fC17 := add(1, false)
+	fRank := add(int64(2*nb), false)
+	fByeRank := add(int64(len(t.players)), true)
+	fSplit := add(int64(nb), false)
+
+	// Assign shifts from the lowest priority up; drop the lowest fields if
+	// the weight would not fit (only for enormous brackets).
+	const budget = 120
+	shifts := make([]uint, len(fs))
+	keep := len(fs)
+	for {
+		total := uint(0)
+		for i := keep - 1; i >= 0; i-- {
+			shifts[i] = total
+			total += uint(bits.Len64(uint64(fs[i].maxSum)))
+		}
+		if total <= budget || keep == 1 {
+			break
+		}
+		keep--
+	}
+
+	vals := make([]int64, len(fs))
+	weigh := func() wide {
+		var w wide
+		for i := range keep {
+			if vals[i] != 0 {
+				w = w.add(wideOf(vals[i]).shl(shifts[i]))
+			}
+		}
+		return w
+	}
+	posIn := func(i int) int { return i } // position inside the bracket
+	var edges []matchEdge
+	for i := range nodes {
+		a := nodes[i]
+		for j := i + 1; j < len(nodes); j++ {
+			b := nodes[j]
+			v := t.violations(a, b, relax)
+			if v < 0 {
+				continue
+			}
+			clear(vals)
+			if fViol >= 0 {
+				vals[fViol] = int64(3 - v)
+			}
+			aIn, bIn := i < nb, j < nb
+			if (aIn || inNext[a]) && (bIn || inNext[b]) && !(aIn && bIn) {
+				vals[fNext] = 1
+			}
+			if aIn && bIn {
+				vals[fPairs] = 1
+				for l, pts := range mdpLevels {
+					c := int64(0)
+					if i < nmdp && a.pts == pts {
+						c++
+					}
+					if j < nmdp && b.pts == pts {
+						c++
+					}
+					vals[fMDP[l]] = c
+				}
+				t.colourFields(a, b, vals, fC10, fC11, fC12, fC13)
+				// Floats: the higher score downfloats, the lower upfloats;
+				// a resident paired inside the bracket does not float down.
+				for _, e := range [2]*entrant{a, b} {
+					if e.pts == resPts {
+						if e.floats[0] == floatDown {
+							vals[fC14]++
+						}
+						if e.floats[1] == floatDown {
+							vals[fC16]++
+						}
+					}
+				}
+				vals[fC15], vals[fC17] = 1, 1
+				if a.pts != b.pts {
+					lo := a
+					if b.pts < a.pts {
+						lo = b
+					}
+					if lo.floats[0] == floatUp {
+						vals[fC15] = 0
+					}
+					if lo.floats[1] == floatUp {
+						vals[fC17] = 0
+					}
+				}
+				vals[fRank] = int64(2*nb - posIn(i) - posIn(j))
+				d := j - i
+				ideal := (nb - 2*nmdp) / 2
+				if i < nmdp && j >= nmdp {
+					ideal = nmdp
+				}
+				dev := d - ideal
+				if dev < 0 {
+					dev = -dev
+				}
+				vals[fSplit] = int64(max(nb-dev, 0))
+			}
+			edges = append(edges, matchEdge{i, j, weigh()})
+		}
+		if byeNode >= 0 {
+			v := t.violations(a, nil, relax)
+			if v < 0 {
+				continue
+			}
+			clear(vals)
+			if fViol >= 0 {
+				vals[fViol] = int64(3 - v)
+			}
+			vals[fByeScore] = int64(maxPts - a.pts)
+			vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
+			vals[fByeRank] = int64(a.rankPos)
+			edges = append(edges, matchEdge{i, byeNode, weigh()})
+		}
+	}
+	return maxWeightMatching(nv, edges, whole)
+}
+
+// colourFields fills the colour criteria for a pair inside the bracket.
+func (t *tourney) colourFields(a, b *entrant, vals []int64, fC10, fC11, fC12, fC13 int) {
+	f, s := t.allocate(a, b)
+	topPair := a.top || b.top
+	for _, x := range [2]struct {
+		e *entrant
+		c int
+	}{{f, first}, {s, second}} {
+		e, c := x.e, x.c
+		if fC10 >= 0 {
+			cd := e.cd + c
+			if !topPair || (cd <= 2 && cd >= -2) {
+				vals[fC10]++
+			}
+			n := len(e.colours)
+			if !topPair || n < 2 || int(e.colours[n-1]) != c || int(e.colours[n-2]) != c {
+				vals[fC11]++
+			}
+		}
+		if e.pref == 0 || e.pref == c {
+			vals[fC12]++
+		}
+		if e.strength < prefStrong || e.pref == c {
+			vals[fC13]++
+		}
+	}
+}
+
+// allocate applies the colour allocation rules to a pair and returns the
+// first mover, then the second:
+//  1. grant both colour preferences;
+//  2. grant the stronger preference (both absolute, for topscorers: the
+//     wider colour difference);
+//  3. alternate colours from the most recent round in which one player had
+//     one colour and the other the other (played games only, aligned from
+//     the latest);
+//  4. grant the higher-ranked player's preference;
+//  5. the higher-ranked player takes the initial colour (first move) with an
+//     odd pairing number, the other colour with an even one.
+func (t *tourney) allocate(a, b *entrant) (*entrant, *entrant) {
+	hi, lo := a, b
+	if b.rankPos < a.rankPos {
+		hi, lo = b, a
+	}
+	give := func(e *entrant, c int) (*entrant, *entrant) {
+		other := hi
+		if e == hi {
+			other = lo
+		}
+		if c == first {
+			return e, other
+		}
+		return other, e
+	}
+	switch {
+	case hi.pref == 0 && lo.pref == 0:
+		// fall through to rule 5
+	case lo.pref == 0 || (hi.pref != 0 && hi.pref != lo.pref):
+		return give(hi, hi.pref)
+	case hi.pref == 0:
+		return give(lo, lo.pref)
+	default: // same preference
+		if hi.strength != lo.strength {
+			if hi.strength > lo.strength {
+				return give(hi, hi.pref)
+			}
+			return give(lo, lo.pref)
+		}
+		if hi.strength == prefAbsolute && abs(hi.cd) != abs(lo.cd) {
+			if abs(hi.cd) > abs(lo.cd) {
+				return give(hi, hi.pref)
+			}
+			return give(lo, lo.pref)
+		}
+		nh, nl := len(hi.colours), len(lo.colours)
+		for k := 1; k <= min(nh, nl); k++ {
+			ch, cl := hi.colours[nh-k], lo.colours[nl-k]
+			if ch != cl {
+				return give(hi, -int(ch))
+			}
+		}
+		return give(hi, hi.pref)
+	}
+	if hi.id%2 == 0 { // pairing number id+1 is odd
+		return give(hi, first)
+	}
+	return give(hi, second)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
