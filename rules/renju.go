@@ -77,34 +77,34 @@ func ForbiddenPoints(p *Position) []ForbiddenPoint {
 }
 
 // The check reads each of the four lines through the move as a window of
-// reach cells either side. Five cells either side are enough: a five, four or
-// straight four through the move spans at most four cells on one side, and
-// exactness needs only the cell beyond it (a row that reaches the window's
-// edge is already longer than five).
-const reach = 5
+// renjuReach cells either side. Five cells either side are enough: a five,
+// four or straight four through the move spans at most four cells on one
+// side, and exactness needs only the cell beyond it (a row that reaches the
+// window's edge is already longer than five).
+const renjuReach = 5
 
-// wall marks a window cell off the board; it is neither a stone nor empty.
-const wall Color = 3
+// renjuWall marks a window cell off the board: neither a stone nor empty.
+const renjuWall Color = 3
 
-type window [2*reach + 1]Color
+type renjuWindow [2*renjuReach + 1]Color
 
-// readWindow reads the line through m along d with a Black stone on m.
-func readWindow(b *Board, m, d Point) window {
-	var w window
-	for i := -reach; i <= reach; i++ {
+// readRenjuWindow reads the line through m along d with a Black stone on m.
+func readRenjuWindow(b *Board, m, d Point) renjuWindow {
+	var w renjuWindow
+	for i := -renjuReach; i <= renjuReach; i++ {
 		x, y := m.X+i*d.X, m.Y+i*d.Y
 		if x < 0 || y < 0 || x >= b.size || y >= b.size {
-			w[i+reach] = wall
+			w[i+renjuReach] = renjuWall
 		} else {
-			w[i+reach] = b.cells[y*b.size+x]
+			w[i+renjuReach] = b.cells[y*b.size+x]
 		}
 	}
-	w[reach] = Black
+	w[renjuReach] = Black
 	return w
 }
 
 // run is the unbroken row of Black through cell i, as first and last index.
-func (w *window) run(i int) (lo, hi int) {
+func (w *renjuWindow) run(i int) (lo, hi int) {
 	lo, hi = i, i
 	for lo > 0 && w[lo-1] == Black {
 		lo--
@@ -117,7 +117,7 @@ func (w *window) run(i int) (lo, hi int) {
 
 // exactFive reports whether a Black stone on empty cell i makes an exact five
 // (through i, in this line).
-func (w *window) exactFive(i int) bool {
+func (w *renjuWindow) exactFive(i int) bool {
 	if i < 0 || i >= len(w) || w[i] != Empty {
 		return false
 	}
@@ -131,8 +131,8 @@ func (w *window) exactFive(i int) bool {
 // by its four stones, so a straight four (two ways to five with the same
 // stones) counts once, while XXX.X.XXX or XX.XX.XX with the move in the
 // middle count twice.
-func (w *window) fours() int {
-	var seen [len(window{})]uint16
+func (w *renjuWindow) fours() int {
+	var seen [len(renjuWindow{})]uint16
 	n := 0
 	for i := range w {
 		if w[i] != Empty {
@@ -141,7 +141,7 @@ func (w *window) fours() int {
 		w[i] = Black
 		lo, hi := w.run(i)
 		w[i] = Empty
-		if hi-lo+1 != 5 || lo > reach || hi < reach {
+		if hi-lo+1 != 5 || lo > renjuReach || hi < renjuReach {
 			continue
 		}
 		key := uint16(1<<(hi+1)-1<<lo) &^ (1 << i)
@@ -160,13 +160,13 @@ func (w *window) fours() int {
 // straightFourPoints appends to dst the cells where one more Black stone
 // makes a straight four through the move: four in a row, both ends making an
 // exact five. Whether those stones are legal is for the caller to judge.
-func (w *window) straightFourPoints(dst []int) []int {
+func (w *renjuWindow) straightFourPoints(dst []int) []int {
 	for i := range w {
 		if w[i] != Empty {
 			continue
 		}
 		w[i] = Black
-		lo, hi := w.run(reach)
+		lo, hi := w.run(renjuReach)
 		if hi-lo+1 == 4 && lo <= i && i <= hi && w.exactFive(lo-1) && w.exactFive(hi+1) {
 			dst = append(dst, i)
 		}
@@ -179,11 +179,11 @@ func (w *window) straightFourPoints(dst []int) []int {
 // space the check may change and restore; otherwise it is copied before the
 // first change (the common case never needs one).
 func forbidden(b *Board, m Point, owned bool) Reason {
-	var ws [len(Directions)]window
+	var ws [len(Directions)]renjuWindow
 	overline := false
 	for k, d := range Directions {
-		ws[k] = readWindow(b, m, d)
-		lo, hi := ws[k].run(reach)
+		ws[k] = readRenjuWindow(b, m, d)
+		lo, hi := ws[k].run(renjuReach)
 		switch n := hi - lo + 1; {
 		case n == 5:
 			return "" // an exact five wins whatever else the move makes
@@ -196,7 +196,7 @@ func forbidden(b *Board, m Point, owned bool) Reason {
 	}
 	// A line holding a four is a four, not also a three.
 	fours, threes := 0, 0
-	var buf [len(Directions)][2*reach + 1]int
+	var buf [len(Directions)][2*renjuReach + 1]int
 	var points [len(Directions)][]int
 	for k := range ws {
 		if f := ws[k].fours(); f > 0 {
@@ -224,7 +224,7 @@ func forbidden(b *Board, m Point, owned bool) Reason {
 	real := 0
 	for k, d := range Directions {
 		for _, i := range points[k] {
-			q := Point{m.X + (i-reach)*d.X, m.Y + (i-reach)*d.Y}
+			q := Point{m.X + (i-renjuReach)*d.X, m.Y + (i-renjuReach)*d.Y}
 			if legalStraightFour(b, q) {
 				real++
 				break
