@@ -89,7 +89,7 @@ func newRoot(rule rules.Rule, p *rules.Position, exact [3]bool) *root {
 				r.wins = append(r.wins, pt)
 			}
 		}
-		if (mi.block || g.brackets(i, r.me.Opponent())) {
+		if mi.block || g.brackets(i, r.me.Opponent()) {
 			if opp == nil {
 				opp = passed(p)
 			}

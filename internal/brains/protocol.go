@@ -374,12 +374,14 @@ func (s *session) rebuild(stones []boardStone) {
 			opp++
 		}
 	}
+	// The counts tell the colour unless captures have skewed them; then the
+	// colour we already had this game, then the first stone listed.
 	switch {
-	case s.me != rules.Empty:
 	case own == opp:
 		s.me = rules.Black
 	case opp == own+1:
 		s.me = rules.White
+	case s.me != rules.Empty:
 	case len(stones) > 0 && stones[0].field == 1:
 		s.me = rules.Black
 	default:
