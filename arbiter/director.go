@@ -1,0 +1,150 @@
+package arbiter
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gomoku-arena/clock"
+	"gomoku-arena/engine"
+	"gomoku-arena/results"
+	"gomoku-arena/rules"
+)
+
+// Entrant is one engine of an event and how to run it.
+type Entrant struct {
+	Spec      engine.Spec
+	BoardMode bool
+	Infos     []engine.Info
+	Clock     clock.Control
+}
+
+// Fixture is one game to play: entrants by index.
+type Fixture struct {
+	Round, Number int
+	Black, White  int
+	Opening       []rules.Point
+}
+
+// Key identifies a fixture within an event, and so a journaled record.
+type Key struct{ Round, Number int }
+
+// KeyOf is the key of a finished game's record.
+func KeyOf(rec *results.Record) Key { return Key{rec.Round, rec.Game} }
+
+// Director plays fixtures between entrants: up to Concurrency games at once,
+// never one entrant in two games at the same time. It owns the engine
+// processes, one per entrant, reused from game to game.
+type Director struct {
+	Event        string
+	Rule         rules.Rule
+	Size         int
+	MoveCap      int
+	StartTimeout time.Duration
+	Entrants     []Entrant
+	Concurrency  int
+	// Finished is called for every finished game, in the director's own
+	// goroutine, before either entrant starts another game. Its error (a
+	// journal that cannot be written) stops the event.
+	Finished func(*results.Record) error
+	// Started, if set, is told when a game begins (for progress displays).
+	Started func(Fixture)
+
+	engines []*engine.Engine
+}
+
+// Play plays the fixtures. Cancelling drain stops new games from starting;
+// cancelling abort also stops the games in progress (their engines are
+// killed and they are not reported). It returns when no game is running.
+func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error {
+	if d.engines == nil {
+		d.engines = make([]*engine.Engine, len(d.Entrants))
+	}
+	conc := max(d.Concurrency, 1)
+	busy := make([]bool, len(d.Entrants))
+	type outcome struct {
+		f   Fixture
+		rec *results.Record
+	}
+	done := make(chan outcome)
+	pending := append([]Fixture(nil), fixtures...)
+	running := 0
+	var firstErr error
+	for {
+		if drain.Err() == nil && abort.Err() == nil && firstErr == nil {
+			for i := 0; i < len(pending) && running < conc; {
+				f := pending[i]
+				if busy[f.Black] || busy[f.White] {
+					i++
+					continue
+				}
+				pending = append(pending[:i], pending[i+1:]...)
+				busy[f.Black], busy[f.White] = true, true
+				running++
+				if d.Started != nil {
+					d.Started(f)
+				}
+				go func() { done <- outcome{f, d.play(abort, f)} }()
+			}
+		}
+		if running == 0 {
+			return firstErr
+		}
+		o := <-done
+		rec := o.rec
+		running--
+		busy[o.f.Black], busy[o.f.White] = false, false
+		if rec.End == results.Aborted || firstErr != nil {
+			continue
+		}
+		if err := d.Finished(rec); err != nil {
+			firstErr = err
+		}
+	}
+}
+
+// play plays one fixture, starting the entrants' engines if needed. An engine
+// that cannot be started loses the game as a crash.
+func (d *Director) play(abort context.Context, f Fixture) *results.Record {
+	g := Game{Event: d.Event, Round: f.Round, Number: f.Number, Rule: d.Rule, Size: d.Size,
+		Opening: f.Opening, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
+	var players [2]*Player
+	for i, idx := range []int{f.Black, f.White} {
+		e, err := d.engine(idx)
+		if err != nil {
+			winner := rules.White
+			if i == 1 {
+				winner = rules.Black
+			}
+			now := time.Now()
+			return &results.Record{Event: d.Event, Round: f.Round, Game: f.Number, Rule: d.Rule.Name(), Size: d.Size,
+				Black: d.Entrants[f.Black].Spec.Name, White: d.Entrants[f.White].Spec.Name,
+				Winner: winner, End: results.Crash, Detail: err.Error(), Start: now, Finish: now}
+		}
+		ent := d.Entrants[idx]
+		players[i] = &Player{Engine: e, BoardMode: ent.BoardMode, Infos: ent.Infos, Clock: ent.Clock}
+	}
+	return Play(abort, g, players[0], players[1])
+}
+
+func (d *Director) engine(i int) (*engine.Engine, error) {
+	if d.engines[i] != nil {
+		return d.engines[i], nil
+	}
+	e, err := engine.Start(d.Entrants[i].Spec)
+	if err != nil {
+		return nil, fmt.Errorf("starting engine %q: %w", d.Entrants[i].Spec.Name, err)
+	}
+	d.engines[i] = e
+	return e, nil
+}
+
+// Close ends every engine process the director started.
+func (d *Director) Close() {
+	for i, e := range d.engines {
+		if e != nil {
+			e.Close()
+			d.engines[i] = nil
+		}
+	}
+}

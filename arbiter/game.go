@@ -1,0 +1,259 @@
+// Package arbiter plays games: it combines two engines, a rule and a clock,
+// checks every move, adjudicates wins, draws and forfeits, and returns the
+// game's record. An engine's failure (a crash, a hang, an illegal move, a
+// refusal) is a game result, never a Go error.
+//
+// The arbiter talks to the engine on move only: nothing is sent to an engine
+// between its move request and its answer.
+package arbiter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gomoku-arena/clock"
+	"gomoku-arena/engine"
+	"gomoku-arena/results"
+	"gomoku-arena/rules"
+)
+
+// Player is one side of a game: a running engine and how to talk to it.
+type Player struct {
+	Engine *engine.Engine
+	// BoardMode sends the whole position (BOARD) before every move instead
+	// of the opponent's last move (TURN).
+	BoardMode bool
+	// Infos are extra INFO lines for this engine (options, limits).
+	Infos []engine.Info
+	Clock clock.Control
+}
+
+// Game says what to play.
+type Game struct {
+	Event   string
+	Round   int
+	Number  int
+	Rule    rules.Rule
+	Size    int
+	Opening []rules.Point // stones the arbiter places before the engines move
+	// MoveCap adjudicates a draw after this many stones (0 = none).
+	MoveCap int
+	// StartTimeout bounds the START/RESTART handshake (0 = 10s).
+	StartTimeout time.Duration
+}
+
+// maxMessages bounds the engine lines kept in one record.
+const maxMessages = 2000
+
+// side is one player during a game.
+type side struct {
+	*Player
+	color rules.Color
+	// known is how many moves of the game the engine has been told about;
+	// stale is set when stones vanished (captures) so TURN cannot describe
+	// the change.
+	known int
+	stale bool
+}
+
+// Play plays one game to its end and returns its record. It returns early,
+// with End = results.Aborted, when ctx is cancelled; the engines are then
+// killed.
+func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
+	rec := &results.Record{
+		Event: g.Event, Round: g.Round, Game: g.Number, Rule: g.Rule.Name(), Size: g.Size,
+		Black: black.Engine.Name(), White: white.Engine.Name(), Start: time.Now(),
+	}
+	defer func() { rec.Finish = time.Now() }()
+
+	stop := context.AfterFunc(ctx, func() { black.Engine.Kill(); white.Engine.Kill() })
+	defer stop()
+
+	sides := [3]*side{rules.Black: {Player: black, color: rules.Black}, rules.White: {Player: white, color: rules.White}}
+	pos, err := rules.Setup(g.Rule, g.Size, g.Opening)
+	if err != nil {
+		// Openings are validated before play; reaching this is a caller bug.
+		panic(fmt.Sprintf("arbiter: invalid opening: %v", err))
+	}
+	for _, m := range pos.Moves {
+		rec.Moves = append(rec.Moves, results.Move{Point: m, Color: colorOf(len(rec.Moves)), Opening: true})
+	}
+
+	for _, c := range []rules.Color{rules.Black, rules.White} {
+		if end, detail := g.start(sides[c]); end != "" {
+			return finish(ctx, rec, c.Opponent(), end, detail)
+		}
+	}
+
+	clocks := [3]*clock.Clock{rules.Black: clock.New(black.Clock), rules.White: clock.New(white.Clock)}
+	for {
+		c := pos.ToMove()
+		s := sides[c]
+		clk := clocks[c]
+		reply, err := g.request(s, pos, clk)
+		rec.Messages = note(rec.Messages, s.Engine.Name(), reply.Notes)
+		if err != nil {
+			return finish(ctx, rec, c.Opponent(), results.Crash, err.Error())
+		}
+		switch reply.Fault {
+		case engine.FaultTimeout:
+			s.Engine.Kill() // it may still be thinking; the next game restarts it
+			return finish(ctx, rec, c.Opponent(), results.Time, fmt.Sprintf("no move within %v", clk.Budget(c)))
+		case engine.FaultExit:
+			return finish(ctx, rec, c.Opponent(), results.Crash, reply.Detail)
+		case engine.FaultMalformed:
+			rec.Moves = append(rec.Moves, results.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line})
+			return finish(ctx, rec, c.Opponent(), results.Illegal, fmt.Sprintf("malformed move %q", reply.Line))
+		}
+		budget := clk.Budget(c)
+		onTime := clk.Charge(c, reply.Elapsed)
+		mv := results.Move{Point: reply.Move, Color: c, Think: reply.Elapsed, Left: clk.Left(c)}
+		if !onTime {
+			s.Engine.Kill()
+			rec.Moves = append(rec.Moves, mv)
+			return finish(ctx, rec, c.Opponent(), results.Time, fmt.Sprintf("move after %v, budget %v", reply.Elapsed.Round(time.Millisecond), budget))
+		}
+		v := g.Rule.Play(pos, reply.Move)
+		mv.Captured = v.Captured
+		rec.Moves = append(rec.Moves, mv)
+		s.known = len(pos.Moves)
+		if len(v.Captured) > 0 {
+			sides[c.Opponent()].stale = true
+		}
+		if v.Over {
+			end, detail := judge(v, reply.Move)
+			return finish(ctx, rec, v.Winner, end, detail)
+		}
+		if g.MoveCap > 0 && len(pos.Moves) >= g.MoveCap {
+			return finish(ctx, rec, rules.Empty, results.MoveCap, fmt.Sprintf("%d stones", len(pos.Moves)))
+		}
+	}
+}
+
+// start begins a new game on one engine; a failure is that side's forfeit.
+func (g Game) start(s *side) (results.Termination, string) {
+	timeout := g.StartTimeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	var infos []engine.Info
+	for _, in := range s.Clock.GameInfos() {
+		infos = append(infos, engine.Info{Key: in.Key, Value: in.Value})
+	}
+	infos = append(infos, RuleInfos(g.Rule)...)
+	infos = append(infos, s.Infos...)
+	err := s.Engine.NewGame(g.Size, infos, time.Now().Add(timeout))
+	if err == nil {
+		return "", ""
+	}
+	var refusal *engine.Refusal
+	if errors.As(err, &refusal) {
+		return results.Refusal, err.Error()
+	}
+	var fault *engine.FaultError
+	if errors.As(err, &fault) && fault.Fault == engine.FaultTimeout {
+		s.Engine.Kill()
+		return results.Refusal, err.Error()
+	}
+	return results.Crash, err.Error()
+}
+
+// RuleInfos tell an engine the rule: the Gomocup code for engines that know
+// only those, game_type 2 (tournament), and the extension key rule_name with
+// the arena's rule name ("outer-open", "pente", ...) for engines that know
+// rules without a code.
+func RuleInfos(r rules.Rule) []engine.Info {
+	return []engine.Info{
+		{Key: "rule", Value: fmt.Sprint(r.Code())},
+		{Key: "game_type", Value: "2"},
+		{Key: "rule_name", Value: r.Name()},
+	}
+}
+
+// request asks side s for its move, choosing BEGIN, TURN or BOARD by what
+// the engine already knows.
+func (g Game) request(s *side, pos *rules.Position, clk *clock.Clock) (engine.Reply, error) {
+	var infos []engine.Info
+	for _, in := range clk.MoveInfos(s.color) {
+		infos = append(infos, engine.Info{Key: in.Key, Value: in.Value})
+	}
+	if err := s.Engine.SendInfo(infos...); err != nil {
+		return engine.Reply{}, err
+	}
+	deadline := time.Now().Add(clk.Budget(s.color))
+	n := len(pos.Moves)
+	switch {
+	case n == 0:
+		return s.Engine.Begin(deadline), nil
+	case !s.BoardMode && !s.stale && s.known == n-1:
+		return s.Engine.Turn(pos.Moves[n-1], deadline), nil
+	}
+	s.stale = false
+	return s.Engine.Board(Stones(pos, s.color), deadline), nil
+}
+
+// Stones lists the stones on the board in the order they were played, from
+// the point of view of own (field 1 own, 2 opponent), as BOARD sends them.
+func Stones(pos *rules.Position, own rules.Color) []engine.Stone {
+	last := make(map[rules.Point]int, len(pos.Moves))
+	for i, m := range pos.Moves {
+		last[m] = i
+	}
+	stones := make([]engine.Stone, 0, len(last))
+	for i, m := range pos.Moves {
+		c := colorOf(i)
+		if last[m] != i || pos.Board.At(m) != c {
+			continue // captured, or replayed on after a capture
+		}
+		f := 2
+		if c == own {
+			f = 1
+		}
+		stones = append(stones, engine.Stone{Point: m, Field: f})
+	}
+	return stones
+}
+
+func colorOf(i int) rules.Color {
+	if i%2 == 0 {
+		return rules.Black
+	}
+	return rules.White
+}
+
+// judge maps a rule's verdict to a termination.
+func judge(v rules.Verdict, m rules.Point) (results.Termination, string) {
+	switch {
+	case v.Reason == rules.Forbidden33 || v.Reason == rules.Forbidden44 || v.Reason == rules.ForbiddenOverline:
+		return results.Forbidden, fmt.Sprintf("%s at %v", v.Reason, m)
+	case v.Illegal:
+		return results.Illegal, fmt.Sprintf("%s at %v", v.Reason, m)
+	case v.Reason == rules.CaptureWin:
+		return results.CaptureWin, ""
+	case v.Reason == rules.FullBoard:
+		return results.FullBoard, ""
+	}
+	return results.Five, ""
+}
+
+func finish(ctx context.Context, rec *results.Record, winner rules.Color, end results.Termination, detail string) *results.Record {
+	if ctx.Err() != nil {
+		// The engines died because the game was aborted, not by their fault.
+		rec.Winner, rec.End, rec.Detail = rules.Empty, results.Aborted, "stopped by the arbiter"
+		return rec
+	}
+	rec.Winner, rec.End, rec.Detail = winner, end, detail
+	return rec
+}
+
+func note(msgs []string, name string, notes []string) []string {
+	for _, n := range notes {
+		if len(msgs) >= maxMessages {
+			break
+		}
+		msgs = append(msgs, name+": "+n)
+	}
+	return msgs
+}

@@ -1,0 +1,190 @@
+package arbiter
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gomoku-arena/clock"
+	"gomoku-arena/engine"
+	"gomoku-arena/internal/bundled"
+	"gomoku-arena/results"
+	"gomoku-arena/rules"
+)
+
+// The test binary doubles as the bundled engines: builtin:NAME starts it
+// again as "engine NAME".
+func TestMain(m *testing.M) {
+	bundled.ServeIfAsked()
+	os.Exit(m.Run())
+}
+
+func start(t *testing.T, name string, args ...string) *engine.Engine {
+	t.Helper()
+	cmd := "builtin:faulty"
+	if !strings.HasPrefix(name, "faulty") {
+		cmd = "builtin:" + name
+	}
+	e, err := engine.Start(engine.Spec{Name: name, Command: cmd, Args: args, StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeAndCheckGone(t, e) })
+	return e
+}
+
+// closeAndCheckGone ends the engine and checks that no process of its group
+// is left.
+func closeAndCheckGone(t *testing.T, e *engine.Engine) {
+	t.Helper()
+	pid := e.Pid()
+	e.Close()
+	if pid <= 0 {
+		return
+	}
+	if err := syscall.Kill(-pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("%s: process group %d still exists after Close (kill 0: %v)", e.Name(), pid, err)
+	}
+}
+
+var fast = clock.Control{Match: 20 * time.Second, Tolerance: 200 * time.Millisecond, Hang: 5 * time.Second}
+
+func player(e *engine.Engine, ctl clock.Control) *Player { return &Player{Engine: e, Clock: ctl} }
+
+// replay checks a record against the rules: every stone the engines played
+// is legal until the last, and the end matches the rules' verdict.
+func replay(t *testing.T, rec *results.Record) {
+	t.Helper()
+	r, err := rules.ByName(rec.Rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := rules.NewPosition(rec.Size)
+	for i, m := range rec.Moves {
+		if m.Color != p.ToMove() {
+			t.Fatalf("move %d: colour %v, %v to move", i+1, m.Color, p.ToMove())
+		}
+		if m.Raw != "" {
+			if i != len(rec.Moves)-1 {
+				t.Fatalf("malformed move %d is not the last", i+1)
+			}
+			return
+		}
+		v := r.Play(p, m.Point)
+		onBoard := rec.End == results.Five || rec.End == results.Illegal || rec.End == results.Forbidden ||
+			rec.End == results.FullBoard || rec.End == results.CaptureWin
+		if v.Over != (onBoard && i == len(rec.Moves)-1) {
+			t.Fatalf("move %d %v: verdict %+v, record ends at move %d with %s", i+1, m.Point, v, len(rec.Moves), rec.End)
+		}
+	}
+}
+
+func TestGamesEndWithTheRightResult(t *testing.T) {
+	free, _ := rules.ByName("freestyle")
+	outer, _ := rules.ByName("outer-open")
+	cases := []struct {
+		name        string
+		rule        rules.Rule
+		black       []string // engine name, then args
+		white       []string
+		ctl         clock.Control
+		opening     []rules.Point
+		winner      rules.Color
+		end         results.Termination
+		detail      string
+		startTimout time.Duration
+	}{
+		{"search beats random", outer, []string{"search"}, []string{"random", "seed=1"}, fast, nil, rules.Black, results.Five, "", 0},
+		{"crash", free, []string{"faulty", "crash-at=3"}, []string{"faulty"}, fast, nil, rules.White, results.Crash, "", 0},
+		{"exit right after a move", free, []string{"faulty"}, []string{"faulty", "exit-after-move=2"}, fast, nil, rules.Black, results.Crash, "", 0},
+		{"hang with a clock", free, []string{"faulty", "hang-at=2"}, []string{"faulty"},
+			clock.Control{Turn: 300 * time.Millisecond, Tolerance: 100 * time.Millisecond}, nil, rules.White, results.Time, "", 0},
+		{"hang without a clock", free, []string{"faulty"}, []string{"faulty", "deaf-at=1"},
+			clock.Control{Hang: 400 * time.Millisecond}, nil, rules.Black, results.Time, "", 0},
+		{"late past the tolerance", free, []string{"faulty", "think=400ms"}, []string{"faulty"},
+			clock.Control{Turn: 100 * time.Millisecond, Tolerance: 100 * time.Millisecond}, nil, rules.White, results.Time, "", 0},
+		{"late inside the tolerance is charged, not lost", free, []string{"faulty", "think=150ms", "crash-at=3"}, []string{"faulty"},
+			clock.Control{Turn: 100 * time.Millisecond, Tolerance: 2 * time.Second}, nil, rules.White, results.Crash, "", 0},
+		{"occupied point", free, []string{"faulty"}, []string{"faulty", "illegal-at=2"}, fast, nil, rules.Black, results.Illegal, "occupied", 0},
+		{"off the board", free, []string{"faulty", "offboard-at=1"}, []string{"faulty"}, fast, nil, rules.White, results.Illegal, "off board at 99,99", 0},
+		{"negative coordinate", free, []string{"faulty"}, []string{"faulty", "negative-at=1"}, fast, nil, rules.Black, results.Illegal, "off board at -1,3", 0},
+		{"malformed move", free, []string{"faulty", "malformed-at=2"}, []string{"faulty"}, fast, nil, rules.White, results.Illegal, `malformed move "7,"`, 0},
+		{"refuses START", free, []string{"faulty"}, []string{"faulty", "refuse-start"}, fast, nil, rules.Black, results.Refusal, "", 0},
+		{"silent on START", free, []string{"faulty", "silent-start"}, []string{"faulty"}, fast, nil, rules.White, results.Refusal, "", 300 * time.Millisecond},
+		{"outer-open strict: centre first stone loses", outer, []string{"faulty"}, []string{"greedy"}, fast, nil, rules.White, results.Illegal, string(rules.OutsideOuterZone), 0},
+		{"outer-open arbiter-opens: any engine can play", outer, []string{"greedy"}, []string{"faulty", "crash-at=3"}, fast, []rules.Point{{0, 7}}, rules.Black, results.Crash, "", 0},
+		{"garbage, floods and suggestions are not faults", free,
+			[]string{"faulty", "garbage", "stderr-flood=3000000", "messages=50", "crash-at=6"},
+			[]string{"faulty", "suggest", "long-line=2000000"}, fast, nil, rules.White, results.Crash, "", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b := start(t, tc.black[0], tc.black[1:]...)
+			w := start(t, tc.white[0], tc.white[1:]...)
+			g := Game{Rule: tc.rule, Size: 15, Opening: tc.opening, StartTimeout: tc.startTimout}
+			rec := Play(context.Background(), g, player(b, tc.ctl), player(w, tc.ctl))
+			if rec.Winner != tc.winner || rec.End != tc.end || !strings.Contains(rec.Detail, tc.detail) {
+				t.Fatalf("got %v by %s (%s), want %v by %s (%s)", rec.Winner, rec.End, rec.Detail, tc.winner, tc.end, tc.detail)
+			}
+			replay(t, rec)
+		})
+	}
+}
+
+// An engine process is reused for the next game with RESTART, and a crashed
+// or hung one is started again.
+func TestNextGameAfterAFault(t *testing.T) {
+	free, _ := rules.ByName("freestyle")
+	b := start(t, "faulty", "hang-at=1")
+	w := start(t, "greedy")
+	ctl := clock.Control{Turn: 200 * time.Millisecond, Tolerance: 100 * time.Millisecond}
+	g := Game{Rule: free, Size: 15}
+	if rec := Play(context.Background(), g, player(b, ctl), player(w, ctl)); rec.End != results.Time {
+		t.Fatalf("first game: %s %s", rec.End, rec.Detail)
+	}
+	// Same processes, colours exchanged: the hung engine was killed and must
+	// be restarted; greedy is reused.
+	ctl = fast
+	rec := Play(context.Background(), g, player(w, ctl), player(b, ctl))
+	if rec.End != results.Time || rec.Winner != rules.Black {
+		t.Fatalf("second game: %v by %s %s", rec.Winner, rec.End, rec.Detail)
+	}
+}
+
+// Cancelling a game kills its engines at once and reports it as aborted,
+// not as anybody's loss.
+func TestAbortedGame(t *testing.T) {
+	free, _ := rules.ByName("freestyle")
+	b := start(t, "faulty", "deaf-at=1")
+	w := start(t, "faulty")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	rec := Play(ctx, Game{Rule: free, Size: 15}, player(b, fast), player(w, fast))
+	if rec.End != results.Aborted || rec.Winner != rules.Empty {
+		t.Fatalf("got %v by %s", rec.Winner, rec.End)
+	}
+}
+
+// BOARD lists the stones still on the board in the order they were played.
+func TestStonesInMoveOrder(t *testing.T) {
+	free, _ := rules.ByName("freestyle")
+	p, err := rules.Setup(free, 15, []rules.Point{{7, 7}, {8, 8}, {0, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Stones(p, rules.White)
+	want := []engine.Stone{{Point: rules.Point{X: 7, Y: 7}, Field: 2}, {Point: rules.Point{X: 8, Y: 8}, Field: 1}, {Point: rules.Point{}, Field: 2}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("stone %d: got %v, want %v", i, got[i], want[i])
+		}
+	}
+}
