@@ -20,6 +20,7 @@ const (
 	Crash      Termination = "crash"          // forfeit: the engine process died or closed its output
 	Refusal    Termination = "refusal"        // forfeit: the engine refused the game (ERROR to START) or never answered it
 	Aborted    Termination = "aborted"        // the arbiter stopped the game; not a result, never journaled
+	ByeEnd     Termination = "bye"            // not a game: Black sat the round out (White is "")
 )
 
 // Forfeit reports whether the loser lost by a fault rather than on the board.

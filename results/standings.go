@@ -36,12 +36,16 @@ func (g GameResult) Unplayed() bool {
 }
 
 // GameResults turns the records of an event into game results, with index
-// mapping engine names to entrant indices. Byes are not records; add them
-// from the schedule.
+// mapping engine names to entrant indices. A bye is a record too (End ==
+// ByeEnd, White == ""), journaled like a game.
 func GameResults(recs []*Record, index map[string]int) ([]GameResult, error) {
 	games := make([]GameResult, 0, len(recs))
 	for _, r := range recs {
 		b, okb := index[r.Black]
+		if r.End == ByeEnd && okb {
+			games = append(games, ByeResult(r.Round, b))
+			continue
+		}
 		w, okw := index[r.White]
 		if !okb || !okw {
 			return nil, fmt.Errorf("round %d game %d: %q vs %q: engine not in the event", r.Round, r.Game, r.Black, r.White)
