@@ -172,7 +172,7 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 	line := func(cells []string) {
 		b.WriteString("|")
 		for _, c := range cells {
-			b.WriteString(" " + strings.ReplaceAll(c, "|", `\|`) + " |")
+			b.WriteString(" " + markdownCell.Replace(c) + " |")
 		}
 		b.WriteString("\n")
 	}
@@ -192,6 +192,10 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// markdownCell keeps engine names literal in a Markdown table: no column
+// breaks, no HTML tags, no emphasis.
+var markdownCell = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`", `\`, `\\`)
 
 // WriteCSV writes the header and rows; the title is left out so the file
 // is one plain table.
