@@ -116,7 +116,7 @@ func TestGamesEndWithTheRightResult(t *testing.T) {
 		{"refuses START", free, []string{"faulty"}, []string{"faulty", "refuse-start"}, fast, nil, rules.Black, results.Refusal, "", 0},
 		{"silent on START", free, []string{"faulty", "silent-start"}, []string{"faulty"}, fast, nil, rules.White, results.Refusal, "", 300 * time.Millisecond},
 		{"outer-open strict: centre first stone loses", outer, []string{"faulty"}, []string{"greedy"}, fast, nil, rules.White, results.Illegal, string(rules.OutsideOuterZone), 0},
-		{"outer-open arbiter-opens: any engine can play", outer, []string{"greedy"}, []string{"faulty", "crash-at=3"}, fast, []rules.Point{{0, 7}}, rules.Black, results.Crash, "", 0},
+		{"outer-open arbiter-opens: any engine can play", outer, []string{"greedy"}, []string{"faulty", "crash-at=3"}, fast, []rules.Point{{X: 0, Y: 7}}, rules.Black, results.Crash, "", 0},
 		{"garbage, floods and suggestions are not faults", free,
 			[]string{"faulty", "garbage", "stderr-flood=3000000", "messages=50", "crash-at=6"},
 			[]string{"faulty", "suggest", "long-line=2000000"}, fast, nil, rules.White, results.Crash, "", 0},
@@ -173,7 +173,7 @@ func TestAbortedGame(t *testing.T) {
 // BOARD lists the stones still on the board in the order they were played.
 func TestStonesInMoveOrder(t *testing.T) {
 	free, _ := rules.ByName("freestyle")
-	p, err := rules.Setup(free, 15, []rules.Point{{7, 7}, {8, 8}, {0, 0}})
+	p, err := rules.Setup(free, 15, []rules.Point{{X: 7, Y: 7}, {X: 8, Y: 8}, {X: 0, Y: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,9 @@ package arbiter
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"gomoku-arena/pairing"
 	"gomoku-arena/results"
@@ -20,21 +22,64 @@ type Tournament struct {
 	// Openings, when set, are assigned one per pairing of two entrants, so
 	// the games of a pair with colours exchanged share their opening.
 	Openings [][]rules.Point
+	// Notice, if set, hears about decisions a person should know of.
+	Notice func(string)
 }
 
 // Run plays every fixture not in done. finished is called with each newly
-// finished game (to journal it) before either engine plays again.
+// finished game, and with each bye, to journal it, before either engine
+// plays again. Notice, if set, hears about decisions a person should know
+// of (a Swiss round with no legal pairing).
 func (t *Tournament) Run(drain, abort context.Context, done []*results.Record, finished func(*results.Record) error) error {
-	t.Director.Finished = finished
+	all := append([]*results.Record(nil), done...)
+	t.Director.Finished = func(rec *results.Record) error {
+		all = append(all, rec)
+		return finished(rec)
+	}
 	if t.Format == pairing.SwissFormat {
-		return t.runSwiss(drain, abort, done, finished)
+		return t.runSwiss(drain, abort, &all)
 	}
 	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
 	if err != nil {
 		return err
 	}
-	fixtures := t.fixtures(sched)
-	return t.Play(drain, abort, remaining(fixtures, done))
+	if err := t.journalByes(sched, all); err != nil {
+		return err
+	}
+	return t.Play(drain, abort, remaining(t.fixtures(sched, 0), all))
+}
+
+// journalByes records the byes of the given rounds that the journal lacks.
+func (t *Tournament) journalByes(rounds [][]pairing.Pairing, done []*results.Record) error {
+	have := map[Key]bool{}
+	for _, r := range done {
+		if r.End == results.ByeEnd {
+			have[Key{r.Round, t.index(r.Black)}] = true
+		}
+	}
+	for _, round := range rounds {
+		for _, p := range round {
+			if p.White != pairing.Bye || have[Key{p.Round, p.Black}] {
+				continue
+			}
+			now := time.Now()
+			rec := &results.Record{Event: t.Event, Round: p.Round, Rule: t.Rule.Name(), Size: t.Size,
+				Black: t.Entrants[p.Black].Spec.Name, Winner: rules.Black, End: results.ByeEnd, Start: now, Finish: now}
+			if err := t.Director.Finished(rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (t *Tournament) index(name string) int {
+	for i, e := range t.Entrants {
+		if e.Spec.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // Fixtures lists every game of a format whose schedule is known in advance.
@@ -43,10 +88,11 @@ func (t *Tournament) Fixtures() ([]Fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.fixtures(sched), nil
+	return t.fixtures(sched, 0), nil
 }
 
-func (t *Tournament) fixtures(sched [][]pairing.Pairing) []Fixture {
+// fixtures numbers the games of the rounds from first+1 on.
+func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 	var fs []Fixture
 	pairIndex := map[[2]int]int{}
 	for _, round := range sched {
@@ -54,7 +100,7 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing) []Fixture {
 			if p.White == pairing.Bye {
 				continue
 			}
-			f := Fixture{Round: p.Round, Number: len(fs) + 1, Black: p.Black, White: p.White}
+			f := Fixture{Round: p.Round, Number: first + len(fs) + 1, Black: p.Black, White: p.White}
 			if len(t.Openings) > 0 {
 				key := [2]int{min(p.Black, p.White), max(p.Black, p.White)}
 				i, ok := pairIndex[key]
@@ -85,6 +131,64 @@ func remaining(fs []Fixture, done []*results.Record) []Fixture {
 	return out
 }
 
-func (t *Tournament) runSwiss(drain, abort context.Context, done []*results.Record, finished func(*results.Record) error) error {
-	return fmt.Errorf("swiss pairing is not available yet: %d entrants need a Swiss; use format = \"round-robin\"", len(t.Entrants))
+// runSwiss pairs and plays one round at a time. Each round is paired from
+// the records of the rounds before it, so a resumed event pairs every round
+// exactly as it did the first time.
+func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*results.Record) error {
+	players := make([]pairing.SwissPlayer, len(t.Entrants))
+	for i := range players {
+		players[i].ID = i
+	}
+	opt := pairing.SwissOptions{Rounds: t.Rounds}
+	number := 0
+	for r := 1; r <= t.Rounds; r++ {
+		history := t.swissHistory(*all, r)
+		ps, err := pairing.PairSwiss(players, history, r, opt)
+		if errors.Is(err, pairing.ErrNoLegalPairing) {
+			var relax pairing.Relaxation
+			ps, relax, err = pairing.PairSwissFallback(players, history, r, opt)
+			if err == nil && t.Notice != nil {
+				t.Notice(fmt.Sprintf("round %d: no pairing satisfies the Dutch system's absolute criteria; paired with the documented fallback (%v)", r, relax))
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("round %d: %w", r, err)
+		}
+		round := []pairing.Pairing{}
+		for _, p := range ps {
+			p.Round = r
+			round = append(round, p)
+		}
+		if err := t.journalByes([][]pairing.Pairing{round}, *all); err != nil {
+			return err
+		}
+		fs := t.fixtures([][]pairing.Pairing{round}, number)
+		number += len(fs)
+		if err := t.Play(drain, abort, remaining(fs, *all)); err != nil {
+			return err
+		}
+		if drain.Err() != nil || abort.Err() != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// swissHistory is what the Swiss pairing needs to know of the rounds before
+// round r. A refusal is the only game not played over the board; a crash, a
+// time loss or an illegal move is a played loss.
+func (t *Tournament) swissHistory(all []*results.Record, r int) []pairing.SwissGame {
+	var h []pairing.SwissGame
+	for _, rec := range all {
+		if rec.Round >= r {
+			continue
+		}
+		g := pairing.SwissGame{Round: rec.Round, Black: t.index(rec.Black), White: pairing.Bye, Score: rec.Score()}
+		if rec.End != results.ByeEnd {
+			g.White = t.index(rec.White)
+			g.Forfeit = rec.End == results.Refusal
+		}
+		h = append(h, g)
+	}
+	return h
 }
