@@ -17,6 +17,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"gomoku-arena/results"
 	"gomoku-arena/rules"
 )
 
@@ -184,6 +185,9 @@ func (ev *Event) check() error {
 	}
 	if ev.ByePoints != nil && (*ev.ByePoints < 0 || *ev.ByePoints > 1) {
 		return ev.errAt("bye_points", "must be between 0 and 1")
+	}
+	if _, err := results.ParseTiebreaks(ev.Tiebreaks); err != nil {
+		return ev.errAt("tiebreaks", err.Error())
 	}
 	if err := ev.checkClock("clock", ev.Clock); err != nil {
 		return err

@@ -1,0 +1,143 @@
+// Command arena runs Gomoku-family engine tournaments and matches.
+//
+// main only routes: each command lives in its own file, parses its own flags
+// and prints for people; the work is done by the packages below it.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"gomoku-arena/internal/bundled"
+)
+
+// command is one `arena` subcommand.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"run":       {"play an event from a TOML file, or continue it", runEvent},
+		"match":     {"play games between two engines", runMatch},
+		"standings": {"rebuild an event's standings from its journal", runStandings},
+		"engine":    {"serve a bundled engine on stdin/stdout (builtin:NAME)", nil},
+		"help":      {"explain a command", runHelp},
+	}
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1 // the run failed (bad input, disk, an arbiter fault)
+	exitUsage = 2 // bad command line
+)
+
+// errUsage marks errors that are the command line's fault.
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(arena(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func arena(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	if args[0] == "engine" {
+		return bundled.Main(args[1:])
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		args[0] = "help"
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "arena: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+	err := cmd.run(args[1:], stdout, stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "arena %s: %v\n", args[0], err)
+		return exitUsage
+	}
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		fmt.Fprintf(stderr, "arena %s: %v\n", args[0], err)
+		return ec.ExitCode()
+	}
+	fmt.Fprintf(stderr, "arena %s: %v\n", args[0], err)
+	return exitError
+}
+
+// exitCoder is an error that chooses its own exit code.
+type exitCoder interface{ ExitCode() int }
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: arena COMMAND [flags] [args]\n\ncommands:")
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\n`arena help COMMAND` or `arena COMMAND -h` explains a command's flags.")
+}
+
+func runHelp(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		usage(stdout)
+		return nil
+	}
+	switch args[0] {
+	case "engine":
+		fmt.Fprintf(stdout, "usage: arena engine NAME [key=value ...]\n\nServes a bundled engine on stdin/stdout in the Gomocup protocol.\nIn configs and on the command line, the engine spec builtin:NAME runs it.\n\nengines: %s\n  faulty: a deliberately misbehaving engine for testing a setup (arena engine faulty crash-at=3, hang-at=K, illegal-at=K, ...)\n", strings.Join(bundledNames(), ", "))
+		return nil
+	case "help":
+		usage(stdout)
+		return nil
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+	}
+	return cmd.run([]string{"-h"}, stdout, stderr)
+}
+
+// newFlags makes a flag set that prints its usage to stdout on -h and
+// returns parse errors to the caller instead of exiting.
+func newFlags(name, synopsis, about string, stdout io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fs.SetOutput(stdout)
+		fmt.Fprintf(stdout, "usage: arena %s %s\n\n%s\n\nflags:\n", name, synopsis, about)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags; -h prints help and returns flag.ErrHelp.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v (see arena %s -h)", errUsage, err, fs.Name())
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"gomoku-arena/results"
+)
+
+func mkdirs(out string) error {
+	if err := os.MkdirAll(filepath.Join(out, "games"), 0o755); err != nil {
+		return fmt.Errorf("output folder: %w", err)
+	}
+	return nil
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// gameFile is the base name of a game's files: number, round and players.
+func gameFile(rec *results.Record) string {
+	base := fmt.Sprintf("%04d", rec.Game)
+	if rec.Round > 0 {
+		base += fmt.Sprintf("-r%02d", rec.Round)
+	}
+	return base + "-" + unsafeName.ReplaceAllString(rec.Black, "_") + "-vs-" + unsafeName.ReplaceAllString(rec.White, "_")
+}
+
+// writeGame writes a finished game as SGF and psq. These files are derived
+// from the journal (arena standings rewrites them), so they are replaced
+// whole, never appended.
+func writeGame(out string, rec *results.Record) error {
+	if err := mkdirs(out); err != nil {
+		return err
+	}
+	base := filepath.Join(out, "games", gameFile(rec))
+	for _, w := range []struct {
+		ext   string
+		write func(io.Writer, *results.Record) error
+	}{{".sgf", results.WriteSGF}, {".psq", results.WritePSQ}} {
+		var b bytes.Buffer
+		if err := w.write(&b, rec); err != nil {
+			return fmt.Errorf("game %d: %w", rec.Game, err)
+		}
+		if err := writeFileAtomic(base+w.ext, b.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeStandings prints the standings and crosstable and writes them to the
+// output folder in every table format. They are derived from the journal's
+// records alone.
+func writeStandings(stdout io.Writer, out string, names []string, swiss bool, byePoints *float64, tiebreaks []string, done []*results.Record) error {
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	games, err := results.GameResults(done, index)
+	if err != nil {
+		return err
+	}
+	opt := results.DefaultOptions(swiss)
+	if !swiss {
+		opt.ByePoints = 0 // a round robin's bye is a rest, the same for everyone
+	}
+	if byePoints != nil {
+		opt.ByePoints = *byePoints
+	}
+	if len(tiebreaks) > 0 {
+		if opt.Tiebreaks, err = results.ParseTiebreaks(tiebreaks); err != nil {
+			return err
+		}
+	}
+	event := filepath.Base(out)
+	rep, err := results.NewReport(event, names, games, opt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if err := rep.WriteStandings(stdout, results.Text); err != nil {
+		return err
+	}
+	if err := rep.WriteCrosstable(stdout, results.Text); err != nil {
+		return err
+	}
+	for _, f := range []results.TableFormat{results.Markdown, results.CSV, results.JSON, results.HTML} {
+		for _, t := range []struct {
+			name  string
+			write func(io.Writer, results.TableFormat) error
+		}{{"standings", rep.WriteStandings}, {"crosstable", rep.WriteCrosstable}} {
+			var b bytes.Buffer
+			if err := t.write(&b, f); err != nil {
+				return err
+			}
+			if err := writeFileAtomic(filepath.Join(out, t.name+f.Ext()), b.Bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "standings, crosstable and games written to %s\n", out)
+	return nil
+}
