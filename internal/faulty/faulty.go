@@ -448,8 +448,9 @@ func (b *brain) junk(k int) {
 	}
 	b.out.Write(bin)
 	b.out.WriteString("\r\n")
+	b.out.WriteString("ERROR unsolicited complaint about INFO\n")
 	stray := []string{"hello from faulty", "thinking...", "7 8", "OKAY", "", "   ", "x,y",
-		"name=faulty", "ERROR unsolicited complaint about INFO", "DEBUG nodes 12345", "SUGGESTION 7,7"}
+		"name=faulty", "DEBUG nodes 12345", "SUGGESTION 7,7", "UNKNOWN what"}
 	for range 3 + r.IntN(5) {
 		b.out.WriteString(stray[r.IntN(len(stray))])
 		b.out.WriteString([]string{"\n", "\r", "\r\n"}[r.IntN(3)])

@@ -1,0 +1,542 @@
+package engine
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gomoku-arena/rules"
+)
+
+const (
+	short    = 300 * time.Millisecond // deadline for requests expected to time out
+	generous = 10 * time.Second       // deadline for requests expected to succeed
+)
+
+func faultySpec(args ...string) Spec {
+	return Spec{Name: "faulty", Command: "builtin:faulty", Args: args, StartTimeout: generous, CloseGrace: 300 * time.Millisecond}
+}
+
+// startFaulty starts the faulty engine with args; it is closed after the test.
+func startFaulty(t *testing.T, args ...string) *Engine {
+	t.Helper()
+	e, err := Start(faultySpec(args...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func in(d time.Duration) time.Time { return time.Now().Add(d) }
+
+// game drives one game: the arbiter's side plays the first empty point from
+// the top-left corner; the engine moves first. It stops at the first fault.
+type game struct {
+	size    int
+	stones  map[rules.Point]int // 1 engine's, 2 arbiter's
+	replies []Reply
+}
+
+func newGame(t *testing.T, e *Engine, size int) *game {
+	t.Helper()
+	if err := e.NewGame(size, []Info{{"timeout_turn", "1000"}, {"rule", "1"}}, in(generous)); err != nil {
+		t.Fatalf("NewGame: %v", err)
+	}
+	return &game{size: size, stones: map[rules.Point]int{}}
+}
+
+// play requests moves until n replies or a fault; deadline is per move.
+func (g *game) play(e *Engine, n int, deadline time.Duration) {
+	for len(g.replies) < n {
+		var r Reply
+		if len(g.replies) == 0 {
+			r = e.Begin(in(deadline))
+		} else {
+			opp := g.empty()
+			g.stones[opp] = 2
+			r = e.Turn(opp, in(deadline))
+		}
+		g.replies = append(g.replies, r)
+		if r.Fault != "" {
+			return
+		}
+		if _, taken := g.stones[r.Move]; !taken {
+			g.stones[r.Move] = 1
+		}
+	}
+}
+
+func (g *game) empty() rules.Point {
+	for y := range g.size {
+		for x := range g.size {
+			if _, taken := g.stones[rules.Point{X: x, Y: y}]; !taken {
+				return rules.Point{X: x, Y: y}
+			}
+		}
+	}
+	panic("board full")
+}
+
+func onBoard(p rules.Point, size int) bool { return p.X >= 0 && p.Y >= 0 && p.X < size && p.Y < size }
+
+func hasNote(r Reply, substr string) bool {
+	for _, n := range r.Notes {
+		if strings.Contains(n, substr) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupGone waits (bounded) for every process of group pgid to be gone.
+func groupGone(t *testing.T, pgid int) {
+	t.Helper()
+	for end := in(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		err := syscall.Kill(-pgid, 0)
+		if errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("process group %d still exists (kill: %v)", pgid, err)
+		}
+	}
+}
+
+// procGone reports whether pid has ended (a zombie counts as ended).
+func procGone(pid int) bool {
+	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
+}
+
+// TestFaults plays a game against each fault and checks the reply at the
+// faulty move, and that every move before it was correct.
+func TestFaults(t *testing.T) {
+	t.Parallel()
+	type want struct {
+		fault  Fault
+		move   *rules.Point // the exact move, if set
+		check  func(t *testing.T, g *game, r Reply, e *Engine)
+		detail string // substring of Detail
+	}
+	pt := func(x, y int) *rules.Point { return &rules.Point{X: x, Y: y} }
+	tests := []struct {
+		name  string
+		args  []string
+		moves int // replies to request
+		at    int // 1-based reply checked against want; earlier ones must be legal moves
+		want  want
+	}{
+		{"clean", nil, 8, 8, want{}},
+		{"crash", []string{"crash-at=2"}, 5, 2, want{fault: FaultExit, detail: "exit status 3"}},
+		{"crash at first move", []string{"crash-at=1"}, 5, 1, want{fault: FaultExit, detail: "exit status 3"}},
+		{"hang", []string{"hang-at=2"}, 5, 2, want{fault: FaultTimeout}},
+		{"deaf", []string{"deaf-at=2"}, 5, 2, want{fault: FaultTimeout}},
+		{"exit after move: the move counts", []string{"exit-after-move=2"}, 2, 2, want{}},
+		{"exit after move: then exit", []string{"exit-after-move=2"}, 5, 3, want{fault: FaultExit, detail: "exit status 0"}},
+		{"illegal", []string{"illegal-at=3"}, 3, 3, want{check: func(t *testing.T, g *game, r Reply, _ *Engine) {
+			if g.stones[r.Move] == 0 {
+				t.Errorf("illegal-at: %v is empty", r.Move)
+			}
+		}}},
+		{"off board", []string{"offboard-at=2"}, 2, 2, want{move: pt(99, 99)}},
+		{"negative", []string{"negative-at=2"}, 2, 2, want{move: pt(-1, 3)}},
+		{"malformed", []string{"malformed-at=2"}, 4, 2, want{fault: FaultMalformed, detail: `"7,"`, check: func(t *testing.T, _ *game, r Reply, _ *Engine) {
+			if r.Line != "7," {
+				t.Errorf("Line = %q", r.Line)
+			}
+		}}},
+		{"garbage", []string{"garbage"}, 6, 6, want{check: func(t *testing.T, g *game, r Reply, _ *Engine) {
+			for i, r := range g.replies {
+				if !hasNote(r, "warning: unexpected line") || !hasNote(r, "ERROR unsolicited") {
+					t.Errorf("reply %d: junk not noted: %q", i+1, r.Notes)
+				}
+			}
+		}}},
+		{"messages are bounded", []string{"messages=100"}, 3, 3, want{check: func(t *testing.T, g *game, r Reply, _ *Engine) {
+			if len(r.Notes) != maxNotes+1 || !strings.HasPrefix(r.Notes[0], "MESSAGE depth 1 ") ||
+				!strings.Contains(r.Notes[maxNotes], "36 more notes") {
+				t.Errorf("%d notes: first %q last %q", len(r.Notes), r.Notes[0], r.Notes[len(r.Notes)-1])
+			}
+		}}},
+		{"stderr flood", []string{"stderr-flood=5000000"}, 3, 3, want{check: func(t *testing.T, _ *game, _ Reply, e *Engine) {
+			if got := e.Stderr(); len(got) == 0 || len(got) > stderrLines {
+				t.Errorf("Stderr() kept %d lines", len(got))
+			}
+		}}},
+		{"10 MB line", []string{"long-line=10000000"}, 2, 2, want{check: func(t *testing.T, _ *game, r Reply, _ *Engine) {
+			if !hasNote(r, "truncated") {
+				t.Errorf("long line not noted: %q", r.Notes)
+			}
+			for _, n := range r.Notes {
+				if len(n) > maxNoteLen+len("…") {
+					t.Errorf("note of %d bytes", len(n))
+				}
+			}
+		}}},
+		{"suggest", []string{"suggest"}, 4, 4, want{check: func(t *testing.T, _ *game, r Reply, _ *Engine) {
+			if !hasNote(r, "SUGGEST "+r.Move.String()) {
+				t.Errorf("suggestion not noted: %q", r.Notes)
+			}
+		}}},
+		{"suggest with messages and garbage", []string{"suggest", "messages=3", "garbage"}, 4, 4, want{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := startFaulty(t, tt.args...)
+			g := newGame(t, e, 15)
+			perMove := generous
+			if tt.want.fault == FaultTimeout {
+				perMove = short
+			}
+			g.play(e, tt.moves, perMove)
+			if len(g.replies) < tt.at {
+				t.Fatalf("game ended after %d replies: last %+v", len(g.replies), g.replies[len(g.replies)-1])
+			}
+			for i, r := range g.replies[:tt.at-1] {
+				if r.Fault != "" || !onBoard(r.Move, 15) {
+					t.Fatalf("reply %d before the fault: %+v", i+1, r)
+				}
+			}
+			r := g.replies[tt.at-1]
+			w := tt.want
+			if r.Fault != w.fault {
+				t.Fatalf("reply %d: fault %q (%s), want %q; notes %q", tt.at, r.Fault, r.Detail, w.fault, r.Notes)
+			}
+			if w.fault == "" && w.move == nil && w.check == nil && !onBoard(r.Move, 15) {
+				t.Errorf("reply %d: move %v off board", tt.at, r.Move)
+			}
+			if w.move != nil && r.Move != *w.move {
+				t.Errorf("reply %d: move %v, want %v", tt.at, r.Move, *w.move)
+			}
+			if !strings.Contains(r.Detail, w.detail) {
+				t.Errorf("reply %d: detail %q, want %q in it", tt.at, r.Detail, w.detail)
+			}
+			if w.check != nil {
+				w.check(t, g, r, e)
+			}
+		})
+	}
+}
+
+// Moves must be legal in a clean game; the tracked board of the faulty engine
+// must agree with ours.
+func TestCleanGameIsLegal(t *testing.T) {
+	t.Parallel()
+	e := startFaulty(t)
+	g := newGame(t, e, 7)
+	g.play(e, 24, generous) // 24 + 24 stones on 49 points
+	seen := map[rules.Point]bool{}
+	for i, r := range g.replies {
+		if r.Fault != "" || !onBoard(r.Move, 7) || seen[r.Move] {
+			t.Fatalf("reply %d: %+v", i+1, r)
+		}
+		if r.Elapsed <= 0 {
+			t.Errorf("reply %d: Elapsed %v", i+1, r.Elapsed)
+		}
+		seen[r.Move] = true
+	}
+}
+
+func TestNewGameErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		args     []string
+		deadline time.Duration
+		check    func(t *testing.T, err error)
+	}{
+		{"refusal", []string{"refuse-start"}, generous, func(t *testing.T, err error) {
+			var r *Refusal
+			if !errors.As(err, &r) || r.Message != "cannot play" || r.Engine != "faulty" {
+				t.Errorf("err = %v, want a refusal", err)
+			}
+		}},
+		{"silent", []string{"silent-start"}, short, func(t *testing.T, err error) {
+			var f *FaultError
+			if !errors.As(err, &f) || f.Fault != FaultTimeout {
+				t.Errorf("err = %v, want a timeout", err)
+			}
+		}},
+		{"too slow", []string{"slow-start=5s"}, short, func(t *testing.T, err error) {
+			var f *FaultError
+			if !errors.As(err, &f) || f.Fault != FaultTimeout {
+				t.Errorf("err = %v, want a timeout", err)
+			}
+		}},
+		{"slow but in time", []string{"slow-start=100ms"}, generous, func(t *testing.T, err error) {
+			if err != nil {
+				t.Error(err)
+			}
+		}},
+		{"bad size", nil, generous, func(t *testing.T, err error) {
+			var r *Refusal
+			if !errors.As(err, &r) {
+				t.Errorf("err = %v, want a refusal", err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := startFaulty(t, tt.args...)
+			size := 15
+			if tt.name == "bad size" {
+				size = 1000
+			}
+			tt.check(t, e.NewGame(size, nil, in(tt.deadline)))
+		})
+	}
+}
+
+func TestStartMissingProgram(t *testing.T) {
+	t.Parallel()
+	_, err := Start(Spec{Name: "alpha", Command: "./alpha-does-not-exist"})
+	if err == nil || err.Error() != `engine "alpha": command "./alpha-does-not-exist": no such file or directory` ||
+		!errors.Is(err, os.ErrNotExist) {
+		t.Errorf("err = %v", err)
+	}
+	_, err = Start(Spec{Name: "beta", Command: "pbrain-surely-not-in-path"})
+	if err == nil || !strings.HasPrefix(err.Error(), `engine "beta": command "pbrain-surely-not-in-path": `) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestRestart(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		args       []string
+		samePid    bool
+		spoilGame1 bool // the first game ends in a crash
+		killGame1  bool // the first game ends in Kill after a hang
+	}{
+		{"RESTART in place", nil, true, false, false},
+		{"UNKNOWN to RESTART: new process", []string{"unknown-restart"}, false, false, false},
+		{"after a crash: new process", []string{"crash-at=3"}, false, true, false},
+		{"after Kill: new process", []string{"hang-at=3"}, false, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := startFaulty(t, tt.args...)
+			g := newGame(t, e, 15)
+			wait := generous
+			if tt.killGame1 {
+				wait = short
+			}
+			g.play(e, 2, wait)
+			pid := e.Pid()
+			if tt.spoilGame1 || tt.killGame1 {
+				g.play(e, 3, wait)
+				if last := g.replies[len(g.replies)-1]; last.Fault == "" {
+					t.Fatalf("game 1 did not fail: %+v", last)
+				}
+				if tt.killGame1 {
+					e.Kill()
+					if e.Pid() != 0 {
+						t.Errorf("Pid after Kill = %d", e.Pid())
+					}
+				}
+			}
+			g2 := newGame(t, e, 15)
+			g2.play(e, 2, generous)
+			for i, r := range g2.replies {
+				if r.Fault != "" {
+					t.Fatalf("game 2 reply %d: %+v", i+1, r)
+				}
+			}
+			if got := e.Pid() == pid; got != tt.samePid {
+				t.Errorf("same process: %v, want %v", got, tt.samePid)
+			}
+			if !tt.samePid {
+				groupGone(t, pid)
+			}
+		})
+	}
+}
+
+func TestBoard(t *testing.T) {
+	t.Parallel()
+	e := startFaulty(t)
+	newGame(t, e, 15)
+	stones := []Stone{{rules.Point{X: 7, Y: 7}, 2}, {rules.Point{X: 8, Y: 8}, 1}, {rules.Point{X: 6, Y: 6}, 2}, {rules.Point{X: 7, Y: 6}, 3}}
+	r := e.Board(stones, in(generous))
+	if r.Fault != "" || !onBoard(r.Move, 15) {
+		t.Fatalf("%+v", r)
+	}
+	for _, s := range stones {
+		if s.Point == r.Move {
+			t.Errorf("engine played on %v, which BOARD filled", r.Move)
+		}
+	}
+	// TURN continues from the BOARD position.
+	r2 := e.Turn(rules.Point{X: 0, Y: 0}, in(generous))
+	if r2.Fault != "" || r2.Move == r.Move {
+		t.Errorf("Turn after Board: %+v", r2)
+	}
+}
+
+func TestAbout(t *testing.T) {
+	t.Parallel()
+	e := startFaulty(t, "messages=2")
+	a, err := e.About(in(generous))
+	if err != nil || a.Name != "faulty" || a.Version != "1.0" || a.Author != "gomoku-arena" || a.Country != "CZ" {
+		t.Errorf("About = %+v, %v", a, err)
+	}
+}
+
+func TestSendInfoAndZeroDeadline(t *testing.T) {
+	t.Parallel()
+	e := startFaulty(t)
+	if err := e.NewGame(15, nil, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SendInfo(Info{"time_left", "1000"}, Info{"max_memory", "0"}); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Begin(time.Time{}); r.Fault != "" {
+		t.Errorf("Begin with a zero deadline: %+v", r)
+	}
+}
+
+// An engine that stops reading its input must not block a write forever.
+func TestWriteDeadline(t *testing.T) {
+	t.Parallel()
+	e := startFaulty(t, "deaf-at=1")
+	e.spec.WriteTimeout = short
+	newGame(t, e, 15)
+	if r := e.Begin(in(short)); r.Fault != FaultTimeout {
+		t.Fatalf("Begin: %+v", r)
+	}
+	big := Info{"folder", strings.Repeat("x", 1<<20)} // far beyond a pipe buffer
+	var f *FaultError
+	if err := e.SendInfo(big); !errors.As(err, &f) || f.Fault != FaultTimeout {
+		t.Errorf("SendInfo to a deaf engine: %v", err)
+	}
+}
+
+func TestCloseKillsEverything(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		kill bool // Kill instead of Close
+	}{
+		{"clean", nil, false},
+		{"ignore END", []string{"ignore-end"}, false},
+		{"hung", []string{"hang-at=1"}, false},
+		{"spawned child", []string{"spawn-child"}, false},
+		{"spawned child, ignore END", []string{"spawn-child", "ignore-end"}, false},
+		{"Kill with spawned child", []string{"spawn-child"}, true},
+		{"after crash, child lingers", []string{"spawn-child", "crash-at=1"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := startFaulty(t, tt.args...)
+			newGame(t, e, 15)
+			r := e.Begin(in(short))
+			child := 0
+			for _, n := range r.Notes {
+				if s, ok := strings.CutPrefix(n, "MESSAGE child pid "); ok {
+					child, _ = strconv.Atoi(s)
+				}
+			}
+			if strings.Contains(tt.name, "child") && child == 0 {
+				t.Fatalf("no child pid in notes %q", r.Notes)
+			}
+			pid := e.Pid()
+			start := time.Now()
+			if tt.kill {
+				e.Kill()
+			} else if err := e.Close(); err != nil {
+				t.Error(err)
+			}
+			if took := time.Since(start); took > e.spec.CloseGrace+2*time.Second {
+				t.Errorf("Close took %v", took)
+			}
+			groupGone(t, pid)
+			if child != 0 && !procGone(child) {
+				t.Errorf("child %d survived", child)
+			}
+			if err := e.Close(); err != nil {
+				t.Errorf("second Close: %v", err)
+			}
+		})
+	}
+}
+
+func TestWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "alpha", "work")
+	spec := faultySpec()
+	spec.Dir = dir
+	e, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Errorf("Dir not created: %v", err)
+	}
+	e.Close()
+	if _, err := os.Stat(dir); err != nil {
+		t.Errorf("a given Dir must survive Close: %v", err)
+	}
+
+	e, err = Start(faultySpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := e.Dir()
+	if _, err := os.Stat(tmp); err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("owned temp dir not removed: %v", err)
+	}
+}
+
+func BenchmarkTurnRoundTrip(b *testing.B) {
+	e, err := Start(faultySpec())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	const size = 100 // the faulty engine accepts up to 100: long games without restarts
+	if err := e.NewGame(size, nil, in(generous)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i == 4000 {
+			b.StopTimer()
+			if err := e.NewGame(size, nil, in(generous)); err != nil {
+				b.Fatal(err)
+			}
+			i = 0
+			b.StartTimer()
+		}
+		r := e.Turn(rules.Point{X: i % size, Y: size - 1 - i/size}, in(generous))
+		if r.Fault != "" {
+			b.Fatal(r)
+		}
+		i++
+	}
+}

@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func readAll(t *testing.T, r io.Reader, max int) []string {
+	t.Helper()
+	lr := newLineReader(r, max)
+	var out []string
+	for {
+		b, trunc, err := lr.ReadLine()
+		if err != nil {
+			return out
+		}
+		s := string(b)
+		if trunc {
+			s += "<cut>"
+		}
+		out = append(out, s)
+	}
+}
+
+func TestLineReader(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		max  int
+		want []string
+	}{
+		{"LF", "a\nb\n", 10, []string{"a", "b"}},
+		{"CR", "a\rb\r", 10, []string{"a", "b"}},
+		{"CRLF", "a\r\nb\r\n", 10, []string{"a", "b"}},
+		{"mixed", "a\r\n\nb\rc\n\r\nd", 10, []string{"a", "", "b", "c", "", "d"}},
+		{"empty lines", "\n\n", 10, []string{"", ""}},
+		{"last line without ending", "7,7", 10, []string{"7,7"}},
+		{"truncated", "abcdefghij\nxy\n", 4, []string{"abcd<cut>", "xy"}},
+		{"exactly max", "abcd\n", 4, []string{"abcd"}},
+		{"truncated at EOF", "abcdefgh", 4, []string{"abcd<cut>"}},
+		{"truncated then CRLF", "abcdefgh\r\nz", 4, []string{"abcd<cut>", "z"}},
+	}
+	for _, tt := range tests {
+		for _, one := range []bool{false, true} {
+			name := tt.name
+			var r io.Reader = strings.NewReader(tt.in)
+			if one { // CR and LF in separate reads
+				name += "/one byte reads"
+				r = iotest.OneByteReader(r)
+			}
+			t.Run(name, func(t *testing.T) {
+				got := readAll(t, r, tt.max)
+				if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+					t.Errorf("got %q, want %q", got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// endless yields n bytes of 'x' without ever holding them.
+type endless struct{ n int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), e.n)
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	e.n -= k
+	return k, nil
+}
+
+func TestLineReaderHugeLineIsBounded(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	lr := newLineReader(io.MultiReader(&endless{n: 10 << 20}, strings.NewReader("\n7,7\n")), MaxLine)
+	b, trunc, err := lr.ReadLine()
+	if err != nil || !trunc || len(b) != MaxLine {
+		t.Fatalf("huge line: len %d truncated %v err %v", len(b), trunc, err)
+	}
+	b, trunc, err = lr.ReadLine()
+	if err != nil || trunc || string(b) != "7,7" {
+		t.Fatalf("line after the huge one: %q %v %v", b, trunc, err)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("reading a 10 MB line allocated %d bytes", grew)
+	}
+}
+
+func TestOutQueueDropsOldest(t *testing.T) {
+	q := newOutQueue()
+	line := strings.Repeat("m", 1000)
+	for range 2 * maxQueueBytes / len(line) {
+		q.push(outLine{text: line})
+	}
+	q.push(outLine{text: "7,7"})
+	n, dropped := 0, 0
+	var last string
+	for {
+		l, ok, d, _ := q.pop()
+		dropped += d
+		if !ok {
+			break
+		}
+		n++
+		last = l.text
+	}
+	if last != "7,7" || dropped == 0 || n*len(line) > maxQueueBytes+len(line) {
+		t.Errorf("kept %d lines, dropped %d, last %q", n, dropped, last)
+	}
+}
+
+func TestRing(t *testing.T) {
+	var r ring
+	if got := r.snapshot(); len(got) != 0 {
+		t.Fatalf("empty ring: %q", got)
+	}
+	for i := range stderrLines + 5 {
+		r.add(strings.Repeat("x", i))
+	}
+	got := r.snapshot()
+	if len(got) != stderrLines || len(got[0]) != 5 || len(got[len(got)-1]) != stderrLines+4 {
+		t.Errorf("ring kept %d lines, first len %d", len(got), len(got[0]))
+	}
+}
