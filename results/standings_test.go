@@ -255,6 +255,10 @@ func TestGameResultsFromRecords(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
+	bye, err := GameResults([]*Record{{Round: 2, Black: "beta", End: ByeEnd}}, index)
+	if err != nil || !reflect.DeepEqual(bye, []GameResult{ByeResult(2, 1)}) {
+		t.Errorf("bye record: %+v, %v", bye, err)
+	}
 	if _, err := GameResults([]*Record{{Black: "gamma", White: "beta"}}, index); err == nil {
 		t.Error("unknown engine: no error")
 	}
