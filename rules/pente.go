@@ -68,8 +68,8 @@ func (r pente) Play(p *Position, m Point) Verdict {
 }
 
 // capture removes the enemy stones that c's stone on m brackets and returns
-// them. Only the stone just placed captures, so a stone played between two
-// enemies is never taken.
+// them, direction by direction, each from the move outwards. Only the stone
+// just placed captures, so a stone played between two enemies is never taken.
 func (r pente) capture(b *Board, m Point, c Color) []Point {
 	var out []Point
 	enemy := c.Opponent()

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -564,4 +565,16 @@ func TestFiveRulesUnchanged(t *testing.T) {
 			t.Errorf("%s captured: %+v", name, v)
 		}
 	}
+}
+
+func ExampleRule_pente() {
+	r, _ := ByName("pente")
+	p, _ := NewPosition(19)
+	// Black opens at the centre; its second stone stands 3 points away.
+	for _, m := range []Point{{9, 9}, {10, 10}, {6, 9}, {11, 11}} {
+		r.Play(p, m)
+	}
+	v := r.Play(p, Point{12, 12}) // Black brackets White's diagonal pair
+	fmt.Println(v.Captured, p.Captures[Black], p.Board.Stones(White))
+	// Output: [11,11 10,10] 2 0
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -108,6 +109,20 @@ var renjuOwnCases = []renjuCase{
 	//  is a four; with A8 also Black, C8 makes an overline: no four.
 	{"four only into overline", "A8 B8 D8 E8 F9 F10 F11", "F12", "F8", ""},
 	{"same four without A8", "B8 D8 E8 F9 F10 F11", "F12", "F8", Forbidden44},
+	// RULES.md: the stone that makes the straight four must be a legal
+	// move, "not a five elsewhere". Here the row F8 . m I8 can only become a
+	// straight four at G8, which would already make the five G8..G12: so the
+	// row is no three, and m is a single three. (Wenzhe Lu's finder, used by
+	// many engines, counts such a row as a three and would call m a 3-3.)
+	//
+	//  13 . O . .
+	//  12 . X . .
+	//  11 . X . .
+	//  10 . X X .
+	//   9 . X X .
+	//   8 X q m X
+	//     F G H I
+	{"straight-four point that is a five elsewhere", "F8 I8 G9 G10 G11 G12 H9 H10", "G13", "H8", ""},
 }
 
 // The recursive three: whether a row is a three depends on whether its
@@ -524,4 +539,17 @@ func BenchmarkRenjuForbiddenPoints(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		ForbiddenPoints(ps[i%len(ps)])
 	}
+}
+
+func ExampleForbidden() {
+	b, _ := NewBoard(15)
+	// Row 8 (y = 7): B8 C8 D8 . . . H8 I8 J8, as in XXX.X.XXX.
+	for _, x := range []int{1, 2, 3, 7, 8, 9} {
+		b.Set(Point{x, 7}, Black)
+	}
+	fmt.Printf("F8: %q\n", Forbidden(b, Point{5, 7})) // fours both ways
+	fmt.Printf("E8: %q\n", Forbidden(b, Point{4, 7})) // one four
+	// Output:
+	// F8: "forbidden 4-4"
+	// E8: ""
 }
