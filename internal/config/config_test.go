@@ -1,6 +1,10 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +86,33 @@ func TestTooFewEngines(t *testing.T) {
 	src := good[:strings.Index(good, "[[engine]]\nname = \"b\"")]
 	if _, err := Parse("t.toml", []byte(src)); err == nil || !strings.Contains(err.Error(), "at least two") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// The shipped configs load, and the reference config shows every key there is.
+func TestShippedConfigs(t *testing.T) {
+	files, _ := filepath.Glob("../../configs/*.toml")
+	if len(files) < 3 {
+		t.Fatalf("found %d configs", len(files))
+	}
+	for _, f := range files {
+		if _, err := Load(f); err != nil {
+			t.Errorf("%v", err)
+		}
+	}
+	ref, err := os.ReadFile("../../configs/reference.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []reflect.Type{reflect.TypeOf(Event{}), reflect.TypeOf(Engine{}), reflect.TypeOf(Clock{})} {
+		for i := 0; i < typ.NumField(); i++ {
+			key := strings.Split(typ.Field(i).Tag.Get("toml"), ",")[0]
+			if key == "" || key == "-" {
+				continue
+			}
+			if !regexp.MustCompile(`(?m)^(# )?` + key + ` = |^\[\[?(engine\.)?` + key + `\]`).Match(ref) {
+				t.Errorf("reference.toml does not document %s.%s", typ.Name(), key)
+			}
+		}
 	}
 }

@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gomoku-arena/internal/bundled"
+	"gomoku-arena/results"
+)
+
+// The test binary is also the arena command (ARENA_TEST_MAIN=1) and the
+// bundled engines (engine NAME), so the tests run real subprocesses.
+func TestMain(m *testing.M) {
+	bundled.ServeIfAsked()
+	if os.Getenv("ARENA_TEST_MAIN") == "1" {
+		os.Exit(arena(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func runArena(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = arena(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+func TestDemoConfigRunsAndResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo plays 12 real games")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "demo.toml")
+	src, err := os.ReadFile("../../configs/demo.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(cfg, src, 0o644)
+	t.Chdir(dir) // the demo writes to out/demo in the current directory
+	out, errOut, code := runArena(t, "run", "-quiet", cfg)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "demo — standings") {
+		t.Fatalf("no standings in\n%s", out)
+	}
+	recs, err := results.ReadJournal(filepath.Join(dir, "out", "demo", "journal.jsonl"))
+	if err != nil || len(recs) != 12 {
+		t.Fatalf("journal: %v, %d records", err, len(recs))
+	}
+}
+
+// writeEvent writes a small deterministic event: the faulty engine plays the
+// same moves every time, so an interrupted run and an uninterrupted one must
+// end with the same results.
+func writeEvent(t *testing.T, dir, name, extra string) string {
+	t.Helper()
+	cfg := filepath.Join(dir, name+".toml")
+	src := `name = "` + name + `"
+rule = "freestyle"
+format = "double-round-robin"
+concurrency = 2
+output = "out"
+` + extra + `
+[clock]
+match = "30s"
+
+[[engine]]
+name = "slow"
+command = "builtin:faulty"
+args = ["think=40ms"]
+
+[[engine]]
+name = "crasher"
+command = "builtin:faulty"
+args = ["crash-at=4", "think=20ms"]
+
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+
+[[engine]]
+name = "slower"
+command = "builtin:faulty"
+args = ["think=60ms", "spawn-child"]
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func TestKilledArbiterResumesWithEveryGameOnce(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := writeEvent(t, dir, "killed", "")
+	journal := filepath.Join(dir, "out", "journal.jsonl")
+
+	cmd := exec.Command(self, "run", cfg)
+	cmd.Env = append(os.Environ(), "ARENA_TEST_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		recs, _ := results.ReadJournal(journal)
+		if len(recs) >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no games journaled in time: %s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	waitNoEngines(t, self)
+
+	// The same command continues the event.
+	out, errOut, code := runArena(t, "run", "-quiet", cfg)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errOut)
+	}
+	recs, err := results.ReadJournal(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[[2]int]int{}
+	for _, r := range recs {
+		seen[[2]int{r.Round, r.Game}]++
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("round %d game %d journaled %d times", k[0], k[1], n)
+		}
+	}
+	if len(recs) != 12 {
+		t.Errorf("%d records, want the 12 games of a 4-entrant double round robin", len(recs))
+	}
+
+	// An uninterrupted run of the same event ends with the same standings.
+	dir2 := t.TempDir()
+	cfg2 := writeEvent(t, dir2, "killed", "")
+	if _, errOut, code := runArena(t, "run", "-quiet", cfg2); code != 0 {
+		t.Fatalf("uninterrupted: exit %d: %s", code, errOut)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "out", "standings.json"))
+	b, _ := os.ReadFile(filepath.Join(dir2, "out", "standings.json"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("standings differ:\nresumed:\n%s\nuninterrupted:\n%s", a, b)
+	}
+	waitNoEngines(t, self)
+}
+
+// waitNoEngines checks that no process started from this test binary as an
+// engine is alive (the kernel kills them when the arbiter dies; give it a
+// moment to deliver).
+func waitNoEngines(t *testing.T, self string) {
+	t.Helper()
+	var alive []string
+	for i := 0; i < 100; i++ {
+		alive = engineProcesses(self)
+		if len(alive) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("engine processes still alive: %v", alive)
+}
+
+func engineProcesses(self string) []string {
+	var found []string
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if len(args) > 1 && args[0] == self && args[1] == "engine" {
+			if st, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")); err == nil && strings.Contains(string(st), ") Z ") {
+				continue // a zombie awaiting its reaper is not running
+			}
+			found = append(found, d.Name()+": "+strings.Join(args[1:], " "))
+		}
+	}
+	sort.Strings(found)
+	return found
+}
+
+func TestChangedConfigIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeEvent(t, dir, "changed", "")
+	if _, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 {
+		t.Fatalf("first run: %s", errOut)
+	}
+	src, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, bytes.Replace(src, []byte(`match = "30s"`), []byte(`match = "20s"`), 1), 0o644)
+	_, errOut, code := runArena(t, "run", cfg)
+	if code == 0 || !strings.Contains(errOut, "different event") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestStandingsRebuildFromTheJournal(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeEvent(t, dir, "rebuild", "")
+	if _, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 {
+		t.Fatalf("run: %s", errOut)
+	}
+	out := filepath.Join(dir, "out")
+	before, _ := os.ReadFile(filepath.Join(out, "standings.json"))
+	os.Remove(filepath.Join(out, "standings.json"))
+	os.RemoveAll(filepath.Join(out, "games"))
+	if o, errOut, code := runArena(t, "standings", out); code != 0 {
+		t.Fatalf("standings: %d %s %s", code, o, errOut)
+	}
+	after, _ := os.ReadFile(filepath.Join(out, "standings.json"))
+	if !bytes.Equal(before, after) {
+		t.Errorf("rebuilt standings differ:\n%s\n%s", before, after)
+	}
+	games, _ := filepath.Glob(filepath.Join(out, "games", "*.sgf"))
+	if len(games) != 12 {
+		t.Errorf("%d SGF files rebuilt, want 12", len(games))
+	}
+	var st []map[string]any
+	if err := json.Unmarshal(after, &st); err != nil {
+		var obj map[string]any
+		if err2 := json.Unmarshal(after, &obj); err2 != nil {
+			t.Fatalf("standings.json: %v", err)
+		}
+	}
+}
+
+func TestCommandLineErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no command", nil, exitUsage, "usage: arena COMMAND"},
+		{"unknown command", []string{"tourney"}, exitUsage, `unknown command "tourney"`},
+		{"bad flag", []string{"match", "-gamez", "3", "a", "b"}, exitUsage, "flag provided but not defined: -gamez"},
+		{"missing engine program", []string{"match", "-games", "1", "./no-such-engine", "builtin:random"}, exitOK, `no-such-engine`},
+		{"unknown rule", []string{"match", "-rule", "go", "builtin:random", "builtin:random"}, exitUsage, `unknown rule "go"`},
+		{"missing config", []string{"run", "nope.toml"}, exitError, "nope.toml"},
+		{"help", []string{"help", "match"}, exitOK, "-games"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := tc.args
+			if len(args) > 0 && args[0] == "match" {
+				args = append([]string{"match", "-out", t.TempDir()}, args[1:]...)
+			}
+			out, errOut, code := runArena(t, args...)
+			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+				t.Fatalf("exit %d, want %d; output:\n%s%s\nwant it to contain %q", code, tc.code, out, errOut, tc.want)
+			}
+		})
+	}
+}
+
+func TestMatchWritesEveryGame(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runArena(t, "match", "-games", "4", "-tc", "10s", "-out", dir, "builtin:greedy", "r=builtin:random seed=2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if n := strings.Count(out, "\ngame ") + map[bool]int{true: 1}[strings.HasPrefix(out, "game ")]; n != 4 {
+		t.Errorf("%d game lines in\n%s", n, out)
+	}
+	for _, ext := range []string{"sgf", "psq"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "games", "*."+ext))
+		if len(files) != 4 {
+			t.Errorf("%d .%s files, want 4", len(files), ext)
+		}
+	}
+	if !strings.Contains(out, "greedy") || !strings.Contains(out, " - ") {
+		t.Errorf("no final score in\n%s", out)
+	}
+}
