@@ -13,15 +13,17 @@ import (
 // It knows nothing of forbidden moves or captures: rules.Rule judges the moves
 // actually sent, the grid only guides the choice.
 type grid struct {
-	n     int
-	cells []rules.Color
-	cnt   [3][]uint8 // stones per window, indexed by colour
-	score [3]int32   // sum of windowValue over live windows, per colour
-	near  []int16    // stones within Chebyshev distance 2
-	hash  uint64
-	turn  rules.Color
-	exact [3]bool // only an exact five wins for this colour
-	geo   *geometry
+	n      int
+	cells  []rules.Color
+	cnt    [3][]uint8 // stones per window, indexed by colour
+	score  [3]int32   // sum of windowValue over live windows, per colour
+	fours  [3]int32   // windows holding four of a colour and none of the other
+	threes [3]int32   // the same with three
+	near   []int16    // stones within Chebyshev distance 2
+	hash   uint64
+	turn   rules.Color
+	exact  [3]bool // only an exact five wins for this colour
+	geo    *geometry
 }
 
 // windowValue is what a window holding k stones of one colour (and none of the
@@ -116,26 +118,39 @@ func newGrid(b *rules.Board, turn rules.Color, exact [3]bool) *grid {
 func (g *grid) point(i int) rules.Point { return rules.Point{X: i % g.n, Y: i / g.n} }
 func (g *grid) index(p rules.Point) int { return p.Y*g.n + p.X }
 
-// live returns what window w is worth to Black and to White.
-func (g *grid) live(w int32) (int32, int32) {
+// unlive takes window w out of the running totals before it changes;
+// relive puts it back after.
+func (g *grid) unlive(w int32) { g.count(w, -1) }
+func (g *grid) relive(w int32) { g.count(w, 1) }
+
+func (g *grid) count(w int32, sign int32) {
 	b, wh := g.cnt[rules.Black][w], g.cnt[rules.White][w]
 	switch {
 	case wh == 0:
-		return windowValue[b], 0
+		g.score[rules.Black] += sign * windowValue[b]
+		switch b {
+		case 4:
+			g.fours[rules.Black] += sign
+		case 3:
+			g.threes[rules.Black] += sign
+		}
 	case b == 0:
-		return 0, windowValue[wh]
+		g.score[rules.White] += sign * windowValue[wh]
+		switch wh {
+		case 4:
+			g.fours[rules.White] += sign
+		case 3:
+			g.threes[rules.White] += sign
+		}
 	}
-	return 0, 0
 }
 
 // put places a stone of colour c on the empty point i, whoever's turn it is.
 func (g *grid) put(i int, c rules.Color) {
 	for _, w := range g.geo.windows[i] {
-		b0, w0 := g.live(w)
+		g.unlive(w)
 		g.cnt[c][w]++
-		b1, w1 := g.live(w)
-		g.score[rules.Black] += b1 - b0
-		g.score[rules.White] += w1 - w0
+		g.relive(w)
 	}
 	for _, q := range g.geo.nearby[i] {
 		g.near[q]++
@@ -147,11 +162,9 @@ func (g *grid) put(i int, c rules.Color) {
 func (g *grid) take(i int) {
 	c := g.cells[i]
 	for _, w := range g.geo.windows[i] {
-		b0, w0 := g.live(w)
+		g.unlive(w)
 		g.cnt[c][w]--
-		b1, w1 := g.live(w)
-		g.score[rules.Black] += b1 - b0
-		g.score[rules.White] += w1 - w0
+		g.relive(w)
 	}
 	for _, q := range g.geo.nearby[i] {
 		g.near[q]--
@@ -234,8 +247,15 @@ func (g *grid) brackets(i int, c rules.Color) bool {
 // eval is the static evaluation for the side to move.
 func (g *grid) eval() int32 {
 	me := g.turn
-	return g.score[me] - g.score[me.Opponent()]
+	op := me.Opponent()
+	return g.score[me]*evalMine/8 - g.score[op] + min(g.threes[me], 2)*evalTempo
 }
+
+// Tuning knobs of eval: the side to move's windows weigh evalMine/8 of the
+// opponent's, and each of its threes (up to two) adds evalTempo, because a
+// three on the move becomes a four, or an open four, before the opponent can
+// answer.
+var evalMine, evalTempo int32 = 12, 0
 
 // moveInfo is what placing a stone on one point does, seen by the side to move.
 type moveInfo struct {

@@ -91,8 +91,24 @@ func (s *searchEngine) move(r *root, lim limits) (rules.Point, bool) {
 	case 1:
 		return r.g.point(moves[0].at), true
 	}
+	if len(r.threats) == 0 {
+		s.g, s.lim, s.nodes, s.abort = r.g, lim, 0, false
+		s.stop = lim.start.Add(lim.budget / 4)
+		if m := s.vcf(vcfDepth); m >= 0 && containsMove(moves, m) {
+			return r.g.point(m), true
+		}
+	}
 	best, _, _ := s.think(r.g, moves, lim)
 	return r.g.point(best), true
+}
+
+func containsMove(ms []moveInfo, i int) bool {
+	for _, m := range ms {
+		if m.at == i {
+			return true
+		}
+	}
+	return false
 }
 
 // think runs the iterative deepening over the root moves and returns the
@@ -168,6 +184,10 @@ func (s *searchEngine) negamax(depth, ply int, alpha, beta int32) int32 {
 		return 0
 	}
 	g := s.g
+	// Most nodes are leaves with no four on the board: no need to list moves.
+	if (depth <= 0 || ply >= maxPly-1) && g.fours[rules.Black] == 0 && g.fours[rules.White] == 0 {
+		return g.eval()
+	}
 	moves, win, block := s.gen(ply)
 	switch {
 	case win:
