@@ -294,3 +294,34 @@ func TestMatchWritesEveryGame(t *testing.T) {
 		t.Errorf("no final score in\n%s", out)
 	}
 }
+
+func TestRulesCommand(t *testing.T) {
+	// Black D8 E8 F8 G9 G10 H9 I10 (renju letters) with White far away: G8
+	// would be 4-3-3, forbidden as 3-3 (RULES.md).
+	const pos = "d8a1e8a3f8a5g7o1g6o3h7o5i6a7"
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"forbidden points", []string{"rules", "-rule", "renju", pos}, exitOK, []string{"black to move", "G8 forbidden 3-3"}},
+		{"json", []string{"rules", "-rule", "renju", "-json", pos}, exitOK, []string{`"point": "G8"`, `"kind": "forbidden 3-3"`}},
+		{"forbidden move played", []string{"rules", "-rule", "renju", pos + "g8"}, exitOK, []string{"game over after G8: white (forbidden 3-3)"}},
+		{"five", []string{"rules", "-rule", "freestyle", "h8a1i8a2j8a3k8a4l8"}, exitOK, []string{"black (five)"}},
+		{"outer-open first stone", []string{"rules", "h8"}, exitOK, []string{"white (" + "first stone outside"}},
+		{"overlapping stones", []string{"rules", "-rule", "freestyle", "h8h8i9"}, exitError, []string{"invalid position: stone 2 (H8): occupied"}},
+		{"stones after the end", []string{"rules", "-rule", "freestyle", "h8a1i8a2j8a3k8a4l8a5"}, exitError, []string{"stone 9 (L8, black) ends the game"}},
+		{"off the board", []string{"rules", "-rule", "freestyle", "h8z99"}, exitError, []string{"z99"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runArena(t, tc.args...)
+			for _, w := range tc.want {
+				if code != tc.code || !strings.Contains(out+errOut, w) {
+					t.Fatalf("exit %d (want %d), output:\n%s%s\nwant %q", code, tc.code, out, errOut, w)
+				}
+			}
+		})
+	}
+}
