@@ -192,6 +192,13 @@ func TestFaults(t *testing.T) {
 				t.Errorf("suggestion not noted: %q", r.Notes)
 			}
 		}}},
+		{"think time is measured", []string{"think=50ms"}, 2, 2, want{check: func(t *testing.T, g *game, r Reply, _ *Engine) {
+			for i, r := range g.replies {
+				if r.Elapsed < 50*time.Millisecond {
+					t.Errorf("reply %d: Elapsed %v, engine thought 50ms", i+1, r.Elapsed)
+				}
+			}
+		}}},
 		{"suggest with messages and garbage", []string{"suggest", "messages=3", "garbage"}, 4, 4, want{}},
 	}
 	for _, tt := range tests {
@@ -367,6 +374,35 @@ func TestRestart(t *testing.T) {
 				groupGone(t, pid)
 			}
 		})
+	}
+}
+
+// A line that arrives between requests (here a move sent twice) is reported
+// as late, never taken as the answer to the next request. (A late line that
+// arrives after the next command is written cannot be told from an answer.)
+func TestLateLine(t *testing.T) {
+	t.Parallel()
+	e := startFaulty(t, "double-at=1")
+	newGame(t, e, 15)
+	first := e.Begin(in(generous))
+	if first.Fault != "" {
+		t.Fatal(first)
+	}
+	q := e.current().out
+	for end := in(generous); ; time.Sleep(time.Millisecond) {
+		q.mu.Lock()
+		n := len(q.lines) - q.head
+		q.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the second copy never arrived")
+		}
+	}
+	r := e.Turn(rules.Point{X: 0, Y: 0}, in(generous))
+	if r.Fault != "" || r.Move == first.Move || !hasNote(r, `warning: late line "7,7"`) {
+		t.Errorf("reply after a doubled move: %+v", r)
 	}
 }
 

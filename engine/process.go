@@ -119,9 +119,13 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 		return "", ""
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return FaultTimeout, "engine is not reading its input"
-	case !p.alive():
+	}
+	// A closed pipe usually means the process is exiting: wait a little
+	// for its status, which says more than "broken pipe".
+	select {
+	case <-p.exited:
 		return FaultExit, p.exitDetail()
-	default:
+	case <-time.After(exitLinger):
 		return FaultExit, "stdin: " + err.Error()
 	}
 }

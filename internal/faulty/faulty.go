@@ -14,6 +14,7 @@
 //	negative-at=K      play -1,3 as the Kth move
 //	malformed-at=K     send "7," as the Kth move
 //	exit-after-move=K  send the Kth move, then exit at once (status 0)
+//	double-at=K        send the Kth move twice
 //	garbage            binary junk and stray lines before every move
 //	messages=N         N MESSAGE lines before every move
 //	stderr-flood=BYTES that many bytes on stderr before every move
@@ -56,16 +57,16 @@ const (
 )
 
 type options struct {
-	crashAt, hangAt, deafAt, illegalAt, offboardAt, negativeAt, malformedAt, exitAfterMove int
-	messages, stderrFlood, longLine                                                        int
-	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn           bool
-	think, slowStart, sleep                                                                time.Duration
+	crashAt, hangAt, deafAt, doubleAt, illegalAt, offboardAt, negativeAt, malformedAt, exitAfterMove int
+	messages, stderrFlood, longLine                                                                  int
+	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn                     bool
+	think, slowStart, sleep                                                                          time.Duration
 }
 
 func parseArgs(args []string) (options, error) {
 	var o options
 	ints := map[string]*int{
-		"crash-at": &o.crashAt, "hang-at": &o.hangAt, "deaf-at": &o.deafAt, "illegal-at": &o.illegalAt,
+		"crash-at": &o.crashAt, "hang-at": &o.hangAt, "deaf-at": &o.deafAt, "double-at": &o.doubleAt, "illegal-at": &o.illegalAt,
 		"offboard-at": &o.offboardAt, "negative-at": &o.negativeAt, "malformed-at": &o.malformedAt,
 		"exit-after-move": &o.exitAfterMove, "messages": &o.messages, "stderr-flood": &o.stderrFlood,
 		"long-line": &o.longLine,
@@ -371,6 +372,9 @@ func (b *brain) move() int {
 		b.set(x, y, 1)
 	}
 	b.say(move)
+	if k == b.o.doubleAt {
+		b.say(move)
+	}
 	if k == b.o.exitAfterMove {
 		return ExitOK
 	}
