@@ -120,7 +120,9 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 		rec.Moves = append(rec.Moves, mv)
 		s.known = len(pos.Moves)
 		if len(v.Captured) > 0 {
-			sides[c.Opponent()].stale = true
+			// Stones vanished: TURN cannot say so, and an engine that does not
+			// capture itself would keep them. Both get the whole position.
+			sides[rules.Black].stale, sides[rules.White].stale = true, true
 		}
 		if v.Over {
 			end, detail := judge(v, reply.Move)

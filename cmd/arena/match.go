@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -125,9 +126,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	err = d.Play(drain, abort, fixtures)
 	n := wdl.Games()
 	st := wdl.Stats()
-	fmt.Fprintf(stdout, "\n%s %g - %g %s  (%d games: +%d =%d -%d)  Elo %+.1f ± %.1f  LOS %.1f%%\n",
+	fmt.Fprintf(stdout, "\n%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %.1f%%\n",
 		d.Entrants[0].Spec.Name, score[0], score[1], d.Entrants[1].Spec.Name, n, wdl.W, wdl.D, wdl.L,
-		st.Elo, st.EloError(), 100*st.LOS)
+		eloText(st), 100*st.LOS)
 	for _, h := range hints {
 		fmt.Fprintln(stdout, h)
 	}
@@ -150,4 +151,18 @@ func engineArg(arg string, i int) (name, cmd string) {
 	}
 	name = strings.TrimPrefix(filepath.Base(prog[0]), "builtin:")
 	return name, arg
+}
+
+// eloText is the Elo difference with its 95% interval, or what a sweep or
+// an empty match means instead.
+func eloText(st results.MatchStats) string {
+	switch {
+	case st.Games == 0:
+		return "Elo n/a"
+	case math.IsInf(st.Elo, 0):
+		return fmt.Sprintf("Elo %+v (a sweep: no finite estimate)", st.Elo)
+	case math.IsInf(st.EloHi, 0) || math.IsInf(st.EloLo, 0):
+		return fmt.Sprintf("Elo %+.1f [%+.1f, %+.1f]", st.Elo, st.EloLo, st.EloHi)
+	}
+	return fmt.Sprintf("Elo %+.1f ± %.1f", st.Elo, st.EloError())
 }
