@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -246,4 +247,20 @@ func FuzzParseNotation(f *testing.F) {
 			}
 		}
 	})
+}
+
+func ExampleParseHuman() {
+	for _, s := range []string{"H8", "I8", "P8", "J8"} {
+		p, scheme, err := ParseHuman(s, 15, 0)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(s, "=", scheme, p, "=", Pos.Format(p, 15))
+	}
+	// Output:
+	// H8 = renju 7,7 = h8
+	// I8 = renju 8,7 = i8
+	// P8 = go 14,7 = o8
+	// coordinate "J8" is ambiguous: 9,7 in renju letters (with I), 8,7 in GTP letters (without I); say which
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,4 +246,20 @@ func TestFuzzCorpusPresent(t *testing.T) {
 			t.Errorf("%s: not a fuzz corpus file", f)
 		}
 	}
+}
+
+func ExampleReadOpenings() {
+	book := "# two ways to write the same opening\n0,0, 1,0, 1,3\nh8i8i11\n"
+	list, err := ReadOpenings(strings.NewReader(book), "book.txt", "", 15)
+	if err != nil {
+		panic(err)
+	}
+	for _, o := range list {
+		fmt.Println(o.Line, FormatPosString(o.Stones, 15), o.Offsets(15))
+	}
+	fmt.Println(len(OuterOpenFirstMoves(15)), len(OuterOpenDistinctFirstMoves(15)))
+	// Output:
+	// 2 h8i8i11 0,0, 1,0, 1,3
+	// 3 h8i8i11 0,0, 1,0, 1,3
+	// 104 15
 }
