@@ -207,6 +207,9 @@ const maxSGFBytes = 8 << 20
 // properties in any order, several values per property, and lower-case
 // letters in property names (FF[3] style); it ignores properties it does not
 // know. Errors name the file, line and column: `game.sgf:3:14: B: ...`.
+//
+// Files from other tools lack our root comment: their End is Time when RE ends
+// in "T" and empty otherwise, and their Start is the DT date at midnight UTC.
 func ReadSGF(r io.Reader, name string) (*Record, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxSGFBytes+1))
 	if err != nil {
