@@ -205,8 +205,8 @@ func (s *session) info(key, val string) {
 	// max_memory, game_type, folder and anything else: nothing to do.
 }
 
-// setRule picks the rule from rule_name if it names a known rule, else from
-// the Gomocup code, falling back to freestyle for what we do not know.
+// setRule picks the rule from rule_name if given, else from the Gomocup
+// code, falling back to freestyle for what we do not know.
 func (s *session) setRule() {
 	name := "freestyle"
 	switch s.ruleCode {
@@ -228,9 +228,10 @@ func (s *session) setRule() {
 		}
 	}
 	if s.ruleName != "" {
-		if _, err := rules.ByName(s.ruleName); err == nil {
-			name = s.ruleName
-		}
+		// The arena's own name wins over the code; a name we do not know
+		// means a rule we cannot play exactly, and freestyle is the
+		// loosest guess.
+		name = s.ruleName
 	}
 	r, err := rules.ByName(name)
 	if err != nil {
