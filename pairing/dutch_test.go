@@ -1,0 +1,82 @@
+package pairing
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Worked examples derived by hand from the C.04.3 text. Pairing numbers in
+// the comments are IDs plus one; "first" is the first mover (Gomoku Black,
+// chess White).
+func TestDutchWorkedExamples(t *testing.T) {
+	six := make([]SwissPlayer, 6)
+	for i := range six {
+		six[i].ID = i
+	}
+	tests := []struct {
+		name    string
+		players []SwissPlayer
+		history []SwissGame
+		round   int
+		want    []Pairing
+	}{
+		{
+			// Round 1 of 6: S1 = {1,2,3}, S2 = {4,5,6}; 1 (odd) first,
+			// 2 (even) second, 3 (odd) first.
+			name: "first round", players: six, round: 1,
+			want: []Pairing{{1, 0, 3}, {1, 4, 1}, {1, 2, 5}},
+		},
+		{
+			// Floaters. After round 1 (1 beat 4, 2 beat 5 as second
+			// mover, 3-6 drawn): 1 and 2 on 1, 3 and 6 on 0.5, 4 and 5
+			// on 0.
+			// Bracket 1: {1,2}. 1 played first (mild: second), 2 played
+			// second (mild: first): 2 first against 1.
+			// Bracket 0.5: {3,6} have met (absolute criterion), so both
+			// float down (C6 cannot do better).
+			// Bracket 0: MDPs 3, 6 and residents 4, 5. C6: two pairs,
+			// both MDPs paired (C7), i.e. 3-4/6-5 or 3-5/6-4. C12: 3
+			// wants second, 6 first, 4 first, 5 second: 3-4 and 6-5
+			// grant all four; 3-5 and 6-4 deny two. So 4 first against
+			// 3, 6 first against 5; 3 and 6 get downfloats, 4 and 5
+			// upfloats.
+			name: "moved-down players and colours", players: six, round: 2,
+			history: []SwissGame{
+				{1, 0, 3, 1, false}, {1, 4, 1, 0, false}, {1, 2, 5, 0.5, false},
+			},
+			want: []Pairing{{2, 1, 0}, {2, 3, 2}, {2, 5, 4}},
+		},
+		{
+			// Absolute preferences and the stronger-preference rule.
+			//   R1: 1 first v 3, 1 wins; 4 first v 2, 2 wins.
+			//   R2: 3 first v 2, 2 wins; 4 first v 1, drawn.
+			// Scores 2: 2, 1: 1.5, 4: 0.5, 3: 0. Colours played:
+			//   1 f,s (cd 0, last second: mild first)
+			//   2 s,s (same colour twice: absolute first)
+			//   3 s,f (mild second)
+			//   4 f,f (absolute second)
+			// Every scoregroup has one player. 2 floats down into {1}:
+			// 2 has met 3 and 4, so 2-1; then 4 floats into {3}: 4-3.
+			// Colours (rule 2, the stronger preference): 2 (absolute
+			// first) beats 1 (mild first), so 2 first; 4 (absolute
+			// second) beats 3 (mild second), so 3 first.
+			name: "absolute beats mild", players: six[:4], round: 3,
+			history: []SwissGame{
+				{1, 0, 2, 1, false}, {1, 3, 1, 0, false},
+				{2, 2, 1, 0, false}, {2, 3, 0, 0.5, false},
+			},
+			want: []Pairing{{3, 1, 0}, {3, 2, 3}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := PairSwiss(tc.players, tc.history, tc.round, SwissOptions{Rounds: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,343 @@
+package pairing
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// TRF-16 is FIDE's tournament report format: one "001" line per player with
+// every round's opponent, colour and result in fixed columns, plus the "XXR"
+// extension (used by pairing engines) for the number of rounds.
+//
+// Colours: TRF speaks chess, where the first mover is White. Our first
+// mover is Black, so a TRF "w" is our Pairing.Black and a TRF "b" our
+// Pairing.White. Starting numbers are entrant IDs plus one.
+
+// TRF is the part of a tournament report the Swiss pairing needs.
+type TRF struct {
+	Name    string // from the 012 line, may be empty
+	Rounds  int    // XXR: total rounds planned, 0 if not given
+	Players []TRFPlayer
+	Games   []SwissGame // IDs are starting numbers minus one
+}
+
+// TRFPlayer is one 001 line's identity; its rounds are in TRF.Games.
+type TRFPlayer struct {
+	Name   string
+	Rating int
+	// Absent marks a player the file says is not paired in the round after
+	// the last one played (an H, F, Z or "-" entry there).
+	Absent bool
+}
+
+// Column layout of a 001 line (0-based offsets).
+const (
+	trfStartNo   = 4  // 4 digits
+	trfName      = 14 // 33 characters
+	trfRating    = 48 // 4 digits
+	trfPoints    = 80 // 4 characters
+	trfRank      = 85 // 4 digits
+	trfFirstGame = 91 // each round: 4-digit opponent, colour at +5, result at +7
+	trfGameWidth = 10
+)
+
+// ReadTRF parses a TRF-16 report. Errors name the line and the field.
+func ReadTRF(r io.Reader) (*TRF, error) {
+	t := &TRF{}
+	type entry struct {
+		opp         int
+		colour, res byte
+	}
+	type line struct {
+		no      int
+		start   int
+		entries []entry
+	}
+	var lines []line
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	ln := 0
+	for sc.Scan() {
+		ln++
+		s := strings.TrimRight(sc.Text(), " \r")
+		switch {
+		case strings.HasPrefix(s, "012"):
+			if len(s) > 4 {
+				t.Name = strings.TrimSpace(s[4:])
+			}
+		case strings.HasPrefix(s, "XXR"):
+			n, err := strconv.Atoi(strings.TrimSpace(s[3:]))
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("trf line %d: XXR: %q is not a number of rounds", ln, strings.TrimSpace(s[3:]))
+			}
+			t.Rounds = n
+		case strings.HasPrefix(s, "001"):
+			if len(s) < trfRank {
+				return nil, fmt.Errorf("trf line %d: player line too short (%d characters, want at least %d)", ln, len(s), trfRank)
+			}
+			start, err := strconv.Atoi(strings.TrimSpace(s[trfStartNo : trfStartNo+4]))
+			if err != nil || start < 1 {
+				return nil, fmt.Errorf("trf line %d: starting rank (columns 5-8): %q", ln, s[trfStartNo:trfStartNo+4])
+			}
+			p := TRFPlayer{Name: strings.TrimSpace(s[trfName:min(trfName+33, len(s))])}
+			if rs := strings.TrimSpace(s[trfRating : trfRating+4]); rs != "" {
+				if p.Rating, err = strconv.Atoi(rs); err != nil {
+					return nil, fmt.Errorf("trf line %d: rating (columns 49-52): %q", ln, rs)
+				}
+			}
+			l := line{no: ln, start: start}
+			for r := 0; trfFirstGame+r*trfGameWidth < len(s); r++ {
+				f := s[trfFirstGame+r*trfGameWidth:]
+				f = f[:min(len(f), 8)]
+				for len(f) < 8 {
+					f += " "
+				}
+				col := trfFirstGame + r*trfGameWidth + 1
+				e := entry{colour: f[5], res: f[7]}
+				if os := strings.TrimSpace(f[:4]); os != "" {
+					if e.opp, err = strconv.Atoi(os); err != nil || e.opp < 0 {
+						return nil, fmt.Errorf("trf line %d: round %d opponent (columns %d-%d): %q", ln, r+1, col, col+3, f[:4])
+					}
+				}
+				if !strings.ContainsRune("wb- ", rune(e.colour)) {
+					return nil, fmt.Errorf("trf line %d: round %d colour (column %d): %q is not w, b or -", ln, r+1, col+5, e.colour)
+				}
+				if !strings.ContainsRune("10=+-WDLHFUZ ", rune(e.res)) {
+					return nil, fmt.Errorf("trf line %d: round %d result (column %d): %q is not one of 1 0 = + - W D L H F U Z", ln, r+1, col+7, e.res)
+				}
+				if f[4] != ' ' || f[6] != ' ' {
+					return nil, fmt.Errorf("trf line %d: round %d (columns %d-%d): fields must be separated by blanks", ln, r+1, col, col+7)
+				}
+				l.entries = append(l.entries, e)
+			}
+			lines = append(lines, l)
+			t.Players = append(t.Players, p)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("trf: %w", err)
+	}
+	// Order players by starting number, which must run 1..n.
+	n := len(lines)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return lines[order[a]].start < lines[order[b]].start })
+	players := make([]TRFPlayer, n)
+	sorted := make([]line, n)
+	for i, k := range order {
+		if lines[k].start != i+1 {
+			return nil, fmt.Errorf("trf line %d: starting rank %d: starting ranks must run from 1 to %d without gaps or repeats", lines[k].no, lines[k].start, n)
+		}
+		players[i] = t.Players[k]
+		sorted[i] = lines[k]
+	}
+	t.Players = players
+	// A round is played if someone has an opponent or a pairing-allocated
+	// bye in it; entries after the last played round announce absences.
+	played := 0
+	for _, l := range sorted {
+		for r, e := range l.entries {
+			if e.opp > 0 || e.res == 'U' {
+				played = max(played, r+1)
+			}
+		}
+	}
+	for i, l := range sorted {
+		for r, e := range l.entries {
+			round := r + 1
+			if round > played {
+				if round == played+1 && strings.ContainsRune("HFZ-", rune(e.res)) {
+					t.Players[i].Absent = true
+				}
+				continue
+			}
+			if e.opp > n {
+				return nil, fmt.Errorf("trf line %d: round %d opponent: %d is not a starting rank (1-%d)", l.no, round, e.opp, n)
+			}
+			if e.opp == i+1 {
+				return nil, fmt.Errorf("trf line %d: round %d opponent: player paired with itself", l.no, round)
+			}
+			if e.opp == 0 {
+				g := SwissGame{Round: round, Black: i, White: Bye, Forfeit: true}
+				switch e.res {
+				case 'U':
+					g.Forfeit, g.Score = false, 1
+				case 'F', '+', 'W', '1':
+					g.Score = 1
+				case 'H', '=', 'D':
+					g.Score = 0.5
+				case ' ':
+					continue // not paired, nothing scored
+				}
+				t.Games = append(t.Games, g)
+				continue
+			}
+			o := sorted[e.opp-1]
+			if r >= len(o.entries) || o.entries[r].opp != i+1 {
+				return nil, fmt.Errorf("trf line %d: round %d: opponent %d does not list %d as its opponent (line %d)", l.no, round, e.opp, i+1, o.no)
+			}
+			oe := o.entries[r]
+			score, forfeit, ok := trfScore(e.res)
+			if !ok {
+				return nil, fmt.Errorf("trf line %d: round %d result: %q is not a game result", l.no, round, e.res)
+			}
+			if os, _, ok2 := trfScore(oe.res); !ok2 || os+score != 1 {
+				return nil, fmt.Errorf("trf line %d: round %d result: %q does not match the opponent's %q (line %d)", l.no, round, e.res, oe.res, o.no)
+			}
+			// Each game is on two lines; keep it once, from the first mover's.
+			switch {
+			case e.colour == 'w' && oe.colour == 'b':
+			case e.colour == 'b' && oe.colour == 'w':
+				continue
+			case !forfeit:
+				return nil, fmt.Errorf("trf line %d: round %d colour: played game needs w and b, got %q and %q", l.no, round, e.colour, oe.colour)
+			case i > e.opp-1:
+				continue // unplayed game without colours: keep the lower number's line
+			}
+			t.Games = append(t.Games, SwissGame{Round: round, Black: i, White: e.opp - 1, Score: score, Forfeit: forfeit})
+		}
+	}
+	return t, nil
+}
+
+// trfScore reads a result code of a game with an opponent.
+func trfScore(c byte) (score float64, forfeit, ok bool) {
+	switch c {
+	case '1', 'W':
+		return 1, false, true
+	case '=', 'D':
+		return 0.5, false, true
+	case '0', 'L':
+		return 0, false, true
+	case '+':
+		return 1, true, true
+	case '-':
+		return 0, true, true
+	}
+	return 0, false, false
+}
+
+// WriteTRF writes a tournament report: the 012 name line when set, XXR when
+// Rounds is set, and one 001 line per player with points, rank and every
+// round up to the last one in Games. Byes are written "0000 - U" (pairing
+// allocated) or "0000 - F/H/Z" (requested or absent), forfeits "+"/"-".
+func WriteTRF(w io.Writer, t *TRF) error {
+	n := len(t.Players)
+	rounds := 0
+	for _, g := range t.Games {
+		if g.Black < 0 || g.Black >= n || (g.White != Bye && (g.White < 0 || g.White >= n)) {
+			return fmt.Errorf("trf: round %d: game %d-%d names an unknown player", g.Round, g.Black, g.White)
+		}
+		rounds = max(rounds, g.Round)
+	}
+	cells := make([][]string, n)
+	pts := make([]int, n) // half points
+	for i := range cells {
+		cells[i] = make([]string, rounds)
+		for r := range cells[i] {
+			cells[i][r] = "0000 - Z"
+		}
+	}
+	for _, g := range t.Games {
+		s := halfPoints(g.Score)
+		if g.White == Bye {
+			code := "U"
+			if g.Forfeit {
+				code = map[int]string{0: "Z", 1: "H", 2: "F"}[s]
+			}
+			if !g.Forfeit {
+				s = 2
+			}
+			cells[g.Black][g.Round-1] = "0000 - " + code
+			pts[g.Black] += s
+			continue
+		}
+		bw, ww := "w", "b"
+		codes := map[int]string{0: "0", 1: "=", 2: "1"}
+		if g.Forfeit {
+			codes = map[int]string{0: "-", 1: "=", 2: "+"}
+		}
+		cells[g.Black][g.Round-1] = fmt.Sprintf("%4d %s %s", g.White+1, bw, codes[s])
+		cells[g.White][g.Round-1] = fmt.Sprintf("%4d %s %s", g.Black+1, ww, codes[2-s])
+		pts[g.Black] += s
+		pts[g.White] += 2 - s
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return pts[order[a]] > pts[order[b]] })
+	rank := make([]int, n)
+	for k, i := range order {
+		rank[i] = k + 1
+	}
+	bw := bufio.NewWriter(w)
+	if t.Name != "" {
+		fmt.Fprintf(bw, "012 %s\n", t.Name)
+	}
+	if t.Rounds > 0 {
+		fmt.Fprintf(bw, "XXR %d\n", t.Rounds)
+	}
+	for i, p := range t.Players {
+		name := p.Name
+		if len(name) > 33 {
+			name = name[:33]
+		}
+		rating := ""
+		if p.Rating > 0 {
+			rating = strconv.Itoa(p.Rating)
+		}
+		fmt.Fprintf(bw, "001 %4d      %-33s %4s %3s %11s %10s %4s %4d", i+1, name, rating, "", "", "", fmt.Sprintf("%.1f", float64(pts[i])/2), rank[i])
+		for _, c := range cells[i] {
+			fmt.Fprintf(bw, "  %s", c)
+		}
+		bw.WriteString("\n")
+	}
+	return bw.Flush()
+}
+
+// Swiss converts the report into PairSwiss arguments for the round after
+// the last one played.
+func (t *TRF) Swiss() (players []SwissPlayer, history []SwissGame, round int, opt SwissOptions) {
+	for i, p := range t.Players {
+		players = append(players, SwissPlayer{ID: i, Rating: p.Rating, Withdrawn: p.Absent})
+	}
+	for _, g := range t.Games {
+		round = max(round, g.Round)
+	}
+	return players, t.Games, round + 1, SwissOptions{Rounds: t.Rounds}
+}
+
+// PairTRF reads a report of the rounds played so far and writes the next
+// round in the plain form pairing engines print: the number of pairs, then
+// one line per pair "first-mover other" in starting ranks, the bye as "N 0".
+// When no legal pairing exists it writes nothing and returns an error
+// matching ErrNoLegalPairing.
+func PairTRF(r io.Reader, w io.Writer) error {
+	t, err := ReadTRF(r)
+	if err != nil {
+		return err
+	}
+	players, history, round, opt := t.Swiss()
+	if opt.Rounds > 0 && round > opt.Rounds {
+		return fmt.Errorf("trf: all %d rounds (XXR) are played", opt.Rounds)
+	}
+	ps, err := PairSwiss(players, history, round, opt)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d\n", len(ps))
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%d %d\n", p.Black+1, p.White+1) // Bye+1 == 0
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
