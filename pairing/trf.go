@@ -340,4 +340,3 @@ func PairTRF(r io.Reader, w io.Writer) error {
 	_, err = io.WriteString(w, b.String())
 	return err
 }
-
