@@ -24,8 +24,11 @@
 // reader (LF, CR or CRLF; lines longer than MaxLine are truncated and the rest
 // discarded), so a flooding engine neither blocks on a full pipe nor grows the
 // arbiter's memory. Lines read while no request is pending are kept (bounded)
-// and reported with the next reply. Nothing is written to an engine between a
-// move request and its answer, except PLAY to accept a SUGGEST.
+// and reported with the next reply as notes ("warning: late line" for a move
+// that arrived after its request was answered); a late line that arrives only
+// after the next command has been written cannot be told from an answer.
+// Nothing is written to an engine between a move request and its answer,
+// except PLAY to accept a SUGGEST.
 //
 // # Processes
 //
@@ -36,5 +39,6 @@
 // (PR_SET_CHILD_SUBREAPER): orphaned grandchildren are re-parented to the
 // arbiter instead of PID 1 (which in containers often never reaps them), and
 // Kill/Close reap the group's zombies. Processes that leave the group (setsid)
-// are beyond reach.
+// are beyond reach, and so are an engine's helpers if the arbiter itself is
+// killed (Pdeathsig reaches only the engine process). Linux only.
 package engine
