@@ -91,15 +91,39 @@ func (s *searchEngine) move(r *root, lim limits) (rules.Point, bool) {
 	case 1:
 		return r.g.point(moves[0].at), true
 	}
+	s.g, s.lim, s.nodes, s.abort = r.g, lim, 0, false
+	s.stop = lim.start.Add(lim.budget / 4)
 	if len(r.threats) == 0 {
-		s.g, s.lim, s.nodes, s.abort = r.g, lim, 0, false
-		s.stop = lim.start.Add(lim.budget / 4)
 		if m := s.vcf(vcfDepth); m >= 0 && containsMove(moves, m) {
 			return r.g.point(m), true
 		}
 	}
+	moves = s.safe(moves)
 	best, _, _ := s.think(r.g, moves, lim)
 	return r.g.point(best), true
+}
+
+// safe drops the root moves after which the opponent has a VCF, unless
+// that would drop them all. The alpha-beta horizon is short; a chain of
+// fours is not, and it is the usual way a search loses to a simple player.
+func (s *searchEngine) safe(moves []moveInfo) []moveInfo {
+	g := s.g
+	var keep []moveInfo
+	for _, m := range moves {
+		g.play(m.at)
+		lost := s.vcf(vcfDepth) >= 0
+		g.undo(m.at)
+		if s.abort {
+			return moves
+		}
+		if !lost {
+			keep = append(keep, m)
+		}
+	}
+	if len(keep) == 0 {
+		return moves
+	}
+	return keep
 }
 
 func containsMove(ms []moveInfo, i int) bool {
