@@ -49,3 +49,12 @@ func BenchmarkSearchNodes(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/time.Since(start).Seconds(), "nodes/s")
 }
+
+func BenchmarkGreedyMoveRenju(b *testing.B) {
+	renju := ruleOf(b, "renju")
+	p := position(b, midgame...)
+	ex := exactFives(renju)
+	for b.Loop() {
+		choose(greedyEngine{}, renju, p, ex, limits{start: time.Now(), budget: time.Second})
+	}
+}

@@ -83,9 +83,11 @@ func TestSearchBeatsGreedy(t *testing.T) {
 	free := ruleOf(t, "freestyle")
 	search := func() engine { return newSearchEngine() }
 	greedy := func() engine { return greedyEngine{} }
-	score, games := match(t, free, search, greedy, 10, 50*time.Millisecond, 1)
+	score, games := match(t, free, search, greedy, 20, 50*time.Millisecond, 1)
 	t.Logf("search vs greedy, freestyle 15x15, 50ms/move: %.1f / %d", score, games)
-	if score < 0.75*float64(games) {
-		t.Errorf("search scored %.1f of %d against greedy, want at least 75%%", score, games)
+	// Measured 36-40 of 40 on an idle machine; the bound leaves room for a
+	// loaded one, where 50ms buys fewer nodes.
+	if score < 0.7*float64(games) {
+		t.Errorf("search scored %.1f of %d against greedy, want at least 70%%", score, games)
 	}
 }
