@@ -38,7 +38,10 @@
 // always reap. The first Start makes the arbiter a child subreaper
 // (PR_SET_CHILD_SUBREAPER): orphaned grandchildren are re-parented to the
 // arbiter instead of PID 1 (which in containers often never reaps them), and
-// Kill/Close reap the group's zombies. Processes that leave the group (setsid)
-// are beyond reach, and so are an engine's helpers if the arbiter itself is
-// killed (Pdeathsig reaches only the engine process). Linux only.
+// Kill/Close reap the group's zombies. Where the arbiter may (as root), each
+// engine also runs in its own PID namespace as its process 1, so when the
+// engine dies — killed by Close, or by Pdeathsig because the arbiter itself
+// was killed — the kernel kills every process it started, even ones that left
+// its group with setsid. Without that right, an engine's helpers outlive a
+// killed arbiter. Linux only.
 package engine

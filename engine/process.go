@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -21,6 +22,22 @@ var subreaperOnce sync.Once
 // a group can also reap it. Failure only means orphans go to PID 1.
 func becomeSubreaper() {
 	subreaperOnce.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+}
+
+// noPidNamespace is set once starting an engine in a PID namespace failed.
+var noPidNamespace atomic.Bool
+
+// pidNamespace asks for a new PID namespace for the engine, where it is
+// process 1: when it dies, for whatever reason, the kernel kills every
+// process it started, even those that left its process group. With
+// Pdeathsig on the engine, that makes the arbiter's own death (even by
+// SIGKILL) take down the whole tree. It needs CAP_SYS_ADMIN; without it,
+// engines run without a namespace and only their group is reached.
+func pidNamespace() uintptr {
+	if noPidNamespace.Load() {
+		return 0
+	}
+	return syscall.CLONE_NEWPID
 }
 
 // proc is one running engine process and its pipes.
@@ -57,8 +74,17 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring) 
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: pidNamespace()}
 	err = cmd.Start()
+	if err != nil && cmd.SysProcAttr.Cloneflags != 0 && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL)) {
+		// No right to make namespaces here: run without one.
+		noPidNamespace.Store(true)
+		cmd = exec.Command(path, args...)
+		cmd.Dir, cmd.Env = dir, env
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		err = cmd.Start()
+	}
 	closeAll(inR, outW, errW) // the child holds its own copies
 	if err != nil {
 		closeAll(inW, outR, errR)

@@ -147,8 +147,49 @@ func (b *brain) spawnChild() error {
 	if err := c.Start(); err != nil {
 		return err
 	}
-	b.say("MESSAGE child pid " + strconv.Itoa(c.Process.Pid))
+	b.say("MESSAGE child pid " + strconv.Itoa(hostPid(c.Process.Pid)))
 	return nil
+}
+
+// hostPid translates a child's pid into the pid the arbiter sees. An engine
+// may run in its own PID namespace, where pids are its own; /proc, though,
+// is the arbiter's, so /proc/self names this process by its outer pid and
+// the children files list the outer pids of its children.
+func hostPid(pid int) int {
+	self, err := os.Readlink("/proc/self")
+	if err != nil {
+		return pid
+	}
+	tasks, _ := os.ReadDir("/proc/" + self + "/task")
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/" + self + "/task/" + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			outer, _ := strconv.Atoi(f)
+			if outer == pid || nsPid(outer) == pid {
+				return outer
+			}
+		}
+	}
+	return pid
+}
+
+// nsPid is the innermost pid of the process with outer pid outer.
+func nsPid(outer int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(outer) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f, ok := strings.CutPrefix(line, "NSpid:"); ok {
+			ids := strings.Fields(f)
+			n, _ := strconv.Atoi(ids[len(ids)-1])
+			return n
+		}
+	}
+	return 0
 }
 
 // brain is the engine's state: its own view of the board.
