@@ -198,7 +198,7 @@ func (s *searchEngine) timeUp() bool {
 	if s.lim.nodes > 0 && s.nodes >= s.lim.nodes {
 		return true
 	}
-	return s.nodes&255 == 0 && time.Now().After(s.stop)
+	return s.nodes&31 == 0 && time.Now().After(s.stop)
 }
 
 func (s *searchEngine) negamax(depth, ply int, alpha, beta int32) int32 {
