@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // TRF-16 is FIDE's tournament report format: one "001" line per player with
@@ -285,15 +286,21 @@ func WriteTRF(w io.Writer, t *TRF) error {
 		fmt.Fprintf(bw, "XXR %d\n", t.Rounds)
 	}
 	for i, p := range t.Players {
+		// Columns count bytes, so pad and cut by bytes (at a rune start).
 		name := p.Name
 		if len(name) > 33 {
-			name = name[:33]
+			cut := 33
+			for cut > 0 && !utf8.RuneStart(name[cut]) {
+				cut--
+			}
+			name = name[:cut]
 		}
+		name += strings.Repeat(" ", 33-len(name))
 		rating := ""
 		if p.Rating > 0 {
 			rating = strconv.Itoa(p.Rating)
 		}
-		fmt.Fprintf(bw, "001 %4d      %-33s %4s %3s %11s %10s %4s %4d", i+1, name, rating, "", "", "", fmt.Sprintf("%.1f", float64(pts[i])/2), rank[i])
+		fmt.Fprintf(bw, "001 %4d      %s %4s %3s %11s %10s %4s %4d", i+1, name, rating, "", "", "", fmt.Sprintf("%.1f", float64(pts[i])/2), rank[i])
 		for _, c := range cells[i] {
 			fmt.Fprintf(bw, "  %s", c)
 		}
