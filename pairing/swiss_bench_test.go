@@ -1,17 +1,75 @@
 package pairing
 
-import "testing"
+import (
+	"math/rand/v2"
+	"sort"
+	"testing"
+)
 
-// benchSwiss plays rounds-1 random rounds for n players, then times the
-// pairing of the last (late) round.
-func benchSwiss(b *testing.B, n, rounds int) {
-	s := newSim(b, n, rounds, 3)
-	for r := 1; r < rounds; r++ {
-		s.pairAndPlay(r)
+// greedyHistory makes a plausible Swiss history cheaply: each round, players
+// sorted by score are paired with the next one they have not met, the first
+// mover alternating by colour balance. Only the benchmarked round is paired
+// by PairSwiss.
+func greedyHistory(n, rounds int, seed uint64) []SwissGame {
+	rng := rand.New(rand.NewPCG(seed, 9))
+	pts := make([]int, n)
+	cd := make([]int, n)
+	met := make([]map[int]bool, n)
+	for i := range met {
+		met[i] = map[int]bool{}
 	}
+	var h []SwissGame
+	for r := 1; r <= rounds; r++ {
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return pts[order[a]] > pts[order[b]] })
+		used := make([]bool, n)
+		for k, a := range order {
+			if used[a] {
+				continue
+			}
+			used[a] = true
+			b := -1
+			for _, c := range order[k+1:] {
+				if !used[c] && !met[a][c] {
+					b = c
+					break
+				}
+			}
+			if b < 0 {
+				h = append(h, SwissGame{Round: r, Black: a, White: Bye, Score: 1})
+				pts[a] += 2
+				continue
+			}
+			used[b] = true
+			if cd[a] > cd[b] {
+				a, b = b, a
+			}
+			s := []float64{1, 0.5, 0}[rng.IntN(3)]
+			h = append(h, SwissGame{Round: r, Black: a, White: b, Score: s})
+			met[a][b], met[b][a] = true, true
+			cd[a]++
+			cd[b]--
+			pts[a] += halfPoints(s)
+			pts[b] += 2 - halfPoints(s)
+		}
+	}
+	return h
+}
+
+// benchSwiss times the pairing of round `rounds` for n players.
+func benchSwiss(b *testing.B, n, rounds int) {
+	players := make([]SwissPlayer, n)
+	for i := range players {
+		players[i].ID = i
+	}
+	h := greedyHistory(n, rounds-1, 3)
+	opt := SwissOptions{Rounds: rounds}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := PairSwiss(s.players, s.history, rounds, s.opt); err != nil {
+		if _, err := PairSwiss(players, h, rounds, opt); err != nil {
 			b.Fatal(err)
 		}
 	}
