@@ -3,6 +3,9 @@ package arbiter
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strconv"
+	"sync"
 	"time"
 
 	"gomoku-arena/clock"
@@ -33,8 +36,8 @@ type Key struct{ Round, Number int }
 func KeyOf(rec *results.Record) Key { return Key{rec.Round, rec.Game} }
 
 // Director plays fixtures between entrants: up to Concurrency games at once,
-// never one entrant in two games at the same time. It owns the engine
-// processes, one per entrant, reused from game to game.
+// and unless Instances is set never one entrant in two games at the same
+// time. It owns the engine processes, reused from game to game.
 type Director struct {
 	Event        string
 	Rule         rules.Rule
@@ -49,16 +52,25 @@ type Director struct {
 	Finished func(*results.Record) error
 	// Started, if set, is told when a game begins (for progress displays).
 	Started func(Fixture)
+	// Instances lets an entrant play several games at once, each with its
+	// own process (and working directory Dir/N for the Nth): for engine
+	// authors' matches, not for events, where an engine gets the machine
+	// to itself.
+	Instances bool
 
-	engines []*engine.Engine
+	mu      sync.Mutex
+	idle    [][]*engine.Engine // per entrant, processes between games
+	started []int              // per entrant, processes started
+	all     []*engine.Engine
 }
 
 // Play plays the fixtures. Cancelling drain stops new games from starting;
 // cancelling abort also stops the games in progress (their engines are
 // killed and they are not reported). It returns when no game is running.
 func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error {
-	if d.engines == nil {
-		d.engines = make([]*engine.Engine, len(d.Entrants))
+	if d.idle == nil {
+		d.idle = make([][]*engine.Engine, len(d.Entrants))
+		d.started = make([]int, len(d.Entrants))
 	}
 	conc := max(d.Concurrency, 1)
 	busy := make([]bool, len(d.Entrants))
@@ -74,7 +86,7 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 		if drain.Err() == nil && abort.Err() == nil && firstErr == nil {
 			for i := 0; i < len(pending) && running < conc; {
 				f := pending[i]
-				if busy[f.Black] || busy[f.White] {
+				if !d.Instances && (busy[f.Black] || busy[f.White]) {
 					i++
 					continue
 				}
@@ -103,15 +115,18 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 	}
 }
 
-// play plays one fixture, starting the entrants' engines if needed. An engine
-// that cannot be started loses the game as a crash.
+// play plays one fixture, taking an engine process for each side. An
+// engine that cannot be started loses the game as a crash.
 func (d *Director) play(abort context.Context, f Fixture) *results.Record {
 	g := Game{Event: d.Event, Round: f.Round, Number: f.Number, Rule: d.Rule, Size: d.Size,
 		Opening: f.Opening, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
 	var players [2]*Player
 	for i, idx := range []int{f.Black, f.White} {
-		e, err := d.engine(idx)
+		e, err := d.take(idx)
 		if err != nil {
+			if i == 1 {
+				d.give(f.Black, players[0].Engine)
+			}
 			winner := rules.White
 			if i == 1 {
 				winner = rules.Black
@@ -124,27 +139,51 @@ func (d *Director) play(abort context.Context, f Fixture) *results.Record {
 		ent := d.Entrants[idx]
 		players[i] = &Player{Engine: e, BoardMode: ent.BoardMode, Infos: ent.Infos, Clock: ent.Clock}
 	}
-	return Play(abort, g, players[0], players[1])
+	rec := Play(abort, g, players[0], players[1])
+	d.give(f.Black, players[0].Engine)
+	d.give(f.White, players[1].Engine)
+	return rec
 }
 
-func (d *Director) engine(i int) (*engine.Engine, error) {
-	if d.engines[i] != nil {
-		return d.engines[i], nil
+// take returns an idle process of entrant i, or starts one.
+func (d *Director) take(i int) (*engine.Engine, error) {
+	d.mu.Lock()
+	if n := len(d.idle[i]); n > 0 {
+		e := d.idle[i][n-1]
+		d.idle[i] = d.idle[i][:n-1]
+		d.mu.Unlock()
+		return e, nil
 	}
-	e, err := engine.Start(d.Entrants[i].Spec)
+	spec := d.Entrants[i].Spec
+	if d.started[i] > 0 && spec.Dir != "" {
+		spec.Dir = filepath.Join(spec.Dir, strconv.Itoa(d.started[i]+1))
+	}
+	d.started[i]++
+	d.mu.Unlock()
+	e, err := engine.Start(spec)
 	if err != nil {
-		return nil, fmt.Errorf("starting engine %q: %w", d.Entrants[i].Spec.Name, err)
+		return nil, fmt.Errorf("starting engine %q: %w", spec.Name, err)
 	}
-	d.engines[i] = e
+	d.mu.Lock()
+	d.all = append(d.all, e)
+	d.mu.Unlock()
 	return e, nil
+}
+
+// give returns a process to entrant i's idle list.
+func (d *Director) give(i int, e *engine.Engine) {
+	d.mu.Lock()
+	d.idle[i] = append(d.idle[i], e)
+	d.mu.Unlock()
 }
 
 // Close ends every engine process the director started.
 func (d *Director) Close() {
-	for i, e := range d.engines {
-		if e != nil {
-			e.Close()
-			d.engines[i] = nil
-		}
+	d.mu.Lock()
+	all := d.all
+	d.all, d.idle, d.started = nil, nil, nil
+	d.mu.Unlock()
+	for _, e := range all {
+		e.Close()
 	}
 }

@@ -1,0 +1,104 @@
+package arbiter
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"gomoku-arena/clock"
+	"gomoku-arena/engine"
+	"gomoku-arena/pairing"
+	"gomoku-arena/results"
+	"gomoku-arena/rules"
+)
+
+func director(t *testing.T, n int, instances bool) *Director {
+	free, _ := rules.ByName("freestyle")
+	d := &Director{Event: "t", Rule: free, Size: 15, Concurrency: 4, Instances: instances}
+	for i := 0; i < n; i++ {
+		d.Entrants = append(d.Entrants, Entrant{
+			Spec:  engine.Spec{Name: string(rune('a' + i)), Command: "builtin:faulty", Args: []string{"think=5ms"}, Dir: t.TempDir()},
+			Clock: clock.Control{Match: 30 * time.Second, Tolerance: time.Second},
+		})
+	}
+	t.Cleanup(d.Close)
+	return d
+}
+
+// overlaps plays the fixtures and reports the most games any entrant had
+// running at once.
+func overlaps(t *testing.T, d *Director, fs []Fixture) (most int, recs []*results.Record) {
+	var mu sync.Mutex
+	running := map[int]int{}
+	d.Started = func(f Fixture) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range []int{f.Black, f.White} {
+			running[e]++
+			most = max(most, running[e])
+		}
+	}
+	d.Finished = func(rec *results.Record) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for i, e := range d.Entrants {
+			if e.Spec.Name == rec.Black || e.Spec.Name == rec.White {
+				running[i]--
+			}
+		}
+		recs = append(recs, rec)
+		return nil
+	}
+	if err := d.Play(context.Background(), context.Background(), fs); err != nil {
+		t.Fatal(err)
+	}
+	return most, recs
+}
+
+func TestDirectorNeverPutsAnEngineInTwoGames(t *testing.T) {
+	d := director(t, 4, false)
+	tour := &Tournament{Director: d, Format: pairing.DoubleRoundRobinFormat}
+	fs, err := tour.Fixtures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	most, recs := overlaps(t, d, fs)
+	if most != 1 {
+		t.Errorf("an engine played %d games at once", most)
+	}
+	if len(recs) != 12 {
+		t.Errorf("%d games played, want 12", len(recs))
+	}
+}
+
+func TestDirectorInstancesPlayAtOnce(t *testing.T) {
+	d := director(t, 2, true)
+	var fs []Fixture
+	for i := 0; i < 8; i++ {
+		fs = append(fs, Fixture{Number: i + 1, Black: i % 2, White: 1 - i%2})
+	}
+	most, recs := overlaps(t, d, fs)
+	if most < 2 {
+		t.Errorf("with instances, at most %d games of one engine ran at once", most)
+	}
+	if len(recs) != 8 {
+		t.Errorf("%d games played", len(recs))
+	}
+}
+
+// A fixture whose engine cannot start is that engine's loss, and the event
+// goes on.
+func TestDirectorEngineThatCannotStart(t *testing.T) {
+	d := director(t, 2, false)
+	d.Entrants[1].Spec.Command = "/nonexistent/pbrain-x"
+	_, recs := overlaps(t, d, []Fixture{{Number: 1, Black: 0, White: 1}, {Number: 2, Black: 1, White: 0}})
+	if len(recs) != 2 {
+		t.Fatalf("%d records", len(recs))
+	}
+	for _, r := range recs {
+		if r.End != results.Crash || r.WinnerName() != "a" {
+			t.Errorf("game %d: %s won by %s (%s)", r.Game, r.WinnerName(), r.End, r.Detail)
+		}
+	}
+}
