@@ -167,6 +167,9 @@ func (s *session) start(w, h int, err error) {
 func (s *session) newGame() {
 	s.pos, _ = rules.NewPosition(s.size)
 	s.me = rules.Empty
+	if e, ok := s.eng.(interface{ newGame() }); ok {
+		e.newGame()
+	}
 }
 
 func (s *session) info(key, val string) {

@@ -65,6 +65,10 @@ func newSearchEngine() *searchEngine {
 
 func (*searchEngine) about() string { return aboutLine("search") }
 
+// newGame forgets the table: the next game may be under another rule, where
+// the same stones are worth something else.
+func (s *searchEngine) newGame() { clear(s.tt) }
+
 func (s *searchEngine) move(r *root, lim limits) (rules.Point, bool) {
 	// The root moves: the legal blocks when the opponent threatens to win,
 	// else every legal point near the stones, best first.
