@@ -24,6 +24,9 @@ type Tournament struct {
 	Openings [][]rules.Point
 	// Notice, if set, hears about decisions a person should know of.
 	Notice func(string)
+	// RoundDone, if set, is called after each Swiss round with every record
+	// so far (to write the TRF report).
+	RoundDone func(round int, all []*results.Record) error
 }
 
 // Run plays every fixture not in done. finished is called with each newly
@@ -142,7 +145,7 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*results.Reco
 	opt := pairing.SwissOptions{Rounds: t.Rounds}
 	number := 0
 	for r := 1; r <= t.Rounds; r++ {
-		history := t.swissHistory(*all, r)
+		history := t.SwissHistory(*all, r)
 		ps, err := pairing.PairSwiss(players, history, r, opt)
 		if errors.Is(err, pairing.ErrNoLegalPairing) {
 			var relax pairing.Relaxation
@@ -170,14 +173,19 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*results.Reco
 		if drain.Err() != nil || abort.Err() != nil {
 			return nil
 		}
+		if t.RoundDone != nil {
+			if err := t.RoundDone(r, *all); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
 
-// swissHistory is what the Swiss pairing needs to know of the rounds before
+// SwissHistory is what the Swiss pairing needs to know of the rounds before
 // round r. A refusal is the only game not played over the board; a crash, a
 // time loss or an illegal move is a played loss.
-func (t *Tournament) swissHistory(all []*results.Record, r int) []pairing.SwissGame {
+func (t *Tournament) SwissHistory(all []*results.Record, r int) []pairing.SwissGame {
 	var h []pairing.SwissGame
 	for _, rec := range all {
 		if rec.Round >= r {

@@ -122,6 +122,9 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("trf: %w", err)
 	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("trf: no player lines (001): not a TRF report")
+	}
 	// Order players by starting number, which must run 1..n.
 	n := len(lines)
 	order := make([]int, n)

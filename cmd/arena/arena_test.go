@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"gomoku-arena/internal/bundled"
+	"gomoku-arena/pairing"
 	"gomoku-arena/results"
 )
 
@@ -260,6 +262,8 @@ func TestCommandLineErrors(t *testing.T) {
 		{"unknown rule", []string{"match", "-rule", "go", "builtin:random", "builtin:random"}, exitUsage, `unknown rule "go"`},
 		{"missing config", []string{"run", "nope.toml"}, exitError, "nope.toml"},
 		{"help", []string{"help", "match"}, exitOK, "-games"},
+		{"pair a TRF", []string{"pair", "../../pairing/testdata/swiss5.trf"}, exitOK, "3\n2 1\n5 4\n3 0\n"},
+		{"pair a file that is not TRF", []string{"pair", "../../README.md"}, exitError, "no player lines"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -323,5 +327,62 @@ func TestRulesCommand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Thirteen entrants make "auto" a Swiss of 11 rounds: the event must run to
+// its end, byes and all, and leave a TRF that pairs like the event did.
+func TestThirteenEntrantsPlayAnElevenRoundSwiss(t *testing.T) {
+	if testing.Short() {
+		t.Skip("66 games")
+	}
+	dir := t.TempDir()
+	src := "name = \"swiss13\"\nrule = \"freestyle\"\nformat = \"auto\"\nconcurrency = 2\noutput = \"out\"\n[clock]\nmatch = \"30s\"\n"
+	for i := 0; i < 13; i++ {
+		cmd, args := "builtin:random", fmt.Sprintf(`["seed=%d"]`, i+1)
+		if i%3 == 0 {
+			cmd, args = "builtin:greedy", "[]"
+		}
+		src += fmt.Sprintf("[[engine]]\nname = \"e%02d\"\ncommand = %q\nargs = %s\n", i+1, cmd, args)
+	}
+	cfg := filepath.Join(dir, "swiss13.toml")
+	os.WriteFile(cfg, []byte(src), 0o644)
+	out, errOut, code := runArena(t, "run", "-quiet", cfg)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	recs, err := results.ReadJournal(filepath.Join(dir, "out", "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, byes := 0, map[string]int{}
+	rounds := map[int]bool{}
+	for _, r := range recs {
+		rounds[r.Round] = true
+		if r.End == results.ByeEnd {
+			byes[r.Black]++
+			continue
+		}
+		games++
+	}
+	if len(rounds) != 11 || games != 66 || len(byes) != 11 {
+		t.Errorf("%d rounds, %d games, %d entrants with a bye; want 11, 66, 11", len(rounds), games, len(byes))
+	}
+	for name, n := range byes {
+		if n > 1 {
+			t.Errorf("%s had %d byes", name, n)
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "out", "event.trf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	trf, err := pairing.ReadTRF(f)
+	if err != nil {
+		t.Fatalf("the event's TRF does not read back: %v", err)
+	}
+	if len(trf.Players) != 13 || len(trf.Games) != 66+11 || trf.Rounds != 11 {
+		t.Errorf("TRF: %d players, %d games and byes, %d rounds", len(trf.Players), len(trf.Games), trf.Rounds)
 	}
 }

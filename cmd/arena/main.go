@@ -29,6 +29,7 @@ func init() {
 		"run":       {"play an event from a TOML file, or continue it", runEvent},
 		"match":     {"play games between two engines", runMatch},
 		"standings": {"rebuild an event's standings from its journal", runStandings},
+		"pair":      {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
 		"rules":     {"show what a position means under a rule (board, result, forbidden points)", runRules},
 		"engine":    {"serve a bundled engine on stdin/stdout (builtin:NAME)", nil},
 		"help":      {"explain a command", runHelp},

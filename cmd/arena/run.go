@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -66,6 +67,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	}
 	ev.t.Started = p.started
 	ev.t.Notice = func(s string) { fmt.Fprintln(stderr, "arena: "+s) }
+	ev.t.RoundDone = ev.writeTRF
 	runErr := ev.t.Run(drain, abort, done, func(rec *results.Record) error {
 		if err := journal.Append(rec); err != nil {
 			return err
@@ -345,4 +347,19 @@ func played(recs []*results.Record) int {
 		}
 	}
 	return n
+}
+
+// writeTRF writes the Swiss event so far as a TRF-16 report (event.trf),
+// which any pairing engine can check: arena pair event.trf pairs the next
+// round.
+func (ev *event) writeTRF(round int, all []*results.Record) error {
+	trf := &pairing.TRF{Name: ev.cfg.Name, Rounds: ev.t.Rounds, Games: ev.t.SwissHistory(all, round+1)}
+	for _, e := range ev.cfg.Engines {
+		trf.Players = append(trf.Players, pairing.TRFPlayer{Name: e.Name})
+	}
+	var b bytes.Buffer
+	if err := pairing.WriteTRF(&b, trf); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(ev.out, "event.trf"), b.Bytes())
 }
