@@ -10,23 +10,24 @@ import (
 type Termination string
 
 const (
-	Five       Termination = "five"           // a winning row under the rule
-	CaptureWin Termination = "captures"       // pente: enough stones captured
-	FullBoard  Termination = "full board"     // draw
-	MoveCap    Termination = "move cap"       // draw by the configured move limit
-	Time       Termination = "time"           // forfeit: the clock ran out
-	Illegal    Termination = "illegal move"   // forfeit: off board, occupied, malformed, outside a zone
-	Forbidden  Termination = "forbidden move" // renju: Black's 3-3, 4-4 or overline
-	Crash      Termination = "crash"          // forfeit: the engine process died or closed its output
-	Refusal    Termination = "refusal"        // forfeit: the engine refused the game (ERROR to START) or never answered it
-	Aborted    Termination = "aborted"        // the arbiter stopped the game; not a result, never journaled
-	ByeEnd     Termination = "bye"            // not a game: Black sat the round out (White is "")
+	Five        Termination = "five"           // a winning row under the rule
+	CaptureWin  Termination = "captures"       // pente: enough stones captured
+	FullBoard   Termination = "full board"     // draw
+	MoveCap     Termination = "move cap"       // draw by the configured move limit
+	Time        Termination = "time"           // forfeit: the clock ran out
+	Illegal     Termination = "illegal move"   // forfeit: off board, occupied, malformed, outside a zone
+	Forbidden   Termination = "forbidden move" // renju: Black's 3-3, 4-4 or overline
+	Crash       Termination = "crash"          // forfeit: the engine process died or closed its output
+	Refusal     Termination = "refusal"        // forfeit: the engine refused the game (ERROR to START) or never answered it
+	MemoryLimit Termination = "memory"         // forfeit: the engine's processes used more memory than allowed
+	Aborted     Termination = "aborted"        // the arbiter stopped the game; not a result, never journaled
+	ByeEnd      Termination = "bye"            // not a game: Black sat the round out (White is "")
 )
 
 // Forfeit reports whether the loser lost by a fault rather than on the board.
 func (t Termination) Forfeit() bool {
 	switch t {
-	case Time, Illegal, Crash, Refusal:
+	case Time, Illegal, Crash, Refusal, MemoryLimit:
 		return true
 	}
 	return false
