@@ -92,11 +92,8 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 		c := pos.ToMove()
 		s := sides[c]
 		clk := clocks[c]
-		reply, err := g.request(s, pos, clk)
+		reply := g.request(s, pos, clk)
 		rec.Messages = note(rec.Messages, s.Engine.Name(), reply.Notes)
-		if err != nil {
-			return finish(ctx, rec, c.Opponent(), results.Crash, err.Error())
-		}
 		switch reply.Fault {
 		case engine.FaultTimeout:
 			s.Engine.Kill() // it may still be thinking; the next game restarts it
@@ -176,24 +173,20 @@ func RuleInfos(r rules.Rule) []engine.Info {
 
 // request asks side s for its move, choosing BEGIN, TURN or BOARD by what
 // the engine already knows.
-func (g Game) request(s *side, pos *rules.Position, clk *clock.Clock) (engine.Reply, error) {
-	var infos []engine.Info
+func (g Game) request(s *side, pos *rules.Position, clk *clock.Clock) engine.Reply {
 	for _, in := range clk.MoveInfos(s.color) {
-		infos = append(infos, engine.Info{Key: in.Key, Value: in.Value})
-	}
-	if err := s.Engine.SendInfo(infos...); err != nil {
-		return engine.Reply{}, err
+		s.Engine.QueueInfo(engine.Info{Key: in.Key, Value: in.Value})
 	}
 	deadline := time.Now().Add(clk.Budget(s.color))
 	n := len(pos.Moves)
 	switch {
 	case n == 0:
-		return s.Engine.Begin(deadline), nil
+		return s.Engine.Begin(deadline)
 	case !s.BoardMode && !s.stale && s.known == n-1:
-		return s.Engine.Turn(pos.Moves[n-1], deadline), nil
+		return s.Engine.Turn(pos.Moves[n-1], deadline)
 	}
 	s.stale = false
-	return s.Engine.Board(Stones(pos, s.color), deadline), nil
+	return s.Engine.Board(Stones(pos, s.color), deadline)
 }
 
 // Stones lists the stones on the board in the order they were played, from
