@@ -1,0 +1,116 @@
+package arbiter
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"gomoku-arena/rules"
+)
+
+// Opening suites for authors' matches: which opening each game of a match
+// starts from. A suite is pure: the same list, options and number of games
+// always deal the same openings, so a match can be replayed and two
+// encounters of a gauntlet play the same positions.
+
+// Opening orders.
+const (
+	OrderSequential = "sequential" // the list from top to bottom, then again
+	OrderRandom     = "random"     // the list shuffled once with the seed, then walked like sequential
+)
+
+// Transform modes: how the eight board symmetries reuse a list.
+const (
+	TransformNone   = ""
+	TransformCycle  = "cycle"  // pass p through the list plays every opening under symmetry p mod 8 (c-gomoku-cli's -transform)
+	TransformRandom = "random" // every pair (or game) draws one of the 8 symmetries
+)
+
+// Suite deals the openings of a match.
+type Suite struct {
+	Openings  []rules.Opening // validated (CheckOpenings); empty means every game starts on an empty board
+	Order     string          // OrderSequential (also when empty) or OrderRandom
+	Seed      uint64          // for OrderRandom and TransformRandom
+	Transform string          // TransformNone, TransformCycle or TransformRandom
+	// Pairs makes games 2k and 2k+1 share one opening (the caller swaps the
+	// engines' colours between them): the game pairs of the pentanomial
+	// statistics. Without it every game takes the next opening.
+	Pairs bool
+}
+
+// Deal is the opening of one game.
+type Deal struct {
+	Opening  rules.Opening // Stones already transformed; Line and Text name the source line
+	Symmetry int           // 0..7, the symmetry applied (rules.Transform)
+}
+
+// Validate reports unknown order or transform names.
+func (s Suite) Validate() error {
+	switch s.Order {
+	case "", OrderSequential, OrderRandom:
+	default:
+		return fmt.Errorf("opening order %q: want %s or %s", s.Order, OrderSequential, OrderRandom)
+	}
+	switch s.Transform {
+	case TransformNone, TransformCycle, TransformRandom:
+	default:
+		return fmt.Errorf("transform %q: want none, %s or %s", s.Transform, TransformCycle, TransformRandom)
+	}
+	return nil
+}
+
+// Deal returns the openings of games 0..n-1 on a board of the given size, or
+// nil when the suite has no openings.
+func (s Suite) Deal(n, size int) []Deal {
+	if len(s.Openings) == 0 || n <= 0 {
+		return nil
+	}
+	order := make([]int, len(s.Openings))
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, 0x676f6d6f6b75)) // the second word is fixed: the seed alone decides
+	if s.Order == OrderRandom {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	}
+	deals := make([]Deal, n)
+	unit := -1
+	var d Deal
+	for g := range deals {
+		u := g
+		if s.Pairs {
+			u = g / 2
+		}
+		if u != unit {
+			unit = u
+			k := 0
+			switch s.Transform {
+			case TransformCycle:
+				k = (u / len(order)) % rules.Symmetries
+			case TransformRandom:
+				k = rng.IntN(rules.Symmetries)
+			}
+			o := s.Openings[order[u%len(order)]]
+			d = Deal{Opening: o.Transformed(size, k), Symmetry: k}
+		}
+		deals[g] = d
+	}
+	return deals
+}
+
+// CheckOpenings rejects openings that cannot be played under rule on a board
+// of the given size (Opening.Validate: an outer-open first stone outside the
+// zone, a renju forbidden move, a finished game), naming the list and line:
+// `book.txt:12: "0,0, 1,0": opening: stone 1 (h8) under outer-open: ...`.
+func CheckOpenings(list []rules.Opening, name string, rule rules.Rule, size int) error {
+	if len(list) == 0 {
+		return fmt.Errorf("%s: no openings", name)
+	}
+	for _, o := range list {
+		line := o.Line
+		o.Line = 0 // the prefix names the line; Validate would name it again
+		if err := o.Validate(rule, size); err != nil {
+			return fmt.Errorf("%s:%d: %q: %w", name, line, o.Text, err)
+		}
+	}
+	return nil
+}
