@@ -29,7 +29,7 @@ type grid struct {
 // windowValue is what a window holding k stones of one colour (and none of the
 // other) is worth to that colour. The steps are steep so that one three
 // outweighs many twos and one four outweighs many threes.
-var windowValue = [6]int32{0, 2, 20, 200, 2500, 100000}
+var windowValue = [6]int32{0, 4, 20, 200, 2500, 100000}
 
 // geometry is everything about a board size that never changes: which windows
 // pass through each point, the neighbourhoods, the hash keys.
