@@ -1,10 +1,16 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,12 +23,19 @@ import (
 )
 
 func runMatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("match", "[flags] ENGINE1 ENGINE2",
-		"Plays games between two engines, colours alternating, and prints one line per game and the\n"+
-			"final score. Every game is written as SGF and psq in the output folder, and journaled.\n\n"+
+	fs := newFlags("match", "[flags] ENGINE1 ENGINE2 [ENGINE3 ...]",
+		"Plays an authors' match: games in pairs from the same opening with the colours exchanged,\n"+
+			"statistics as it goes (score, Elo, LOS, pentanomial counts, SPRT), optionally stopping as\n"+
+			"soon as an SPRT decides. With more than two engines it plays a round robin (or a gauntlet\n"+
+			"of the first against the others) and prints a rating list and a LOS matrix. Every game is\n"+
+			"written as SGF and psq in the output folder, and journaled.\n\n"+
 			"An ENGINE is a program with its arguments (\"./pbrain-x --flag\"), or builtin:NAME for a\n"+
-			"bundled engine (random, greedy, search), optionally named as NAME=COMMAND.", stdout)
-	games := fs.Int("games", 2, "number of games")
+			"bundled engine (random, greedy, search), optionally named as NAME=COMMAND.\n\n"+
+			"Limits (-depth, -nodes, -threads, -max-memory, -info) apply to every engine, or with a\n"+
+			"NAME: prefix to one: -depth 8 -depth old:6 -info hash_size=64.\n\n"+
+			"Lines \"stats  FIRST vs SECOND  games N  +W =D -L  score S%  Elo E ± H  LOS P%  ptnml LL LD DD WD WW\n"+
+			"LLR X [LOWER, UPPER]\" (fields separated by two spaces) report every -report games.", stdout)
+	games := fs.Int("games", 2, "games per pair of engines (the maximum under -sprt; default 100000 there)")
 	ruleName := fs.String("rule", "outer-open", "rule: "+strings.Join(rules.Names(), ", "))
 	size := fs.Int("size", 0, "board size (0 = the rule's default)")
 	tc := fs.Duration("tc", clock.DefaultMatch, "match time per side per game (0 = none)")
@@ -31,7 +44,23 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	tolerance := fs.Duration("tolerance", clock.DefaultTolerance, "lateness accepted before a move loses on time")
 	hang := fs.Duration("hang", clock.DefaultHang, "the longest wait for one move, timed or not")
 	policy := fs.String("opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
-	openingsFile := fs.String("openings", "", "opening list file (offset or pos lines); each opening is played twice, colours exchanged")
+	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged")
+	openingsFormat := fs.String("openings-format", "", "opening list format: offset or pos (default: detected per line)")
+	order := fs.String("order", arbiter.OrderSequential, "opening order: sequential or random")
+	seed := fs.Uint64("seed", 0, "seed for -order random and -transform random (0 = from the clock, printed)")
+	transform := fs.String("transform", "none", "reuse openings under the 8 board symmetries: none, cycle (each pass through the list under the next symmetry) or random (a random symmetry per pair)")
+	concurrency := fs.Int("concurrency", 1, "games at once; an engine may play several games at once, each in its own process")
+	sprtFlag := fs.String("sprt", "", "stop when an SPRT decides: elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized|logistic|trinomial (two engines)")
+	report := fs.Int("report", 10, "print a stats line every N games (0 = only at the end)")
+	gauntlet := fs.Bool("gauntlet", false, "more than two engines: the first plays each other (default: round robin)")
+	pgn := fs.String("pgn", "", "append every game's result to this file in the PGN form Ordo and BayesElo read")
+	quiet := fs.Bool("quiet", false, "no line per game")
+	var depth, nodes, threads, memory, infos limitFlag
+	fs.Var(&depth, "depth", "search depth limit per move (INFO max_depth); NAME:N for one engine")
+	fs.Var(&nodes, "nodes", "node limit per move (INFO max_node); NAME:N for one engine")
+	fs.Var(&threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
+	fs.Var(&memory, "max-memory", "memory limit in bytes, or with K, M, G (INFO max_memory); NAME:SIZE for one engine")
+	fs.Var(&infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
 	boardMode := fs.Bool("board-mode", false, "send the whole position (BOARD) before every move instead of TURN")
 	moveCap := fs.Int("move-cap", 0, "adjudicate a draw after this many stones (0 = none)")
 	startTimeout := fs.Duration("start-timeout", 10*time.Second, "deadline for an engine to start and answer START")
@@ -39,11 +68,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 2 {
-		return fmt.Errorf("%w: want two engines, got %d arguments", errUsage, fs.NArg())
-	}
-	if *games < 1 {
-		return fmt.Errorf("%w: -games must be at least 1", errUsage)
+	if fs.NArg() < 2 {
+		return fmt.Errorf("%w: want at least two engines, got %d arguments", errUsage, fs.NArg())
 	}
 	rule, err := rules.ByName(*ruleName)
 	if err != nil {
@@ -62,81 +88,656 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
 	}
-	cfg := &config.Event{Name: "match", Rule: rule.Name(), Size: *size, OpeningPolicy: *policy, Openings: *openingsFile, File: "arena match"}
-	d := &arbiter.Director{Event: "match", Rule: rule, Size: *size, MoveCap: *moveCap, StartTimeout: *startTimeout}
+	p := &matchPlan{Name: "match", Rule: rule, Size: *size, MoveCap: *moveCap, StartTimeout: *startTimeout,
+		Games: *games, Rounds: 1, Gauntlet: *gauntlet, Concurrency: *concurrency, ReportEvery: *report,
+		Out: *out, PGN: *pgn, Quiet: *quiet, Hints: rule.Name() == "outer-open"}
+	if *sprtFlag != "" {
+		s, err := parseSPRT(*sprtFlag, ",", results.ModelNormalized)
+		if err != nil {
+			return fmt.Errorf("%w: -sprt: %v", errUsage, err)
+		}
+		p.SPRT = &s
+		if !flagSet(fs, "games") {
+			p.Games = 100000
+		}
+	}
 	for i, arg := range fs.Args() {
 		name, cmd := engineArg(arg, i)
 		fields := strings.Fields(cmd)
 		if len(fields) == 0 {
 			return fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)
 		}
-		d.Entrants = append(d.Entrants, arbiter.Entrant{
+		p.Entrants = append(p.Entrants, arbiter.Entrant{
 			Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], Dir: filepath.Join(*out, "engines", name), StartTimeout: *startTimeout},
 			BoardMode: *boardMode, Clock: ctl,
 		})
 	}
-	if d.Entrants[0].Spec.Name == d.Entrants[1].Spec.Name {
-		d.Entrants[0].Spec.Name += "#1"
-		d.Entrants[1].Spec.Name += "#2"
-	}
-	opens, err := openings(cfg, rule)
-	if err != nil {
-		return err
-	}
-	var fixtures []arbiter.Fixture
-	for g := 0; g < *games; g++ {
-		f := arbiter.Fixture{Number: g + 1, Black: g % 2, White: 1 - g%2}
-		if len(opens) > 0 {
-			f.Opening = opens[(g/2)%len(opens)]
+	uniqueNames(p.Entrants)
+	for _, l := range []struct {
+		flag string
+		key  string
+		f    limitFlag
+		size bool
+	}{{"depth", "max_depth", depth, false}, {"nodes", "max_node", nodes, false}, {"threads", "thread_num", threads, false}, {"max-memory", "max_memory", memory, true}} {
+		if err := l.f.apply(p.Entrants, l.flag, l.key, l.size); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		fixtures = append(fixtures, f)
 	}
-	if err := mkdirs(*out); err != nil {
-		return err
+	if err := infos.apply(p.Entrants, "info", "", false); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	journal, _, err := results.OpenJournal(filepath.Join(*out, "journal.jsonl"))
+	if *transform == "none" {
+		*transform = arbiter.TransformNone
+	}
+	p.Suite = arbiter.Suite{Order: *order, Seed: *seed, Transform: *transform, Pairs: true}
+	if err := p.Suite.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	switch {
+	case *openingsFile != "":
+		if p.Suite.Openings, err = loadOpenings(*openingsFile, *openingsFormat, rule, *size); err != nil {
+			return err
+		}
+	case rule.Name() == "outer-open" && *policy == config.PolicyArbiterOpens:
+		for _, m := range rules.OuterOpenFirstMoves(*size) {
+			p.Suite.Openings = append(p.Suite.Openings, rules.Opening{Stones: []rules.Point{m}})
+		}
+	}
+	return p.play(stdout, stderr)
+}
+
+// loadOpenings reads and checks an opening list for the rule and board.
+func loadOpenings(path, format string, rule rules.Rule, size int) ([]rules.Opening, error) {
+	f, err := os.Open(path)
 	if err != nil {
+		return nil, fmt.Errorf("openings: %w", err)
+	}
+	defer f.Close()
+	list, err := rules.ReadOpenings(f, path, format, size)
+	if err != nil {
+		return nil, err
+	}
+	if err := arbiter.CheckOpenings(list, path, rule, size); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// matchPlan is an authors' match, from `arena match` flags or from a
+// c-gomoku-cli command line (cli.go); play runs it.
+type matchPlan struct {
+	Name         string // the event name in records
+	Rule         rules.Rule
+	Size         int
+	MoveCap      int
+	StartTimeout time.Duration
+	Entrants     []arbiter.Entrant
+	Games        int // per encounter (pair of engines) and round
+	Rounds       int // the whole schedule is played this many times
+	Gauntlet     bool
+	Suite        arbiter.Suite
+	Concurrency  int
+	SPRT         *results.SPRT
+	ReportEvery  int    // games between stats lines; 0 = only at the end
+	Out          string // folder for the journal and per-game files; "" = none
+	PGN          string // results appended in the rating tools' PGN form
+	SGF          string // games appended to one SGF collection
+	Msg          string // engine messages appended, grouped by game
+	LoseOnly     bool   // PGN, SGF and Msg keep only the games the first engine lost
+	FatalError   bool   // an engine crash, time loss or refusal stops the match
+	Quiet        bool
+	Hints        bool // suggest -opening-policy when an engine ignores outer-open
+}
+
+// encounter is one pair of engines of the schedule and its running tally,
+// from the first engine's point of view.
+type encounter struct {
+	a, b    int
+	wdl     results.WDL
+	penta   results.Pentanomial
+	half    map[int]float64 // pair number -> the first engine's score in the pair's game that finished first
+	games   int             // scheduled
+	decided results.Decision
+}
+
+// slot is what the schedule knows about a fixture.
+type slot struct {
+	enc *encounter
+	k   int // index of the game within its encounter
+}
+
+// validate checks the plan's consistency.
+func (p *matchPlan) validate() error {
+	switch {
+	case len(p.Entrants) < 2:
+		return fmt.Errorf("%w: want at least two engines", errUsage)
+	case p.Games < 1:
+		return fmt.Errorf("%w: games must be at least 1", errUsage)
+	case p.Rounds < 1:
+		return fmt.Errorf("%w: rounds must be at least 1", errUsage)
+	case p.Concurrency < 1:
+		return fmt.Errorf("%w: concurrency must be at least 1", errUsage)
+	case p.ReportEvery < 0:
+		return fmt.Errorf("%w: report interval must not be negative", errUsage)
+	case p.Size < rules.MinSize || p.Size > rules.MaxSize:
+		return fmt.Errorf("%w: board size %d out of range %d..%d", errUsage, p.Size, rules.MinSize, rules.MaxSize)
+	}
+	if p.SPRT != nil {
+		if len(p.Entrants) != 2 {
+			return fmt.Errorf("%w: an SPRT compares two engines, not %d", errUsage, len(p.Entrants))
+		}
+		if err := p.SPRT.Validate(); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if p.SPRT.Pentanomial() && !p.Suite.Pairs {
+			return fmt.Errorf("%w: the %s SPRT model counts game pairs: play each opening twice (or use model trinomial)", errUsage, sprtModel(*p.SPRT))
+		}
+	}
+	return nil
+}
+
+// schedule lists the fixtures: for every round, encounter by encounter,
+// Games games with the colours alternating. Game k of an encounter takes
+// the suite's k-th deal, so every encounter plays the same openings.
+func (p *matchPlan) schedule() ([]*encounter, []arbiter.Fixture, map[int]slot) {
+	var encs []*encounter
+	n := len(p.Entrants)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if p.Gauntlet && a > 0 {
+				break
+			}
+			encs = append(encs, &encounter{a: a, b: b, half: map[int]float64{}, games: p.Games * p.Rounds})
+		}
+	}
+	deals := p.Suite.Deal(p.Games*p.Rounds, p.Size)
+	var fixtures []arbiter.Fixture
+	slots := map[int]slot{}
+	for r := 0; r < p.Rounds; r++ {
+		for _, e := range encs {
+			for g := 0; g < p.Games; g++ {
+				k := r*p.Games + g
+				f := arbiter.Fixture{Number: len(fixtures) + 1, Black: e.a, White: e.b}
+				if k%2 == 1 {
+					f.Black, f.White = e.b, e.a
+				}
+				if deals != nil {
+					f.Opening = deals[k].Opening.Stones
+				}
+				slots[f.Number] = slot{e, k}
+				fixtures = append(fixtures, f)
+			}
+		}
+	}
+	return encs, fixtures, slots
+}
+
+// play runs the plan and prints the games, stats lines and the summary.
+func (p *matchPlan) play(stdout, stderr io.Writer) error {
+	if err := p.validate(); err != nil {
 		return err
 	}
-	defer journal.Close()
+	if p.Suite.Seed == 0 && (p.Suite.Order == arbiter.OrderRandom || p.Suite.Transform == arbiter.TransformRandom) {
+		p.Suite.Seed = uint64(time.Now().UnixNano())
+		fmt.Fprintf(stdout, "seed %d\n", p.Suite.Seed)
+	}
+	encs, fixtures, slots := p.schedule()
+	d := &arbiter.Director{Event: p.Name, Rule: p.Rule, Size: p.Size, MoveCap: p.MoveCap, StartTimeout: p.StartTimeout,
+		Entrants: p.Entrants, Concurrency: p.Concurrency, Instances: true}
+	var journal *results.Journal
+	if p.Out != "" {
+		if err := mkdirs(p.Out); err != nil {
+			return err
+		}
+		j, _, err := results.OpenJournal(filepath.Join(p.Out, "journal.jsonl"))
+		if err != nil {
+			return err
+		}
+		defer j.Close()
+		journal = j
+	}
+	files := map[*string]*os.File{}
+	for _, name := range []*string{&p.PGN, &p.SGF, &p.Msg} {
+		if *name == "" {
+			continue
+		}
+		f, err := os.OpenFile(*name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		files[name] = f
+	}
+
 	drain, abort, stop := interrupts(stderr)
 	defer stop()
 	defer d.Close()
+	// decided stops new games when the SPRT decides or a fatal error
+	// happens; the user's Ctrl-C still drains and aborts through drain.
+	decided, decide := context.WithCancel(drain)
+	defer decide()
 
-	var score [2]float64
-	var wdl results.WDL
-	var hints []string
+	prog := newProgress(stdout, p.Quiet, len(fixtures))
+	prog.names = func(f arbiter.Fixture) string {
+		return fmt.Sprintf("#%d %s-%s", f.Number, p.Entrants[f.Black].Spec.Name, p.Entrants[f.White].Spec.Name)
+	}
+	d.Started = prog.started
+	var (
+		done     int
+		hints    []string
+		fatal    error
+		decision string
+	)
 	d.Finished = func(rec *results.Record) error {
-		if err := journal.Append(rec); err != nil {
-			return err
+		if journal != nil {
+			if err := journal.Append(rec); err != nil {
+				return err
+			}
 		}
-		fmt.Fprintln(stdout, gameLine(rec))
+		prog.finished(rec)
+		done++
+		s := slots[rec.Game]
+		e := s.enc
 		first := rec.Score()
-		if rec.Black != d.Entrants[0].Spec.Name {
+		if rec.Black != p.Entrants[e.a].Spec.Name {
 			first = 1 - first
 		}
-		score[0] += first
-		score[1] += 1 - first
-		wdl.Add(first)
-		if rec.Detail != "" && strings.Contains(rec.Detail, string(rules.OutsideOuterZone)) && len(hints) == 0 {
+		e.wdl.Add(first)
+		if p.Suite.Pairs {
+			pair := s.k / 2
+			if other, ok := e.half[pair]; ok {
+				e.penta.Add(other, first)
+				delete(e.half, pair)
+			} else {
+				e.half[pair] = first
+			}
+		}
+		if p.Out != "" {
+			if err := writeGame(p.Out, rec); err != nil {
+				return err
+			}
+		}
+		if !p.LoseOnly || (e.a == 0 && first == 0) {
+			if err := appendGame(files[&p.PGN], files[&p.SGF], files[&p.Msg], rec); err != nil {
+				return err
+			}
+		}
+		if p.Hints && rec.Detail != "" && strings.Contains(rec.Detail, string(rules.OutsideOuterZone)) && len(hints) == 0 {
 			hints = append(hints, fmt.Sprintf("hint: %s does not seem to know outer-open; -opening-policy arbiter-opens lets the arbiter place Black's first stone", rec.Black))
 		}
-		return writeGame(*out, rec)
+		reported := p.ReportEvery > 0 && done%p.ReportEvery == 0
+		if reported {
+			for _, e := range encs {
+				if e.wdl.Games() > 0 {
+					prog.println(p.statsLine(e))
+				}
+			}
+		}
+		if p.SPRT != nil && e.decided == results.Continue {
+			if e.decided = p.SPRT.Decide(e.wdl, e.penta); e.decided != results.Continue {
+				decision = fmt.Sprintf("SPRT: %s accepted after %d games", e.decided, e.wdl.Games())
+				if !reported {
+					prog.println(p.statsLine(e))
+				}
+				prog.println(decision)
+				decide()
+			}
+		}
+		if p.FatalError && fatal == nil {
+			switch rec.End {
+			case results.Crash, results.Time, results.Refusal:
+				fatal = fmt.Errorf("-fatalerror: game %d: %s lost by %s (%s); stopping", rec.Game, loserName(rec), rec.End, rec.Detail)
+				prog.println(fatal.Error())
+				decide()
+			}
+		}
+		return nil
 	}
-	err = d.Play(drain, abort, fixtures)
-	n := wdl.Games()
-	st := wdl.Stats()
-	fmt.Fprintf(stdout, "\n%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %.1f%%\n",
-		d.Entrants[0].Spec.Name, score[0], score[1], d.Entrants[1].Spec.Name, n, wdl.W, wdl.D, wdl.L,
-		eloText(st), 100*st.LOS)
+	err := d.Play(decided, abort, fixtures)
+	prog.close()
+	p.summary(stdout, encs, done, decision)
 	for _, h := range hints {
 		fmt.Fprintln(stdout, h)
 	}
-	fmt.Fprintf(stdout, "games written to %s\n", *out)
-	if err == nil && (drain.Err() != nil || abort.Err() != nil) {
-		err = fmt.Errorf("stopped after %d of %d games", n, *games)
+	if p.Out != "" {
+		fmt.Fprintf(stdout, "games written to %s\n", p.Out)
 	}
-	return err
+	switch {
+	case err != nil:
+		return err
+	case fatal != nil:
+		return fatal
+	case drain.Err() != nil || abort.Err() != nil:
+		return fmt.Errorf("stopped after %d of %d games", done, len(fixtures))
+	}
+	return nil
+}
+
+func loserName(rec *results.Record) string {
+	switch rec.Winner {
+	case rules.Black:
+		return rec.White
+	case rules.White:
+		return rec.Black
+	}
+	return "nobody"
+}
+
+// appendGame adds a finished game to the files that collect every game; a
+// nil file is not written.
+func appendGame(pgn, sgf, msg *os.File, rec *results.Record) error {
+	if pgn != nil {
+		if err := results.WriteRatingPGN(pgn, rec.Black, rec.White, rec.Score()); err != nil {
+			return err
+		}
+	}
+	if sgf != nil {
+		if err := results.WriteSGF(sgf, rec); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(sgf, "\n"); err != nil {
+			return err
+		}
+	}
+	if msg != nil {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Game %d: %s x %s\n", rec.Game, rec.Black, rec.White)
+		for _, m := range rec.Messages {
+			b.WriteString(m + "\n")
+		}
+		b.WriteString("\n")
+		if _, err := io.WriteString(msg, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stats is the encounter's statistics: over game pairs when the suite pairs
+// games (and a pair has finished), else over single games.
+func (e *encounter) stats() results.MatchStats {
+	if e.penta.Pairs() > 0 {
+		return e.penta.Stats()
+	}
+	return e.wdl.Stats()
+}
+
+// statsLine is the periodic, parseable summary of one encounter: fields
+// separated by two spaces, none containing two spaces.
+func (p *matchPlan) statsLine(e *encounter) string {
+	st := e.stats()
+	w := e.wdl
+	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %.1f%%",
+		p.Entrants[e.a].Spec.Name, p.Entrants[e.b].Spec.Name, w.Games(), w.W, w.D, w.L,
+		100*(float64(w.W)+float64(w.D)/2)/float64(max(w.Games(), 1)), eloText(st), 100*st.LOS)
+	if p.Suite.Pairs {
+		line += fmt.Sprintf("  ptnml %d %d %d %d %d", e.penta[0], e.penta[1], e.penta[2], e.penta[3], e.penta[4])
+	}
+	if p.SPRT != nil {
+		lo, hi := p.SPRT.Bounds()
+		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", p.SPRT.LLR(e.wdl, e.penta), lo, hi)
+	}
+	return line
+}
+
+// summary prints the final result: for two engines the score, Elo, LOS,
+// pentanomial counts and SPRT state; for more a table of encounters, the
+// rating list and the LOS matrix.
+func (p *matchPlan) summary(w io.Writer, encs []*encounter, done int, decision string) {
+	fmt.Fprintln(w)
+	for _, e := range encs {
+		if e.wdl.Games() == 0 {
+			continue
+		}
+		fmt.Fprintln(w, p.statsLine(e))
+	}
+	if len(encs) == 1 {
+		e := encs[0]
+		st := e.stats()
+		a, b := p.Entrants[e.a].Spec.Name, p.Entrants[e.b].Spec.Name
+		pts := float64(e.wdl.W) + float64(e.wdl.D)/2
+		fmt.Fprintf(w, "%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %.1f%%  draws %.1f%%\n",
+			a, pts, float64(e.wdl.Games())-pts, b, e.wdl.Games(), e.wdl.W, e.wdl.D, e.wdl.L,
+			eloText(st), 100*st.LOS, 100*st.DrawRatio)
+		if p.Suite.Pairs {
+			fmt.Fprintf(w, "pentanomial (%s's pairs, LL LD DD+WL WD WW): %d %d %d %d %d\n", a, e.penta[0], e.penta[1], e.penta[2], e.penta[3], e.penta[4])
+		}
+		if p.SPRT != nil {
+			lo, hi := p.SPRT.Bounds()
+			state := decision
+			if state == "" {
+				state = "SPRT: no decision yet"
+			}
+			fmt.Fprintf(w, "%s  (model %s, elo0 %g, elo1 %g, alpha %g, beta %g; LLR %.2f, bounds [%.2f, %.2f])\n",
+				state, sprtModel(*p.SPRT), p.SPRT.Elo0, p.SPRT.Elo1, p.SPRT.Alpha, p.SPRT.Beta, p.SPRT.LLR(e.wdl, e.penta), lo, hi)
+		}
+		return
+	}
+	if done > 0 {
+		p.ratingTables(w, encs)
+	}
+}
+
+// ratingTables prints the Bradley–Terry rating list with 95% intervals and
+// the LOS matrix. A sweep makes maximum likelihood infinite; the list is
+// then fitted with a small prior (virtual draws), and says so.
+func (p *matchPlan) ratingTables(w io.Writer, encs []*encounter) {
+	names := make([]string, len(p.Entrants))
+	for i, e := range p.Entrants {
+		names[i] = e.Spec.Name
+	}
+	var games []results.RatedGame
+	for _, e := range encs {
+		for range e.wdl.W {
+			games = append(games, results.RatedGame{First: e.a, Second: e.b, Score: 1})
+		}
+		for range e.wdl.D {
+			games = append(games, results.RatedGame{First: e.a, Second: e.b, Score: 0.5})
+		}
+		for range e.wdl.L {
+			games = append(games, results.RatedGame{First: e.a, Second: e.b, Score: 0})
+		}
+	}
+	opt := results.RatingOptions{}
+	title := "rating list (Bradley–Terry, mean 0)"
+	if p.Gauntlet {
+		opt.Anchor = names[0]
+		title = "rating list (Bradley–Terry, " + names[0] + " = 0)"
+	}
+	list, err := results.RateBradleyTerry(names, games, opt)
+	if errors.Is(err, results.ErrInfiniteRatings) {
+		opt.Prior = 2
+		title += ", with 2 virtual draws per pair because of a sweep"
+		list, err = results.RateBradleyTerry(names, games, opt)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "no rating list: %v\n", err)
+		return
+	}
+	order := make([]int, len(names))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return list.Ratings[order[i]].Elo > list.Ratings[order[j]].Elo })
+	rt := results.Table{Title: title, Header: []string{"#", "Engine", "Elo", "95% interval", "Games", "Points", "Score"}}
+	for rank, i := range order {
+		r := list.Ratings[i]
+		rt.Rows = append(rt.Rows, []string{strconv.Itoa(rank + 1), r.Name, fmt.Sprintf("%+.1f", r.Elo),
+			fmt.Sprintf("[%+.1f, %+.1f]", r.Lo, r.Hi), strconv.Itoa(r.Games), strconv.FormatFloat(r.Points, 'f', -1, 64),
+			fmt.Sprintf("%.1f%%", 100*r.Points/math.Max(float64(r.Games), 1))})
+	}
+	rt.Right = []bool{true, false, true, true, true, true, true}
+	fmt.Fprintln(w)
+	rt.Write(w, results.Text)
+	lt := results.Table{Title: "likelihood of superiority (row is stronger than column)", Header: []string{"Engine"}}
+	lt.Right = []bool{false}
+	for _, j := range order {
+		lt.Header = append(lt.Header, names[j])
+		lt.Right = append(lt.Right, true)
+	}
+	for _, i := range order {
+		row := []string{names[i]}
+		for _, j := range order {
+			cell := ""
+			if i != j {
+				cell = fmt.Sprintf("%.1f%%", 100*list.LOS[i][j])
+			}
+			row = append(row, cell)
+		}
+		lt.Rows = append(lt.Rows, row)
+	}
+	fmt.Fprintln(w)
+	lt.Write(w, results.Text)
+}
+
+func sprtModel(s results.SPRT) string {
+	if s.Model == "" {
+		return results.ModelNormalized
+	}
+	return s.Model
+}
+
+// parseSPRT reads "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized"
+// (fields split by sep); unset fields take elo0 0, alpha and beta 0.05 and
+// the given model.
+func parseSPRT(s, sep, model string) (results.SPRT, error) {
+	t := results.SPRT{Alpha: 0.05, Beta: 0.05, Model: model}
+	elo1 := false
+	for _, f := range strings.Split(s, sep) {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return t, fmt.Errorf("%q: want KEY=VALUE", f)
+		}
+		if k == "model" {
+			t.Model = v
+			continue
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return t, fmt.Errorf("%s: %q is not a number", k, v)
+		}
+		switch k {
+		case "elo0":
+			t.Elo0 = x
+		case "elo1":
+			t.Elo1, elo1 = x, true
+		case "alpha":
+			t.Alpha = x
+		case "beta":
+			t.Beta = x
+		default:
+			return t, fmt.Errorf("unknown key %q (want elo0, elo1, alpha, beta, model)", k)
+		}
+	}
+	if !elo1 {
+		return t, errors.New("elo1 is required")
+	}
+	return t, t.Validate()
+}
+
+// limitFlag collects a repeatable per-match or per-engine setting: "VALUE"
+// for every engine, "NAME:VALUE" for one.
+type limitFlag []string
+
+func (l *limitFlag) String() string     { return strings.Join(*l, " ") }
+func (l *limitFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// apply turns the values into INFO lines: key is the INFO key, or "" for raw
+// KEY=VALUE settings. Values are whole numbers (sizes may end in K, M, G).
+func (l limitFlag) apply(ents []arbiter.Entrant, flagName, key string, size bool) error {
+	for _, v := range l {
+		target := -1
+		if name, rest, ok := strings.Cut(v, ":"); ok && (key != "" || !strings.Contains(name, "=")) {
+			target = -2
+			for i, e := range ents {
+				if e.Spec.Name == name {
+					target = i
+				}
+			}
+			if target == -2 {
+				return fmt.Errorf("-%s %s: no engine named %q", flagName, v, name)
+			}
+			v = rest
+		}
+		info := engine.Info{Key: key, Value: v}
+		if key == "" {
+			k, val, ok := strings.Cut(v, "=")
+			if !ok || k == "" || strings.ContainsAny(k, " \t") {
+				return fmt.Errorf("-%s %q: want KEY=VALUE", flagName, v)
+			}
+			info = engine.Info{Key: k, Value: val}
+		} else {
+			n, err := parseCount(v, size)
+			if err != nil {
+				return fmt.Errorf("-%s %q: %v", flagName, v, err)
+			}
+			info.Value = strconv.FormatInt(n, 10)
+		}
+		for i := range ents {
+			if target < 0 || target == i {
+				ents[i].Infos = append(ents[i].Infos, info)
+			}
+		}
+	}
+	return nil
+}
+
+// parseCount reads a non-negative whole number; with size, a K, M or G
+// suffix multiplies by 1024, 1024², 1024³.
+func parseCount(s string, size bool) (int64, error) {
+	mult := int64(1)
+	if size && s != "" {
+		switch strings.ToUpper(s[len(s)-1:]) {
+		case "K":
+			mult = 1 << 10
+		case "M":
+			mult = 1 << 20
+		case "G":
+			mult = 1 << 30
+		}
+		if mult > 1 {
+			s = s[:len(s)-1]
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q is not a whole number of 0 or more", s)
+	}
+	if n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("%s too large", s)
+	}
+	return n * mult, nil
+}
+
+// uniqueNames suffixes engines that share a name with #1, #2, ... so
+// records and statistics can tell them apart (self-play).
+func uniqueNames(ents []arbiter.Entrant) {
+	count := map[string]int{}
+	for _, e := range ents {
+		count[e.Spec.Name]++
+	}
+	seen := map[string]int{}
+	for i := range ents {
+		n := ents[i].Spec.Name
+		if count[n] > 1 {
+			seen[n]++
+			ents[i].Spec.Name = fmt.Sprintf("%s#%d", n, seen[n])
+			if ents[i].Spec.Dir != "" {
+				ents[i].Spec.Dir = filepath.Join(filepath.Dir(ents[i].Spec.Dir), ents[i].Spec.Name)
+			}
+		}
+	}
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // engineArg splits NAME=COMMAND; without a name, the program's base name is
@@ -165,4 +766,13 @@ func eloText(st results.MatchStats) string {
 		return fmt.Sprintf("Elo %+.1f [%+.1f, %+.1f]", st.Elo, st.EloLo, st.EloHi)
 	}
 	return fmt.Sprintf("Elo %+.1f ± %.1f", st.Elo, st.EloError())
+}
+
+// println prints a line above the live status line.
+func (p *progress) println(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearStatus()
+	fmt.Fprintln(p.w, line)
+	p.status()
 }
