@@ -8,8 +8,10 @@ package bundled
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
+	"gomoku-arena/engine"
 	"gomoku-arena/internal/brains"
 	"gomoku-arena/internal/faulty"
 )
@@ -25,6 +27,19 @@ func Main(args []string) int {
 		return faulty.Main(args[1:], os.Stdin, os.Stdout, os.Stderr)
 	}
 	return brains.Main(args, os.Stdin, os.Stdout)
+}
+
+// Known reports whether `arena engine NAME` serves an engine of that name.
+func Known(name string) bool {
+	return name == "faulty" || slices.Contains(brains.Names(), name)
+}
+
+// Check is engine.Check plus the bundled engine's name.
+func Check(spec engine.Spec) error {
+	if name := engine.BuiltinName(spec.Command); name != "" && !Known(name) {
+		return fmt.Errorf("engine %q: no bundled engine %q (bundled: %s, faulty)", spec.Name, name, strings.Join(brains.Names(), ", "))
+	}
+	return engine.Check(spec)
 }
 
 // ServeIfAsked runs Main and exits when a test binary was started as an

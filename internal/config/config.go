@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"gomoku-arena/engine"
+	"gomoku-arena/internal/bundled"
 	"gomoku-arena/results"
 	"gomoku-arena/rules"
 )
@@ -208,8 +209,9 @@ func (ev *Event) check() error {
 		if e.Command == "" {
 			return ev.errAt(at("command"), fmt.Sprintf("engine %q: missing", e.Name))
 		}
-		if err := ev.checkCommand(e); err != nil {
-			return ev.errAt(at("command"), fmt.Sprintf("engine %q: %v", e.Name, err))
+		// The program must exist before anything is played.
+		if err := bundled.Check(engine.Spec{Name: e.Name, Command: ev.Command(e)}); err != nil {
+			return ev.errAt(at("command"), err.Error())
 		}
 		for _, kv := range e.Env {
 			if !strings.Contains(kv, "=") {
@@ -242,27 +244,6 @@ func (ev *Event) checkClock(key string, c Clock) error {
 	return nil
 }
 
-// checkCommand makes sure the program exists before anything is played.
-func (ev *Event) checkCommand(e Engine) error {
-	if strings.HasPrefix(e.Command, "builtin:") {
-		return nil
-	}
-	if !strings.ContainsRune(e.Command, '/') {
-		if _, err := exec.LookPath(e.Command); err != nil {
-			return fmt.Errorf("%q is not in PATH (write ./%s for a file in the config's folder)", e.Command, e.Command)
-		}
-		return nil
-	}
-	st, err := os.Stat(ev.Command(e))
-	if err != nil {
-		return fmt.Errorf("no such file %q", e.Command)
-	}
-	if st.IsDir() || st.Mode()&0o111 == 0 {
-		return fmt.Errorf("%q is not an executable file", e.Command)
-	}
-	return nil
-}
-
 // Resolve makes a path written in the config relative to the config's folder.
 func (ev *Event) Resolve(p string) string {
 	if p == "" || filepath.IsAbs(p) {
@@ -286,7 +267,11 @@ func (ev *Event) Command(e Engine) string {
 	if strings.HasPrefix(e.Command, "builtin:") || !strings.ContainsRune(e.Command, '/') {
 		return e.Command
 	}
-	return ev.Resolve(e.Command)
+	p := ev.Resolve(e.Command)
+	if !strings.ContainsRune(p, '/') {
+		p = "./" + p // still a path, never a name looked up in PATH
+	}
+	return p
 }
 
 func contains(list []string, s string) bool {

@@ -54,8 +54,9 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		{"bad duration", `match = "20m"`, `t.toml:7`},
 		{"unknown rule", `rule = "outer-open"`, `t.toml:2: rule: unknown rule "gomoku"`},
 		{"duplicate engine", `name = "b"`, `t.toml:15: engine[1].name: duplicate engine name "a"`},
-		{"missing program", `command = "builtin:random"`, `t.toml:16: engine[1].command: engine "b": no such file "./nope"`},
+		{"missing program", `command = "builtin:random"`, `t.toml:16: engine[1].command: engine "b": command "./nope": no such file or directory`},
 		{"negative clock", `tolerance = "1s"`, `t.toml:8: clock.tolerance: must not be negative`},
+		{"unknown builtin", `command = "builtin:random"`, `t.toml:16: engine[1].command: engine "b": no bundled engine "randomm"`},
 		{"bad format", `format = "auto"`, `t.toml:3: format: "knockout" is not one of`},
 		{"syntax", `concurrency = 2`, `t.toml:4:`},
 	}
@@ -69,6 +70,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		"missing program":       `command = "./nope"`,
 		"negative clock":        `tolerance = "-1s"`,
 		"bad format":            `format = "knockout"`,
+		"unknown builtin":       `command = "builtin:randomm"`,
 		"syntax":                `concurrency = = 2`,
 	}
 	for _, tc := range cases {
