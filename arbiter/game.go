@@ -70,6 +70,7 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 
 	stop := context.AfterFunc(ctx, func() { black.Engine.Kill(); white.Engine.Kill() })
 	defer stop()
+	defer func() { black.Engine.Thaw(); white.Engine.Thaw() }() // frozen engines must hear END or RESTART
 
 	sides := [3]*side{rules.Black: {Player: black, color: rules.Black}, rules.White: {Player: white, color: rules.White}}
 	pos, err := rules.Setup(g.Rule, g.Size, g.Opening)
@@ -111,6 +112,11 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 			s.Engine.Kill()
 			rec.Moves = append(rec.Moves, mv)
 			return finish(ctx, rec, c.Opponent(), results.Time, fmt.Sprintf("move after %v, budget %v", reply.Elapsed.Round(time.Millisecond), budget))
+		}
+		if over, detail := s.Engine.CheckMemory(); over {
+			s.Engine.Kill() // the next game starts a fresh process
+			rec.Moves = append(rec.Moves, mv)
+			return finish(ctx, rec, c.Opponent(), results.MemoryLimit, detail)
 		}
 		v := g.Rule.Play(pos, reply.Move)
 		mv.Captured = v.Captured

@@ -39,6 +39,8 @@ type Spec struct {
 	// WriteTimeout bounds writes that have no deadline of their own (INFO
 	// through SendInfo, END). Default 1s.
 	WriteTimeout time.Duration
+	Limits       Limits   // memory, processes, freezing (limits.go)
+	Sandbox      *Sandbox // nil: not confined (sandbox.go)
 }
 
 // Info is one INFO line: INFO key value.
@@ -161,7 +163,16 @@ func (e *Engine) resolve() error {
 }
 
 func (e *Engine) spawn() error {
-	p, err := spawn(e.path, e.args, e.dir, e.env, &e.stderr)
+	path, args := e.path, e.args
+	if e.spec.Sandbox != nil {
+		path, args = e.spec.Sandbox.command(path, args, e.dir)
+	}
+	p, err := spawn(path, args, e.dir, e.env, &e.stderr)
+	if err == nil {
+		if err = applyLimits(p, e.spec.Limits); err != nil {
+			p.kill()
+		}
+	}
 	if err != nil {
 		return startError(e.name, e.spec.Command, err)
 	}
@@ -244,6 +255,9 @@ func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
 		p = e.current()
 	}
 	if !p.started {
+		if err := applyLimits(p, e.spec.Limits); err != nil { // the sandbox's engine exists by now
+			return startError(e.name, e.spec.Command, err)
+		}
 		if err := e.startGame(p, size, deadline); err != nil {
 			return err
 		}

@@ -51,6 +51,8 @@ type proc struct {
 	exited  chan struct{} // closed once the leader has been reaped
 	waitErr error         // valid after exited
 	started bool          // START was answered OK in this process
+	frozen  bool          // stopped by Freeze (guarded by Engine.mu)
+	cgroup  string        // its pids cgroup, removed by kill (limits.go)
 }
 
 // spawn starts path in its own process group with fresh pipes and begins
@@ -165,6 +167,7 @@ func (p *proc) kill() {
 	case <-time.After(reapWait):
 	}
 	p.reapGroup(time.Now().Add(300 * time.Millisecond))
+	removeCgroup(p.cgroup)
 	closeAll(p.stdin, p.stdout, p.stderr)
 }
 

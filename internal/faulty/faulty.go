@@ -30,6 +30,14 @@
 //	                   that lingers unless its process group is killed; its
 //	                   pid is announced as "MESSAGE child pid N"
 //	sleep=DURATION     do nothing but sleep (the helper's mode)
+//	ponder             think busily all the time, also on the opponent's
+//	                   time, and before every move report the milliseconds
+//	                   spent so since the previous one: "MESSAGE pondered Nms"
+//	hog=BYTES          at the first move allocate and touch that much memory,
+//	                   and keep it
+//	fork-bomb=N        at the first move fork min(N, 200) copies of itself
+//	                   that only wait, as far as the process limit lets it,
+//	                   and report "MESSAGE forked K of N" (the first error too)
 //
 // The router (the arena binary, or a test's TestMain) runs it as
 // "PROGRAM engine faulty ARGS..." and exits with Main's result.
@@ -45,9 +53,56 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
+
+// maxForks caps fork-bomb, so that a test can never take a machine down.
+const maxForks = 200
+
+// think is ponder's busy loop. It counts only the time it actually runs:
+// a slice that took far longer than it should was stopped (SIGSTOP) midway.
+func (b *brain) think() {
+	for {
+		t0 := time.Now()
+		for n := 0; time.Since(t0) < time.Millisecond; n++ {
+		}
+		if d := time.Since(t0); d < 20*time.Millisecond {
+			b.pondered.Add(int64(d))
+		}
+	}
+}
+
+// forkBomb forks up to min(n, maxForks) copies of this process that only
+// pause until killed. It forks without exec, so the copies share this
+// process's memory and cost the machine next to nothing. The raw fork is
+// safe because a copy runs no Go code: only raw pause calls.
+func forkBomb(n int) string {
+	n = min(n, maxForks)
+	made := 0
+	var first syscall.Errno
+	for range n {
+		pid, _, errno := syscall.RawSyscall(syscall.SYS_FORK, 0, 0, 0)
+		switch {
+		case errno != 0:
+			if first == 0 {
+				first = errno
+			}
+			continue
+		case pid == 0: // the copy
+			for {
+				syscall.RawSyscall(syscall.SYS_PAUSE, 0, 0, 0)
+			}
+		}
+		made++
+	}
+	msg := fmt.Sprintf("MESSAGE forked %d of %d", made, n)
+	if first != 0 {
+		msg += " (" + first.Error() + ")"
+	}
+	return msg
+}
 
 // Exit statuses of Main.
 const (
@@ -58,8 +113,8 @@ const (
 
 type options struct {
 	crashAt, hangAt, deafAt, doubleAt, illegalAt, offboardAt, negativeAt, malformedAt, exitAfterMove int
-	messages, stderrFlood, longLine                                                                  int
-	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn                     bool
+	messages, stderrFlood, longLine, hog, forkBomb                                                   int
+	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder             bool
 	think, slowStart, sleep                                                                          time.Duration
 }
 
@@ -69,12 +124,12 @@ func parseArgs(args []string) (options, error) {
 		"crash-at": &o.crashAt, "hang-at": &o.hangAt, "deaf-at": &o.deafAt, "double-at": &o.doubleAt, "illegal-at": &o.illegalAt,
 		"offboard-at": &o.offboardAt, "negative-at": &o.negativeAt, "malformed-at": &o.malformedAt,
 		"exit-after-move": &o.exitAfterMove, "messages": &o.messages, "stderr-flood": &o.stderrFlood,
-		"long-line": &o.longLine,
+		"long-line": &o.longLine, "hog": &o.hog, "fork-bomb": &o.forkBomb,
 	}
 	bools := map[string]*bool{
 		"garbage": &o.garbage, "suggest": &o.suggest, "silent-start": &o.silentStart,
 		"refuse-start": &o.refuseStart, "unknown-restart": &o.unknownRestart,
-		"ignore-end": &o.ignoreEnd, "spawn-child": &o.spawn,
+		"ignore-end": &o.ignoreEnd, "spawn-child": &o.spawn, "ponder": &o.ponder,
 	}
 	durs := map[string]*time.Duration{"think": &o.think, "slow-start": &o.slowStart, "sleep": &o.sleep}
 	for _, a := range args {
@@ -128,6 +183,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "faulty: spawn-child:", err)
 			return ExitUsage
 		}
+	}
+	if o.ponder {
+		go b.think()
 	}
 	code := b.run()
 	if o.ignoreEnd && code == ExitOK {
@@ -202,6 +260,10 @@ type brain struct {
 	board []int8 // 0 empty, 1 own, 2 opponent's, 3 blocked
 	order []int  // board indices from the centre outwards
 	moves int    // own moves requested in this game
+
+	pondered atomic.Int64 // ns spent thinking since the last move (ponder)
+	hog      []byte       // memory held (hog)
+	bombed   bool         // fork-bomb done
 }
 
 const errHang = -1 // move: do not answer, keep reading
@@ -355,6 +417,19 @@ func (b *brain) move() int {
 	b.moves++
 	k := b.moves
 	time.Sleep(b.o.think)
+	if b.o.ponder {
+		b.say(fmt.Sprintf("MESSAGE pondered %dms", b.pondered.Swap(0)/int64(time.Millisecond)))
+	}
+	if b.o.hog > 0 && b.hog == nil {
+		b.hog = make([]byte, b.o.hog)
+		for i := 0; i < len(b.hog); i += 4096 {
+			b.hog[i] = 1
+		}
+	}
+	if b.o.forkBomb > 0 && !b.bombed {
+		b.bombed = true
+		b.say(forkBomb(b.o.forkBomb))
+	}
 	for i := range b.o.messages {
 		b.say(fmt.Sprintf("MESSAGE depth %d eval %d pv 7,7 8,8", i+1, i*3-k))
 	}
