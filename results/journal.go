@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // Journal is the append-only file of an event's finished games, one JSON
@@ -30,6 +31,11 @@ func OpenJournal(path string) (*Journal, []*Record, error) {
 	if err != nil {
 		f.Close()
 		return nil, nil, err
+	}
+	// The file's name must be as durable as its lines.
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("journal %s: %w", path, err)
 	}
 	// Cut a torn tail so the next line starts clean.
 	if err := f.Truncate(good); err != nil {
@@ -98,3 +104,13 @@ func (j *Journal) Append(rec *Record) error {
 
 // Close closes the file.
 func (j *Journal) Close() error { return j.f.Close() }
+
+// syncDir makes a folder's entries (a new file's name) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
