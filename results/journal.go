@@ -114,3 +114,28 @@ func syncDir(dir string) error {
 	defer d.Close()
 	return d.Sync()
 }
+
+// WriteFile replaces path with b durably: a crash leaves either the old file
+// or the new one, never a mix.
+func WriteFile(path string, b []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}

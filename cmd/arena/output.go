@@ -45,7 +45,7 @@ func writeGame(out string, rec *results.Record) error {
 		if err := w.write(&b, rec); err != nil {
 			return fmt.Errorf("game %d: %w", rec.Game, err)
 		}
-		if err := writeFileAtomic(base+w.ext, b.Bytes()); err != nil {
+		if err := results.WriteFile(base+w.ext, b.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -97,7 +97,7 @@ func writeStandings(stdout io.Writer, out string, names []string, swiss bool, by
 			if err := t.write(&b, f); err != nil {
 				return err
 			}
-			if err := writeFileAtomic(filepath.Join(out, t.name+f.Ext()), b.Bytes()); err != nil {
+			if err := results.WriteFile(filepath.Join(out, t.name+f.Ext()), b.Bytes()); err != nil {
 				return err
 			}
 		}

@@ -251,7 +251,7 @@ func (ev *event) claimFolder(extend bool) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, b)
+	return results.WriteFile(path, b)
 }
 
 // normal round-trips an identity through JSON so that nil and empty values
@@ -261,28 +261,6 @@ func normal(id identity) identity {
 	var out identity
 	json.Unmarshal(b, &out)
 	return out
-}
-
-// writeFileAtomic replaces path with b so that a crash leaves either the old
-// file or the new one.
-func writeFileAtomic(path string, b []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 func (ev *event) names() []string {
@@ -361,5 +339,5 @@ func (ev *event) writeTRF(round int, all []*results.Record) error {
 	if err := pairing.WriteTRF(&b, trf); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(ev.out, "event.trf"), b.Bytes())
+	return results.WriteFile(filepath.Join(ev.out, "event.trf"), b.Bytes())
 }
