@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -26,13 +27,14 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"run":       {"play an event from a TOML file, or continue it", runEvent},
-		"match":     {"play games between two engines", runMatch},
-		"standings": {"rebuild an event's standings from its journal", runStandings},
-		"pair":      {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
-		"rules":     {"show what a position means under a rule (board, result, forbidden points)", runRules},
-		"engine":    {"serve a bundled engine on stdin/stdout (builtin:NAME)", nil},
-		"help":      {"explain a command", runHelp},
+		"run":        {"play an event from a TOML file, or continue it", runEvent},
+		"match":      {"play an authors' match: two or more engines, SPRT, Elo, rating list", runMatch},
+		"gomoku-cli": {"the command line of c-gomoku-cli, played by this arbiter", runGomokuCli},
+		"standings":  {"rebuild an event's standings from its journal", runStandings},
+		"pair":       {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
+		"rules":      {"show what a position means under a rule (board, result, forbidden points)", runRules},
+		"engine":     {"serve a bundled engine on stdin/stdout (builtin:NAME)", nil},
+		"help":       {"explain a command", runHelp},
 	}
 }
 
@@ -47,7 +49,12 @@ const (
 var errUsage = errors.New("usage")
 
 func main() {
-	os.Exit(arena(os.Args[1:], os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "c-gomoku-cli" {
+		// Installed under c-gomoku-cli's name: its scripts run unchanged.
+		args = append([]string{"gomoku-cli"}, args...)
+	}
+	os.Exit(arena(args, os.Stdout, os.Stderr))
 }
 
 func arena(args []string, stdout, stderr io.Writer) int {

@@ -187,6 +187,8 @@ type matchPlan struct {
 	FatalError   bool   // an engine crash, time loss or refusal stops the match
 	Quiet        bool
 	Hints        bool // suggest -opening-policy when an engine ignores outer-open
+	ScoreLines   bool // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
+	Debug        bool // print the engines' messages after every game
 }
 
 // encounter is one pair of engines of the schedule and its running tally,
@@ -364,6 +366,16 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		}
 		if p.Hints && rec.Detail != "" && strings.Contains(rec.Detail, string(rules.OutsideOuterZone)) && len(hints) == 0 {
 			hints = append(hints, fmt.Sprintf("hint: %s does not seem to know outer-open; -opening-policy arbiter-opens lets the arbiter place Black's first stone", rec.Black))
+		}
+		if p.Debug {
+			for _, m := range rec.Messages {
+				prog.println("  " + m)
+			}
+		}
+		if p.ScoreLines {
+			w := e.wdl
+			prog.println(fmt.Sprintf("Score of %s vs %s: %d - %d - %d  [%.3f] %d", p.Entrants[e.a].Spec.Name, p.Entrants[e.b].Spec.Name,
+				w.W, w.L, w.D, (float64(w.W)+float64(w.D)/2)/float64(w.Games()), w.Games()))
 		}
 		reported := p.ReportEvery > 0 && done%p.ReportEvery == 0
 		if reported {

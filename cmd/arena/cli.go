@@ -1,0 +1,444 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
+	"gomoku-arena/engine"
+	"gomoku-arena/results"
+	"gomoku-arena/rules"
+)
+
+// A drop-in for c-gomoku-cli (github.com/nkg114mc/c-gomoku-cli): `arena
+// gomoku-cli ARGS...`, or the arena binary installed under the name
+// c-gomoku-cli, accepts that tool's command line so an author's scripts run
+// unchanged, and plays the match with this arbiter (matchPlan in match.go).
+//
+// Meanings follow c-gomoku-cli's README and option parser:
+//   - tc=MATCH/TURN+INC in seconds (fractions allowed); TURN defaults to
+//     MATCH, INC to 0; MATCH 0 means no match clock. tolerance= is seconds
+//     (default 3). maxmemory= is bytes (default 350 MiB, 367001600, sent as
+//     INFO max_memory); thread= defaults to 1 (INFO thread_num); depth= and
+//     nodes= become INFO max_depth and max_node; option.KEY=VAL is sent as
+//     INFO KEY VAL before every game.
+//   - -each sets options for every engine and, as in c-gomoku-cli, wins over
+//     an engine's own setting (option.* lines are added to the engine's).
+//   - -games N per pair of engines; -rounds R repeats the schedule; round
+//     robin by default, -gauntlet pairs the first engine with each other.
+//     Colours alternate game by game within a pair.
+//   - -repeat plays each opening twice with the engines swapped (game
+//     pairs); without it every game takes the next opening.
+//   - -transform: every pass through the opening list uses the next of the
+//     8 board symmetries.
+//   - -openings file=F type=offset|pos order=sequential|random srand=N
+//     (srand 0: a seed from the clock, printed).
+//   - -sprt elo0= elo1= alpha= beta=: logistic Elo over single games (the
+//     trinomial model), c-gomoku-cli's own; elo0 defaults to 0, alpha and
+//     beta to 0.05.
+//   - -loseonly (with -gauntlet): -pgn, -sgf and -msg keep only the games the
+//     first engine lost.
+//   - -drawafter N: a draw once the board holds N stones.
+//   - -sendbyboard: BOARD before every move instead of TURN.
+//   - -fatalerror: the first crash, time loss or refusal stops the run, exit 1.
+//   - -rule 0 (freestyle), 1 (exact five), 4 (renju); as extensions 8
+//     (caro) and any arena rule name (outer-open, pente, ...).
+//
+// Where c-gomoku-cli has bugs this drop-in does the right thing instead:
+//   - an off-board or malformed move ("99,99", "-1,3") is an illegal move
+//     and loses; it is never wrapped or clipped onto the board;
+//   - no wait is unbounded: a hung engine loses at its deadline (or after
+//     the hang limit when untimed), so the last game cannot hang the run,
+//     and the run never dies because one engine stopped answering;
+//   - a forfeit (crash, time, illegal move, an engine that cannot start) is
+//     always charged to the engine that failed, whichever colour it had;
+//   - without tc the engines are not told "timeout_turn 0", which the
+//     protocol defines as "play instantly".
+//
+// Differences to know: an engine without name= is named after its command's
+// file (not its ABOUT reply); each engine process runs in its own fresh
+// temporary directory, not in the folder of its command; -pgn writes the
+// results-only PGN the rating tools read, without invented chess moves;
+// files get games in the order they finish; -draw and -resign (score
+// adjudication) are accepted and ignored, as the protocol has no score;
+// -log writes no protocol transcript (the arbiter keeps none) — -msg FILE
+// keeps the engines' messages, and -debug prints them after every game.
+
+// cliUsage is what `arena gomoku-cli -h` prints.
+const cliUsage = `usage: arena gomoku-cli [-each ENGINE_OPTIONS] -engine ENGINE_OPTIONS -engine ENGINE_OPTIONS ... [OPTIONS]
+       c-gomoku-cli ...   (the arena binary installed under that name)
+
+The command line of c-gomoku-cli, played by this arbiter.
+
+ENGINE_OPTIONS: cmd=COMMAND name=NAME tc=MATCH/TURN+INC (seconds) depth=N nodes=N
+  maxmemory=BYTES thread=N tolerance=SECONDS option.KEY=VALUE
+
+OPTIONS: -rule 0|1|4 (8, or an arena rule name)  -boardsize N  -games N  -rounds N
+  -gauntlet  -loseonly  -repeat  -transform  -concurrency N  -drawafter N
+  -openings file=FILE [type=offset|pos] [order=sequential|random] [srand=N]
+  -sprt [elo0=E0] elo1=E1 [alpha=A] [beta=B]  -sendbyboard  -fatalerror
+  -sgf FILE  -pgn FILE  -msg FILE  -log  -debug
+`
+
+// cliEngine is one -engine (or -each) block; set marks what was given, so
+// -each overrides only what it names.
+type cliEngine struct {
+	cmd, name                   string
+	match, turn, inc, tolerance time.Duration
+	depth, nodes, threads, mem  int64
+	options                     []engine.Info
+	set                         map[string]bool
+}
+
+func runGomokuCli(args []string, stdout, stderr io.Writer) error {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fmt.Fprint(stdout, cliUsage)
+			return nil
+		}
+	}
+	p, err := parseCli(args, stderr)
+	if err != nil {
+		return err
+	}
+	return p.play(stdout, stderr)
+}
+
+// parseCli turns a c-gomoku-cli command line into a match plan.
+func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
+	usage := func(format string, a ...any) error {
+		return fmt.Errorf("%w: "+format+" (see arena gomoku-cli -h)", append([]any{errUsage}, a...)...)
+	}
+	var (
+		engines  []*cliEngine
+		each     *cliEngine
+		ruleArg  = "0"
+		size     = 15
+		games    = 1
+		rounds   = 1
+		conc     = 1
+		drawAt   = 0
+		gauntlet bool
+		loseOnly bool
+		repeat   bool
+		trans    bool
+		board    bool
+		fatal    bool
+		debug    bool
+		sprt     *results.SPRT
+		suite    arbiter.Suite
+		openFile string
+		openType = rules.OffsetFormat
+		sgf, pgn string
+		msg      string
+	)
+	// values reads the KEY=VALUE tokens after args[i], up to the next option.
+	values := func(i int) (int, []string) {
+		var vals []string
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			i++
+			vals = append(vals, args[i])
+		}
+		return i, vals
+	}
+	next := func(i int) (int, string, error) {
+		if i+1 >= len(args) {
+			return i, "", usage("%s needs a value", args[i])
+		}
+		return i + 1, args[i+1], nil
+	}
+	nextInt := func(i int) (int, int, error) {
+		i, v, err := next(i)
+		if err != nil {
+			return i, 0, err
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return i, 0, usage("%s %q: not a whole number", args[i-1], v)
+		}
+		return i, n, nil
+	}
+	for i := 0; i < len(args); i++ {
+		var err error
+		switch a := args[i]; a {
+		case "-engine", "-each":
+			var vals []string
+			i, vals = values(i)
+			e, err := parseCliEngine(vals)
+			if err != nil {
+				return nil, usage("%s: %v", a, err)
+			}
+			if a == "-each" {
+				each = e
+			} else {
+				engines = append(engines, e)
+			}
+		case "-rule":
+			i, ruleArg, err = next(i)
+		case "-boardsize":
+			i, size, err = nextInt(i)
+		case "-games":
+			i, games, err = nextInt(i)
+		case "-rounds":
+			i, rounds, err = nextInt(i)
+		case "-concurrency":
+			i, conc, err = nextInt(i)
+		case "-drawafter":
+			i, drawAt, err = nextInt(i)
+		case "-gauntlet":
+			gauntlet = true
+		case "-loseonly":
+			loseOnly = true
+		case "-repeat":
+			repeat = true
+		case "-transform":
+			trans = true
+		case "-sendbyboard":
+			board = true
+		case "-fatalerror":
+			fatal = true
+		case "-debug":
+			debug = true
+		case "-log":
+			fmt.Fprintln(stderr, "arena gomoku-cli: -log: no protocol transcript is kept; -msg FILE keeps the engines' messages")
+		case "-sgf":
+			i, sgf, err = next(i)
+		case "-pgn":
+			i, pgn, err = next(i)
+		case "-msg":
+			i, msg, err = next(i)
+		case "-draw", "-resign":
+			if i+2 >= len(args) {
+				return nil, usage("%s needs COUNT and SCORE", a)
+			}
+			i += 2
+			fmt.Fprintf(stderr, "arena gomoku-cli: %s ignored: engines report no score in the Gomocup protocol\n", a)
+		case "-openings":
+			var vals []string
+			i, vals = values(i)
+			for _, v := range vals {
+				k, val, _ := strings.Cut(v, "=")
+				switch k {
+				case "file":
+					openFile = val
+				case "type":
+					if val != rules.OffsetFormat && val != rules.PosFormat {
+						return nil, usage("-openings type=%q: want offset or pos", val)
+					}
+					openType = val
+				case "order":
+					suite.Order = val
+				case "srand":
+					if suite.Seed, err = strconv.ParseUint(val, 10, 64); err != nil {
+						return nil, usage("-openings srand=%q: not a whole number", val)
+					}
+				default:
+					return nil, usage("-openings: unknown token %q", v)
+				}
+			}
+		case "-sprt":
+			var vals []string
+			i, vals = values(i)
+			s, err := parseSPRT(strings.Join(vals, " "), " ", results.ModelTrinomial)
+			if err != nil {
+				return nil, usage("-sprt: %v", err)
+			}
+			sprt = &s
+		default:
+			return nil, usage("unknown option %q", a)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(engines) < 2 {
+		return nil, usage("at least 2 engines are needed (-engine cmd=...)")
+	}
+	rule, err := cliRule(ruleArg)
+	if err != nil {
+		return nil, usage("-rule: %v", err)
+	}
+	if size < rules.MinSize || size > rules.MaxSize {
+		return nil, usage("-boardsize %d: out of range %d..%d", size, rules.MinSize, rules.MaxSize)
+	}
+	if loseOnly && !gauntlet {
+		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
+		loseOnly = false
+	}
+	p := &matchPlan{Name: "gomoku-cli", Rule: rule, Size: size, MoveCap: drawAt, StartTimeout: engine.DefaultStartTimeout,
+		Games: games, Rounds: rounds, Gauntlet: gauntlet, Concurrency: conc, SPRT: sprt,
+		PGN: pgn, SGF: sgf, Msg: msg, LoseOnly: loseOnly, FatalError: fatal, ScoreLines: true, Debug: debug}
+	for i, e := range engines {
+		if each != nil {
+			e.override(each)
+		}
+		ent, err := e.entrant(i, board)
+		if err != nil {
+			return nil, usage("engine %d: %v", i+1, err)
+		}
+		p.Entrants = append(p.Entrants, ent)
+	}
+	uniqueNames(p.Entrants)
+	if trans {
+		suite.Transform = arbiter.TransformCycle
+	}
+	suite.Pairs = repeat
+	if err := suite.Validate(); err != nil {
+		return nil, usage("-openings: %v", err)
+	}
+	if openFile != "" {
+		if suite.Openings, err = loadOpenings(openFile, openType, rule, size); err != nil {
+			return nil, err
+		}
+	}
+	p.Suite = suite
+	return p, nil
+}
+
+// cliRule maps c-gomoku-cli's rule codes, and as an extension the arena's
+// rule names, to a rule.
+func cliRule(s string) (rules.Rule, error) {
+	switch s {
+	case "0":
+		return rules.ByName("freestyle")
+	case "1":
+		return rules.ByName("standard")
+	case "4":
+		return rules.ByName("renju")
+	case "8":
+		return rules.ByName("caro")
+	}
+	if _, err := strconv.Atoi(s); err == nil {
+		return nil, fmt.Errorf("rule code %s: want 0 (freestyle), 1 (exact five), 4 (renju) or 8 (caro)", s)
+	}
+	return rules.ByName(s)
+}
+
+// parseCliEngine reads one -engine or -each block.
+func parseCliEngine(vals []string) (*cliEngine, error) {
+	e := &cliEngine{tolerance: 3 * time.Second, threads: 1, mem: 367001600, set: map[string]bool{}}
+	for _, v := range vals {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok {
+			return nil, fmt.Errorf("illegal syntax %q: want KEY=VALUE", v)
+		}
+		var err error
+		switch {
+		case k == "cmd":
+			e.cmd = val
+		case k == "name":
+			e.name = val
+		case k == "tc":
+			e.match, e.turn, e.inc, err = parseCliTC(val)
+		case k == "tolerance":
+			e.tolerance, err = cliSeconds(val)
+		case k == "depth":
+			e.depth, err = parseCount(val, false)
+		case k == "nodes":
+			e.nodes, err = parseCount(val, false)
+		case k == "thread" || k == "threads":
+			k = "thread"
+			e.threads, err = parseCount(val, false)
+		case k == "maxmemory":
+			e.mem, err = parseCount(val, true)
+		case strings.HasPrefix(k, "option.") && len(k) > len("option."):
+			e.options = append(e.options, engine.Info{Key: strings.TrimPrefix(k, "option."), Value: val})
+		default:
+			return nil, fmt.Errorf("illegal syntax %q", v)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", v, err)
+		}
+		e.set[k] = true
+	}
+	return e, nil
+}
+
+// override applies -each: what it sets replaces the engine's own setting;
+// its options are added.
+func (e *cliEngine) override(each *cliEngine) {
+	for k := range each.set {
+		switch k {
+		case "cmd":
+			e.cmd = each.cmd
+		case "name":
+			e.name = each.name
+		case "tc":
+			e.match, e.turn, e.inc = each.match, each.turn, each.inc
+		case "tolerance":
+			e.tolerance = each.tolerance
+		case "depth":
+			e.depth = each.depth
+		case "nodes":
+			e.nodes = each.nodes
+		case "thread":
+			e.threads = each.threads
+		case "maxmemory":
+			e.mem = each.mem
+		}
+		e.set[k] = true
+	}
+	e.options = append(e.options, each.options...)
+}
+
+// entrant is the engine as the director runs it.
+func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
+	fields := strings.Fields(e.cmd)
+	if len(fields) == 0 {
+		return arbiter.Entrant{}, fmt.Errorf("no cmd=")
+	}
+	name := e.name
+	if name == "" {
+		name = strings.TrimPrefix(filepath.Base(fields[0]), "builtin:")
+	}
+	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
+	if err := ctl.Validate(); err != nil {
+		return arbiter.Entrant{}, err
+	}
+	infos := []engine.Info{{Key: "max_memory", Value: strconv.FormatInt(e.mem, 10)}, {Key: "thread_num", Value: strconv.FormatInt(e.threads, 10)}}
+	if e.depth > 0 {
+		infos = append(infos, engine.Info{Key: "max_depth", Value: strconv.FormatInt(e.depth, 10)})
+	}
+	if e.nodes > 0 {
+		infos = append(infos, engine.Info{Key: "max_node", Value: strconv.FormatInt(e.nodes, 10)})
+	}
+	infos = append(infos, e.options...)
+	return arbiter.Entrant{
+		// Dir "": each process gets a fresh temporary working directory.
+		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: engine.DefaultStartTimeout},
+		BoardMode: boardMode, Infos: infos, Clock: ctl,
+	}, nil
+}
+
+// parseCliTC reads c-gomoku-cli's tc=MATCH/TURN+INC, in seconds.
+func parseCliTC(s string) (match, turn, inc time.Duration, err error) {
+	left, incText, hasInc := strings.Cut(s, "+")
+	if hasInc {
+		if inc, err = cliSeconds(incText); err != nil {
+			return
+		}
+	}
+	matchText, turnText, hasTurn := strings.Cut(left, "/")
+	if match, err = cliSeconds(matchText); err != nil {
+		return
+	}
+	turn = match
+	if hasTurn {
+		turn, err = cliSeconds(turnText)
+	}
+	return
+}
+
+// cliSeconds reads a non-negative number of seconds, fractions allowed.
+func cliSeconds(s string) (time.Duration, error) {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || x < 0 || x > 1e6 {
+		return 0, fmt.Errorf("%q is not a number of seconds", s)
+	}
+	return time.Duration(x * float64(time.Second)), nil
+}
