@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -137,7 +139,33 @@ func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, e
 	if cfg.StartTimeout != nil {
 		spec.StartTimeout = cfg.StartTimeout.Duration
 	}
+	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory, FreezeIdle: cfg.FreezeIdle}
+	for _, l := range [][3]any{{cfg.MaxMemory, cfg.HardMemory, cfg.MaxProcesses}, {e.MaxMemory, e.HardMemory, e.MaxProcesses}} {
+		if b := l[0].(*config.Bytes); b != nil {
+			spec.Limits.Memory = b.N
+		}
+		if b := l[1].(*config.Bytes); b != nil {
+			spec.Limits.HardMemory = b.N
+		}
+		if n := l[2].(*int); n != nil {
+			spec.Limits.Processes = *n
+		}
+	}
+	if cfg.Sandbox != config.SandboxNone {
+		bw, err := engine.Bwrap()
+		switch {
+		case err != nil && cfg.Sandbox == config.SandboxBwrap:
+			return arbiter.Entrant{}, fmt.Errorf("%s: %w", cfg.File, err)
+		case err != nil:
+			sandboxNotice.Do(func() { fmt.Fprintf(os.Stderr, "arena: %v; engines run unconfined\n", err) })
+		default:
+			spec.Sandbox = &engine.Sandbox{Bwrap: bw, Hide: hidden(cfg, e, out)}
+		}
+	}
 	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock)}
+	if _, set := e.Info["max_memory"]; !set {
+		ent.Infos = append(ent.Infos, engine.Info{Key: "max_memory", Value: fmt.Sprint(spec.Limits.Memory)})
+	}
 	keys := make([]string, 0, len(e.Info))
 	for k := range e.Info {
 		keys = append(keys, k)
@@ -147,6 +175,45 @@ func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, e
 		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
 	}
 	return ent, ent.Clock.Validate()
+}
+
+var sandboxNotice sync.Once
+
+// hidden are the folders a sandboxed engine e must not see: the event's
+// output folder (its own working directory is put back) and the other
+// engines' working directories and program folders, unless a folder also
+// holds e's own program or directory.
+func hidden(cfg *config.Event, e config.Engine, out string) []string {
+	dirOf := func(o config.Engine) string {
+		if d := cfg.Resolve(o.Dir); d != "" {
+			return d
+		}
+		return filepath.Join(out, "engines", o.Name)
+	}
+	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
+	ownDir, ownProg := abs(dirOf(e)), ""
+	if c := cfg.Command(e); strings.ContainsRune(c, '/') {
+		ownProg = abs(filepath.Dir(c))
+	}
+	within := func(p, folder string) bool {
+		return p != "" && (p == folder || strings.HasPrefix(p, folder+string(filepath.Separator)))
+	}
+	hide := []string{abs(out)}
+	for _, o := range cfg.Engines {
+		if o.Name == e.Name {
+			continue
+		}
+		cands := []string{abs(dirOf(o))}
+		if c := cfg.Command(o); strings.ContainsRune(c, '/') {
+			cands = append(cands, abs(filepath.Dir(c)))
+		}
+		for _, d := range cands {
+			if !within(ownDir, d) && !within(ownProg, d) {
+				hide = append(hide, d)
+			}
+		}
+	}
+	return hide
 }
 
 // clockOf is the event clock with an engine's own settings on top.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +39,43 @@ func (d *Duration) UnmarshalText(b []byte) error {
 // MarshalText writes the duration back in the same form.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
+// Bytes is a TOML string or integer amount of memory: "350MiB", "1.5GiB",
+// "512MB", "367001600", or "0" (no limit).
+type Bytes struct{ N int64 }
+
+var byteUnits = []struct {
+	suffix string
+	mult   float64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}, {"", 1}}
+
+// UnmarshalText parses an amount with an optional unit.
+func (b *Bytes) UnmarshalText(t []byte) error {
+	s := strings.TrimSpace(string(t))
+	for _, u := range byteUnits {
+		num, ok := strings.CutSuffix(s, u.suffix)
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+		if err != nil || f < 0 || f*u.mult >= 1<<62 || f != f {
+			break
+		}
+		b.N = int64(f * u.mult)
+		return nil
+	}
+	return fmt.Errorf("not an amount of memory like \"350MiB\", \"2GB\" or \"0\": %q", t)
+}
+
+// MarshalText writes the amount in bytes.
+func (b Bytes) MarshalText() ([]byte, error) { return []byte(strconv.FormatInt(b.N, 10)), nil }
+
+// Sandbox settings (the sandbox key).
+const (
+	SandboxNone  = "none"  // engines run unconfined
+	SandboxBwrap = "bwrap" // engines run in bubblewrap; an error where it does not work
+	SandboxAuto  = "auto"  // bubblewrap where it works, else unconfined with a notice
+)
+
 // Clock is a time control as written in a config.
 type Clock struct {
 	Match     *Duration `toml:"match"`
@@ -57,6 +95,10 @@ type Engine struct {
 	BoardMode bool              `toml:"board_mode"`
 	Info      map[string]string `toml:"info"`
 	Clock     *Clock            `toml:"clock"`
+	// Limits over the event's; unset means the event's.
+	MaxMemory    *Bytes `toml:"max_memory"`
+	HardMemory   *Bytes `toml:"hard_memory"`
+	MaxProcesses *int   `toml:"max_processes"`
 }
 
 // Event is a whole config file.
@@ -77,6 +119,12 @@ type Event struct {
 	StartTimeout  *Duration `toml:"start_timeout"`
 	Clock         Clock     `toml:"clock"`
 	Engines       []Engine  `toml:"engine"`
+	// Limits and containment (engine.Limits, engine.Sandbox).
+	MaxMemory    *Bytes `toml:"max_memory"` // default engine.DefaultMaxMemory
+	HardMemory   *Bytes `toml:"hard_memory"`
+	MaxProcesses *int   `toml:"max_processes"`
+	FreezeIdle   bool   `toml:"freeze_idle"`
+	Sandbox      string `toml:"sandbox"`
 
 	// File is the path the event was read from; relative paths in it
 	// (output, openings, engine commands and dirs) are relative to its folder.
@@ -157,6 +205,9 @@ func (ev *Event) defaults() {
 	if ev.Concurrency == 0 {
 		ev.Concurrency = 1
 	}
+	if ev.Sandbox == "" {
+		ev.Sandbox = SandboxNone
+	}
 	if r, err := rules.ByName(ev.Rule); err == nil && ev.Size == 0 {
 		ev.Size = r.DefaultSize()
 	}
@@ -193,6 +244,12 @@ func (ev *Event) check() error {
 	if err := ev.checkClock("clock", ev.Clock); err != nil {
 		return err
 	}
+	if ev.Sandbox != SandboxNone && ev.Sandbox != SandboxBwrap && ev.Sandbox != SandboxAuto {
+		return ev.errAt("sandbox", fmt.Sprintf("%q is not %q, %q or %q", ev.Sandbox, SandboxNone, SandboxBwrap, SandboxAuto))
+	}
+	if ev.MaxProcesses != nil && *ev.MaxProcesses < 0 {
+		return ev.errAt("max_processes", "must not be negative")
+	}
 	if len(ev.Engines) < 2 {
 		return ev.errAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
 	}
@@ -222,6 +279,9 @@ func (ev *Event) check() error {
 			if strings.ContainsAny(k+v, "\r\n") || strings.ContainsAny(k, " \t") || k == "" {
 				return ev.errAt(at("info"), fmt.Sprintf("engine %q: INFO %q %q must be one word and one line", e.Name, k, v))
 			}
+		}
+		if e.MaxProcesses != nil && *e.MaxProcesses < 0 {
+			return ev.errAt(at("max_processes"), fmt.Sprintf("engine %q: must not be negative", e.Name))
 		}
 		if e.Clock != nil {
 			if err := ev.checkClock(at("clock"), *e.Clock); err != nil {
