@@ -1,0 +1,215 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
+	"gomoku-arena/engine"
+	"gomoku-arena/results"
+	"gomoku-arena/rules"
+)
+
+// The decent bundled engine against random under an SPRT: a sweep, which
+// the normalized model with bounds [0, 15] decides after 50 pairs (see
+// results/sprt.go), far below the 400 games allowed.
+func TestMatchSPRTStopsEarlyWithH1(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runArena(t, "match", "-rule", "freestyle", "-tc", "0", "-turn", "5s", "-quiet",
+		"-games", "400", "-concurrency", "2", "-sprt", "elo0=0,elo1=15", "-out", dir,
+		"builtin:search nodes=300", "builtin:random seed=1")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "SPRT: H1 accepted after") {
+		t.Fatalf("no H1 decision in\n%s", out)
+	}
+	recs, err := results.ReadJournal(filepath.Join(dir, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) >= 400 || len(recs) < 20 {
+		t.Errorf("%d games played; want an early stop well before 400", len(recs))
+	}
+	if !regexp.MustCompile(`(?m)^pentanomial .*: \d+ \d+ \d+ \d+ \d+$`).MatchString(out) {
+		t.Errorf("no pentanomial counts in\n%s", out)
+	}
+}
+
+// statsRE is the parseable stats line as the README documents it.
+var statsRE = regexp.MustCompile(`^stats  (\S+) vs (\S+)  games (\d+)  \+(\d+) =(\d+) -(\d+)  score ([\d.]+)%  Elo \S+( ± [\d.]+| \[[^]]*\]| \(a sweep: no finite estimate\))  LOS ([\d.]+)%  ptnml (\d+) (\d+) (\d+) (\d+) (\d+)(  LLR (-?[\d.]+) \[(-?[\d.]+), (-?[\d.]+)\])?$`)
+
+func TestMatchStatsLinesAndPGN(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "games.pgn")
+	out, errOut, code := runArena(t, "match", "-rule", "freestyle", "-tc", "0", "-turn", "5s", "-games", "4", "-report", "2",
+		"-pgn", pgn, "-out", dir, "-sprt", "elo0=-10,elo1=10,model=logistic", "builtin:greedy", "r=builtin:random seed=3")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	n := 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "stats  ") {
+			n++
+			if !statsRE.MatchString(line) {
+				t.Errorf("stats line does not parse:\n%s", line)
+			}
+		}
+	}
+	if n < 3 { // after games 2 and 4, and the final one
+		t.Errorf("%d stats lines in\n%s", n, out)
+	}
+	b, err := os.ReadFile(pgn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := strings.Count(string(b), "[Result "); c != 4 {
+		t.Errorf("%d results in the PGN, want 4:\n%s", c, b)
+	}
+}
+
+func TestMatchRoundRobinRatingList(t *testing.T) {
+	out, errOut, code := runArena(t, "match", "-rule", "freestyle", "-tc", "0", "-turn", "5s", "-games", "2", "-concurrency", "3",
+		"-out", t.TempDir(), "builtin:greedy", "a=builtin:random seed=1", "b=builtin:random seed=2")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"rating list (Bradley–Terry", "likelihood of superiority", "stats  greedy vs a", "stats  a vs b"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if c := len(regexp.MustCompile(`(?m)^game \d+  `).FindAllString(out, -1)); c != 6 {
+		t.Errorf("%d game lines, want 6 (3 encounters x 2)", c)
+	}
+}
+
+func TestMatchGauntletSchedule(t *testing.T) {
+	p := &matchPlan{Games: 2, Rounds: 2, Gauntlet: true, Size: 15, Entrants: make([]arbiter.Entrant, 4),
+		Suite: arbiter.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}}
+	encs, fixtures, _ := p.schedule()
+	var got [][3]int
+	for _, f := range fixtures {
+		got = append(got, [3]int{f.Black, f.White, f.Opening[0].X})
+	}
+	want := [][3]int{
+		{0, 1, 7}, {1, 0, 7}, {0, 2, 7}, {2, 0, 7}, {0, 3, 7}, {3, 0, 7}, // round 1: pair 0, first opening
+		{0, 1, 0}, {1, 0, 0}, {0, 2, 0}, {2, 0, 0}, {0, 3, 0}, {3, 0, 0}, // round 2: pair 1, second opening
+	}
+	if len(encs) != 3 || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d encounters, fixtures (black, white, opening x)\n%v\nwant\n%v", len(encs), got, want)
+	}
+}
+
+func TestMatchBadOpeningNamesTheLine(t *testing.T) {
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.txt")
+	os.WriteFile(book, []byte("-7,-7\n# a comment\n0,0, 1,1\n"), 0o644)
+	out, errOut, code := runArena(t, "match", "-rule", "outer-open", "-openings", book, "-out", dir, "builtin:random", "builtin:random")
+	if code != exitError || !strings.Contains(errOut, "book.txt:3:") {
+		t.Fatalf("exit %d, want %d with book.txt:3 named\n%s%s", code, exitError, out, errOut)
+	}
+}
+
+func TestParseSPRT(t *testing.T) {
+	tests := []struct {
+		in   string
+		want results.SPRT
+		err  string
+	}{
+		{"elo1=5", results.SPRT{Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: "normalized"}, ""},
+		{"elo0=-2,elo1=3,alpha=0.1,beta=0.2,model=trinomial", results.SPRT{Elo0: -2, Elo1: 3, Alpha: 0.1, Beta: 0.2, Model: "trinomial"}, ""},
+		{"elo0=0", results.SPRT{}, "elo1 is required"},
+		{"elo1=5,gamma=1", results.SPRT{}, "unknown key"},
+		{"elo1=x", results.SPRT{}, "not a number"},
+		{"elo0=5,elo1=0", results.SPRT{}, "must be below"},
+		{"elo1=5,model=bayes", results.SPRT{}, "model"},
+	}
+	for _, tt := range tests {
+		got, err := parseSPRT(tt.in, ",", "normalized")
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: err %v, want %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%q: %+v, %v; want %+v", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestLimitFlags(t *testing.T) {
+	ents := func() []arbiter.Entrant {
+		return []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
+	}
+	tests := []struct {
+		name       string
+		flag, key  string
+		values     []string
+		size       bool
+		new, old   []engine.Info
+		wantErrSub string
+	}{
+		{"depth for all", "depth", "max_depth", []string{"8"}, false,
+			[]engine.Info{{Key: "max_depth", Value: "8"}}, []engine.Info{{Key: "max_depth", Value: "8"}}, ""},
+		{"nodes for one", "nodes", "max_node", []string{"old:5000"}, false,
+			nil, []engine.Info{{Key: "max_node", Value: "5000"}}, ""},
+		{"memory with a suffix", "max-memory", "max_memory", []string{"350M"}, true,
+			[]engine.Info{{Key: "max_memory", Value: "367001600"}}, []engine.Info{{Key: "max_memory", Value: "367001600"}}, ""},
+		{"raw info", "info", "", []string{"hash=64", "new:style=2"}, false,
+			[]engine.Info{{Key: "hash", Value: "64"}, {Key: "style", Value: "2"}}, []engine.Info{{Key: "hash", Value: "64"}}, ""},
+		{"unknown engine", "depth", "max_depth", []string{"nobody:3"}, false, nil, nil, `no engine named "nobody"`},
+		{"not a number", "threads", "thread_num", []string{"four"}, false, nil, nil, "not a whole number"},
+		{"info without =", "info", "", []string{"hash"}, false, nil, nil, "KEY=VALUE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := ents()
+			err := limitFlag(tt.values).apply(e, tt.flag, tt.key, tt.size)
+			if tt.wantErrSub != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErrSub) {
+					t.Fatalf("err %v, want %q", err, tt.wantErrSub)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(e[0].Infos, tt.new) || !reflect.DeepEqual(e[1].Infos, tt.old) {
+				t.Errorf("new %v old %v; want %v and %v", e[0].Infos, e[1].Infos, tt.new, tt.old)
+			}
+		})
+	}
+}
+
+// benchMatch plays b.N games between two instances of the instant faulty
+// engine through the whole match machinery (director, statistics, no files)
+// and reports games per second.
+func benchMatch(b *testing.B, concurrency int, boardMode bool) {
+	free, _ := rules.ByName("freestyle")
+	ctl := clock.Control{Match: time.Minute, Tolerance: time.Second}
+	ent := func(name string) arbiter.Entrant {
+		return arbiter.Entrant{Spec: engine.Spec{Name: name, Command: "builtin:faulty"}, BoardMode: boardMode, Clock: ctl}
+	}
+	p := &matchPlan{Name: "bench", Rule: free, Size: 15, Games: b.N, Rounds: 1, Concurrency: concurrency,
+		Entrants: []arbiter.Entrant{ent("a"), ent("b")}, Suite: arbiter.Suite{Pairs: true}, Quiet: true}
+	b.ResetTimer()
+	start := time.Now()
+	if err := p.play(io.Discard, io.Discard); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "games/s")
+}
+
+func BenchmarkMatchTurnConcurrency1(b *testing.B)  { benchMatch(b, 1, false) }
+func BenchmarkMatchTurnConcurrency2(b *testing.B)  { benchMatch(b, 2, false) }
+func BenchmarkMatchBoardConcurrency1(b *testing.B) { benchMatch(b, 1, true) }
+func BenchmarkMatchBoardConcurrency2(b *testing.B) { benchMatch(b, 2, true) }
