@@ -1,0 +1,131 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
+)
+
+func TestParseCliTC(t *testing.T) {
+	tests := []struct {
+		in               string
+		match, turn, inc time.Duration
+		bad              bool
+	}{
+		{"180/30", 180 * time.Second, 30 * time.Second, 0, false},
+		{"180", 180 * time.Second, 180 * time.Second, 0, false}, // turn defaults to match
+		{"60/5+0.5", time.Minute, 5 * time.Second, 500 * time.Millisecond, false},
+		{"0/2", 0, 2 * time.Second, 0, false}, // no match clock
+		{"1.5+1", 1500 * time.Millisecond, 1500 * time.Millisecond, time.Second, false},
+		{"x/1", 0, 0, 0, true},
+		{"-5", 0, 0, 0, true},
+	}
+	for _, tt := range tests {
+		m, tu, inc, err := parseCliTC(tt.in)
+		if tt.bad {
+			if err == nil {
+				t.Errorf("%q accepted", tt.in)
+			}
+			continue
+		}
+		if err != nil || m != tt.match || tu != tt.turn || inc != tt.inc {
+			t.Errorf("%q: %v/%v+%v %v; want %v/%v+%v", tt.in, m, tu, inc, err, tt.match, tt.turn, tt.inc)
+		}
+	}
+}
+
+func TestParseCli(t *testing.T) {
+	args := strings.Fields("-each tc=10/2 depth=6 option.style=1 -engine cmd=./pbrain-new name=new tc=99 nodes=5000 thread=4 " +
+		"-engine cmd=builtin:random maxmemory=1000 tolerance=0.5 -rule 4 -boardsize 15 -games 8 -rounds 2 -repeat -transform " +
+		"-openings type=pos order=random srand=9 -sprt elo1=10 alpha=0.1 -concurrency 3 -drawafter 100 -sendbyboard -fatalerror")
+	p, err := parseCli(args, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Rule.Name() != "renju" || p.Size != 15 || p.Games != 8 || p.Rounds != 2 || p.Concurrency != 3 || p.MoveCap != 100 || !p.FatalError {
+		t.Errorf("plan %+v", p)
+	}
+	if p.Suite.Order != arbiter.OrderRandom || p.Suite.Seed != 9 || p.Suite.Transform != arbiter.TransformCycle || !p.Suite.Pairs {
+		t.Errorf("suite %+v", p.Suite)
+	}
+	if p.SPRT == nil || p.SPRT.Elo1 != 10 || p.SPRT.Alpha != 0.1 || p.SPRT.Beta != 0.05 || p.SPRT.Model != "trinomial" {
+		t.Errorf("sprt %+v", p.SPRT)
+	}
+	n, r := p.Entrants[0], p.Entrants[1]
+	if n.Spec.Name != "new" || r.Spec.Name != "random" || n.Spec.Dir != "" || !n.BoardMode {
+		t.Errorf("entrants %+v %+v", n.Spec, r.Spec)
+	}
+	// -each wins over the engine's own tc, as in c-gomoku-cli.
+	if n.Clock.Match != 10*time.Second || n.Clock.Turn != 2*time.Second || n.Clock.Tolerance != 3*time.Second {
+		t.Errorf("new's clock %+v", n.Clock)
+	}
+	if r.Clock.Tolerance != 500*time.Millisecond {
+		t.Errorf("random's clock %+v", r.Clock)
+	}
+	wantNew := []engine.Info{{Key: "max_memory", Value: "367001600"}, {Key: "thread_num", Value: "4"}, {Key: "max_depth", Value: "6"},
+		{Key: "max_node", Value: "5000"}, {Key: "style", Value: "1"}}
+	wantRandom := []engine.Info{{Key: "max_memory", Value: "1000"}, {Key: "thread_num", Value: "1"}, {Key: "max_depth", Value: "6"},
+		{Key: "style", Value: "1"}}
+	if !reflect.DeepEqual(n.Infos, wantNew) || !reflect.DeepEqual(r.Infos, wantRandom) {
+		t.Errorf("infos\n%v\n%v\nwant\n%v\n%v", n.Infos, r.Infos, wantNew, wantRandom)
+	}
+}
+
+func TestParseCliErrors(t *testing.T) {
+	tests := []struct{ args, want string }{
+		{"-engine cmd=a", "at least 2 engines"},
+		{"-engine cmd=a -engine cmd=b -rule 2", "rule code 2"},
+		{"-engine cmd=a -engine cmd=b -boardsize 99", "out of range"},
+		{"-engine cmd=a bogus -engine cmd=b", `illegal syntax "bogus"`},
+		{"-engine cmd=a -engine cmd=b -frobnicate", `unknown option "-frobnicate"`},
+		{"-engine cmd=a -engine cmd=b -games", "-games needs a value"},
+		{"-engine cmd=a -engine cmd=b -openings order=shuffled", "opening order"},
+		{"-engine cmd=a -engine cmd=b -sprt elo0=5", "elo1 is required"},
+		{"-engine cmd=a -engine name=b", "no cmd="},
+	}
+	for _, tt := range tests {
+		_, err := parseCli(strings.Fields(tt.args), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err %v, want %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+// A gauntlet with -loseonly writes only the games the first engine lost.
+func TestGomokuCliGauntletLoseOnly(t *testing.T) {
+	dir := t.TempDir()
+	pgn, sgf := filepath.Join(dir, "g.pgn"), filepath.Join(dir, "g.sgf")
+	out, errOut, code := runArena(t, "gomoku-cli", "-each", "tc=0/5",
+		"-engine", "cmd=builtin:random seed=1", "name=weak",
+		"-engine", "cmd=builtin:search nodes=300",
+		"-engine", "cmd=builtin:greedy",
+		"-gauntlet", "-loseonly", "-games", "2", "-rule", "0", "-pgn", pgn, "-sgf", sgf, "-concurrency", "2")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "Score of weak vs search: ") || !strings.Contains(out, "Score of weak vs greedy: ") {
+		t.Errorf("no c-gomoku-cli score lines in\n%s", out)
+	}
+	if strings.Contains(out, "search vs greedy") {
+		t.Errorf("a gauntlet played the others against each other:\n%s", out)
+	}
+	p, _ := os.ReadFile(pgn)
+	s, _ := os.ReadFile(sgf)
+	losses := 0
+	for _, m := range regexp.MustCompile(`(?m)^stats  weak vs \S+  games \d+  \+\d+ =\d+ -(\d+)`).FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.Atoi(m[1])
+		losses += n
+	}
+	if c := strings.Count(string(p), "[Result "); c != losses || losses == 0 || strings.Count(string(s), "(;FF[4]") != c {
+		t.Errorf("%d PGN games and %d SGF games, want %d (weak's losses)\n%s", c, strings.Count(string(s), "(;FF[4]"), losses, out)
+	}
+}
