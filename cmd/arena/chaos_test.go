@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gomoku-arena/results"
+)
+
+// init lets a test run the arena with a file size limit (ARENA_TEST_FSIZE
+// bytes), the clean way to make a disk "full" for the arena alone: past the
+// limit every write fails with EFBIG (Go ignores SIGXFSZ).
+func init() {
+	if n, err := strconv.ParseUint(os.Getenv("ARENA_TEST_FSIZE"), 10, 64); err == nil && n > 0 {
+		if err := unix.Setrlimit(unix.RLIMIT_FSIZE, &unix.Rlimit{Cur: n, Max: n}); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// misbehaving is the chaos event's field: "greedy" (entrant 0) plays one
+// game against each faulty engine. want is how each game must end, by the
+// faulty engine's name: the termination, whether the faulty engine loses
+// by it (forfeits), and a piece of the detail.
+var misbehaving = []struct {
+	name, engine string // engine: the [[engine]] table's body
+	end          results.Termination
+	detail       string
+}{
+	{"crash-at-3", `args = ["crash-at=3"]`, results.Crash, "exit status 3"},
+	{"exit-after-move", `args = ["exit-after-move=2"]`, results.Crash, ""},
+	{"hang-clock", "args = [\"hang-at=2\"]\n[engine.clock]\nturn = \"300ms\"\ntolerance = \"100ms\"", results.Time, ""},
+	{"hang-no-clock", "args = [\"hang-at=2\"]\n[engine.clock]\nmatch = \"0s\"\nhang = \"700ms\"", results.Time, ""},
+	{"deaf", "args = [\"deaf-at=2\"]\n[engine.clock]\nturn = \"300ms\"", results.Time, ""},
+	{"silent-start", `args = ["silent-start"]`, results.Refusal, "START"},
+	{"error-start", `args = ["refuse-start"]`, results.Refusal, "cannot play"},
+	{"ignore-end", `args = ["ignore-end"]`, "", ""},
+	{"stderr-flood", `args = ["stderr-flood=4000000"]`, "", ""},
+	{"long-line", `args = ["long-line=10000000"]`, "", ""},
+	{"garbage", `args = ["garbage"]`, "", ""},
+	{"offboard", `args = ["offboard-at=2"]`, results.Illegal, "99,99"},
+	{"negative", `args = ["negative-at=2"]`, results.Illegal, "-1,3"},
+	{"hog", "args = [\"hog=150000000\"]\nmax_memory = \"64MiB\"", results.MemoryLimit, "limit 64.0 MiB"},
+	{"fork-bomb", "args = [\"fork-bomb=200\"]\nmax_processes = 40", "", ""},
+	{"lingering-child", `args = ["spawn-child"]`, "", ""},
+}
+
+// writeChaosEvent writes the chaos event; extra goes before the engines.
+func writeChaosEvent(t *testing.T, dir, extra string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`name = "chaos"
+rule = "freestyle"
+format = "gauntlet"
+output = "out"
+start_timeout = "1s"
+` + extra + `
+[clock]
+match = "20s"
+tolerance = "200ms"
+
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`)
+	for _, m := range misbehaving {
+		fmt.Fprintf(&b, "\n[[engine]]\nname = %q\ncommand = \"builtin:faulty\"\n%s\n", m.name, m.engine)
+	}
+	cfg := filepath.Join(dir, "chaos.toml")
+	if err := os.WriteFile(cfg, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// startArena runs the arena as a subprocess: a real process the test can
+// signal and measure.
+func startArena(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(append(os.Environ(), "ARENA_TEST_MAIN=1"), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &out
+}
+
+// peakMemory polls a process's VmHWM until it exits and returns the last
+// value read (VmHWM only grows).
+func peakMemory(pid int, exited <-chan struct{}) int64 {
+	var peak int64
+	for {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+			for _, l := range strings.Split(string(b), "\n") {
+				if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+					n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+					peak = max(peak, n<<10)
+				}
+			}
+		}
+		select {
+		case <-exited:
+			return peak
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func TestChaosEvent(t *testing.T) {
+	self, _ := os.Executable()
+	dir := t.TempDir()
+	cfg := writeChaosEvent(t, dir, "")
+	cmd, out := startArena(t, nil, "run", cfg)
+	exited := make(chan struct{})
+	peak := make(chan int64, 1)
+	go func() { peak <- peakMemory(cmd.Process.Pid, exited) }()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(90 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the chaos event did not finish in 90s:\n%s", out)
+	}
+	close(exited)
+	if err != nil {
+		t.Fatalf("arena: %v\n%s", err, out)
+	}
+	recs, err := results.ReadJournal(filepath.Join(dir, "out", "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*results.Record{}
+	for _, r := range recs {
+		other := r.Black
+		if other == "greedy" {
+			other = r.White
+		}
+		byName[other] = r
+	}
+	for _, m := range misbehaving {
+		r := byName[m.name]
+		if r == nil {
+			t.Errorf("%s: no game journaled", m.name)
+			continue
+		}
+		loser := r.Black
+		if r.WinnerName() == r.Black {
+			loser = r.White
+		}
+		switch {
+		case m.end == "" && r.End.Forfeit():
+			t.Errorf("%s: %s %q, want a game played out", m.name, r.End, r.Detail)
+		case m.end != "" && (r.End != m.end || loser != m.name || !strings.Contains(r.Detail, m.detail)):
+			t.Errorf("%s: %s lost by %s %q, want %s lost by %s %q", m.name, loser, r.End, r.Detail, m.name, m.end, m.detail)
+		}
+	}
+	waitNoEngines(t, self)
+	const bound = 150 << 20
+	p := <-peak
+	if testing.Verbose() {
+		t.Logf("arena output:\n%s", out)
+	}
+	t.Logf("%d games; arbiter peak resident set %.1f MiB", len(recs), float64(p)/(1<<20))
+	if p > bound {
+		t.Errorf("the arbiter's peak resident set was %.1f MiB, more than %d MiB", float64(p)/(1<<20), bound>>20)
+	}
+}
+
+// writeStopEvent is a small event whose engines leave helpers behind if
+// they can: a fork bomb, a lingering child, an engine that ignores END.
+func writeStopEvent(t *testing.T, dir string) string {
+	t.Helper()
+	src := `name = "stop"
+rule = "freestyle"
+format = "double-round-robin"
+concurrency = 2
+output = "out"
+
+[clock]
+match = "20s"
+
+[[engine]]
+name = "fork-bomb"
+command = "builtin:faulty"
+args = ["fork-bomb=200", "think=15ms"]
+max_processes = 40
+
+[[engine]]
+name = "lingering-child"
+command = "builtin:faulty"
+args = ["spawn-child", "think=15ms"]
+
+[[engine]]
+name = "ignore-end"
+command = "builtin:faulty"
+args = ["ignore-end", "spawn-child", "think=15ms"]
+
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`
+	cfg := filepath.Join(dir, "stop.toml")
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestStoppedArbiterLeavesNoEngine stops the arbiter in the middle of an
+// event each way it can be stopped and finds no engine process left.
+func TestStoppedArbiterLeavesNoEngine(t *testing.T) {
+	self, _ := os.Executable()
+	cases := []struct {
+		name string
+		sig  []syscall.Signal
+	}{
+		{"SIGINT drains", []syscall.Signal{syscall.SIGINT}},
+		{"SIGINT twice aborts", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}},
+		{"SIGTERM aborts", []syscall.Signal{syscall.SIGTERM}},
+		{"SIGKILL", []syscall.Signal{syscall.SIGKILL}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.sig[0] == syscall.SIGKILL && !pidNamespaces() {
+				t.Skip("without PID namespaces an engine's helpers outlive a SIGKILLed arbiter (engine/doc.go)")
+			}
+			dir := t.TempDir()
+			cmd, out := startArena(t, nil, "run", writeStopEvent(t, dir))
+			journal := filepath.Join(dir, "out", "journal.jsonl")
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				if recs, _ := results.ReadJournal(journal); len(recs) >= 2 {
+					break // and two games are in progress
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("too slow:\n%s", out)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			for _, s := range tc.sig {
+				cmd.Process.Signal(s)
+				time.Sleep(30 * time.Millisecond)
+			}
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("the arbiter did not stop:\n%s", out)
+			}
+			if tc.sig[0] != syscall.SIGKILL && !strings.Contains(out.String(), "stopped:") {
+				t.Errorf("no clean stop:\n%s", out)
+			}
+			waitNoEngines(t, self)
+		})
+	}
+}
+
+// pidNamespaces reports whether engines get their own PID namespace here
+// (the engine package falls back to none without the right).
+func pidNamespaces() bool {
+	c := exec.Command("/proc/self/exe", "-test.run=^$")
+	c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}
+	return c.Run() == nil
+}
