@@ -20,6 +20,8 @@ type Entrant struct {
 	BoardMode bool
 	Infos     []engine.Info
 	Clock     clock.Control
+	// Swap2Colors: SWAP2BOARD stone lines carry a colour field.
+	Swap2Colors bool
 }
 
 // Fixture is one game to play: entrants by index.
@@ -44,8 +46,10 @@ type Director struct {
 	Size         int
 	MoveCap      int
 	StartTimeout time.Duration
-	Entrants     []Entrant
-	Concurrency  int
+	// Procedure is the opening procedure of every game (see Game).
+	Procedure   string
+	Entrants    []Entrant
+	Concurrency int
 	// Finished is called for every finished game, in the director's own
 	// goroutine, before either entrant starts another game. Its error (a
 	// journal that cannot be written) stops the event.
@@ -119,7 +123,7 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 // engine that cannot be started loses the game as a crash.
 func (d *Director) play(abort context.Context, f Fixture) *results.Record {
 	g := Game{Event: d.Event, Round: f.Round, Number: f.Number, Rule: d.Rule, Size: d.Size,
-		Opening: f.Opening, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
+		Opening: f.Opening, Procedure: d.Procedure, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
 	var players [2]*Player
 	for i, idx := range []int{f.Black, f.White} {
 		e, err := d.take(idx)
@@ -137,7 +141,7 @@ func (d *Director) play(abort context.Context, f Fixture) *results.Record {
 				Winner: winner, End: results.Crash, Detail: err.Error(), Start: now, Finish: now}
 		}
 		ent := d.Entrants[idx]
-		players[i] = &Player{Engine: e, BoardMode: ent.BoardMode, Infos: ent.Infos, Clock: ent.Clock}
+		players[i] = &Player{Engine: e, BoardMode: ent.BoardMode, Infos: ent.Infos, Clock: ent.Clock, Swap2Colors: ent.Swap2Colors}
 	}
 	rec := Play(abort, g, players[0], players[1])
 	d.give(f.Black, players[0].Engine)

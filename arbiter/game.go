@@ -28,6 +28,9 @@ type Player struct {
 	// Infos are extra INFO lines for this engine (options, limits).
 	Infos []engine.Info
 	Clock clock.Control
+	// Swap2Colors adds a colour field (1 Black, 2 White) to the stone
+	// lines of SWAP2BOARD.
+	Swap2Colors bool
 }
 
 // Game says what to play.
@@ -38,6 +41,9 @@ type Game struct {
 	Rule    rules.Rule
 	Size    int
 	Opening []rules.Point // stones the arbiter places before the engines move
+	// Procedure is the opening procedure (ProcedureSwap2, ProcedureRIF, or
+	// "" for none); black is then its first player (opening.go).
+	Procedure string
 	// MoveCap adjudicates a draw after this many stones (0 = none).
 	MoveCap int
 	// StartTimeout bounds the START/RESTART handshake (0 = 10s).
@@ -89,6 +95,10 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 	}
 
 	clocks := [3]*clock.Clock{rules.Black: clock.New(black.Clock), rules.White: clock.New(white.Clock)}
+	var over bool
+	if pos, over = g.runProcedure(ctx, rec, &sides, &clocks, pos); over {
+		return rec
+	}
 	for {
 		c := pos.ToMove()
 		s := sides[c]
