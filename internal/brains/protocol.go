@@ -118,6 +118,21 @@ func (s *session) run() int {
 			}
 			s.rebuild(stones)
 			s.think()
+		case "SWAP2BOARD", "RIFOPEN", "RIFSWAP", "RIFOFFER", "RIFCHOOSE":
+			block, ok := s.readBlock()
+			if !ok {
+				return 0 // stdin ended inside the block
+			}
+			if !s.started() {
+				continue
+			}
+			s.openingCommand(strings.ToUpper(cmd), rest, block)
+		case "RIFPROBE":
+			if s.takesRIF() {
+				s.reply("OK")
+			} else {
+				s.reply("UNKNOWN command %s", cmd)
+			}
 		case "TAKEBACK":
 			x, y, err := parsePair(rest)
 			if err != nil || s.pos == nil {
