@@ -283,3 +283,88 @@ func pidNamespaces() bool {
 	c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}
 	return c.Run() == nil
 }
+
+func TestUnwritableOutputFolderIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	os.WriteFile(blocker, []byte("x"), 0o644)
+	cfg := writeEvent(t, dir, "unwritable", "")
+	src, _ := os.ReadFile(cfg)
+	// A folder below a file can be made by nobody, root included.
+	os.WriteFile(cfg, bytes.Replace(src, []byte(`output = "out"`), []byte(`output = "file/out"`), 1), 0o644)
+	_, errOut, code := runArena(t, "run", "-quiet", cfg)
+	if code != exitError || !strings.Contains(errOut, "output folder") || !strings.Contains(errOut, "not a directory") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// TestFullDiskStopsCleanlyAndResumes fills the "disk" (a file size limit on
+// the arena) in the middle of an event: the event stops with an error, the
+// games journaled before stay, the torn last journal line is repaired on
+// resume, and the resumed event plays every game exactly once.
+func TestFullDiskStopsCleanlyAndResumes(t *testing.T) {
+	self, _ := os.Executable()
+	dir := t.TempDir()
+	cfg := writeEvent(t, dir, "full", "")
+	journal := filepath.Join(dir, "out", "journal.jsonl")
+	cmd, out := startArena(t, []string{"ARENA_TEST_FSIZE=7000"}, "run", "-quiet", cfg)
+	err := cmd.Wait()
+	if err == nil || !strings.Contains(out.String(), "file too large") {
+		t.Fatalf("want a failed run naming the full disk: %v\n%s", err, out)
+	}
+	waitNoEngines(t, self)
+	b, _ := os.ReadFile(journal)
+	before, err := results.ReadJournal(journal)
+	if err != nil || len(before) == 0 || len(before) >= 12 {
+		t.Fatalf("journal after the stop: %d records, %v", len(before), err)
+	}
+	if len(b) == 0 || b[len(b)-1] == '\n' {
+		t.Logf("the last journal line is whole (%d bytes); nothing to repair", len(b))
+	}
+	o, errOut, code := runArena(t, "run", "-quiet", cfg)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, o, errOut)
+	}
+	recs, err := results.ReadJournal(journal)
+	if err != nil || len(recs) != 12 {
+		t.Fatalf("resumed journal: %d records, %v", len(recs), err)
+	}
+	seen := map[[2]int]int{}
+	for i, r := range recs {
+		seen[[2]int{r.Round, r.Game}]++
+		if i < len(before) && (r.Round != before[i].Round || r.Game != before[i].Game || r.End != before[i].End) {
+			t.Errorf("journaled game %d changed on resume", i)
+		}
+	}
+	if len(seen) != 12 {
+		t.Errorf("%d distinct games in 12 records", len(seen))
+	}
+	waitNoEngines(t, self)
+}
+
+// TestTornJournalLineIsRepaired cuts the journal in the middle of its last
+// line, as a power loss would, and resumes.
+func TestTornJournalLineIsRepaired(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeEvent(t, dir, "torn", "")
+	if _, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 {
+		t.Fatalf("run: %s", errOut)
+	}
+	journal := filepath.Join(dir, "out", "journal.jsonl")
+	b, _ := os.ReadFile(journal)
+	last := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
+	os.WriteFile(journal, b[:last+(len(b)-last)/2], 0o644) // half of the last game's line
+	if recs, err := results.ReadJournal(journal); err != nil || len(recs) != 11 {
+		t.Fatalf("torn journal: %d records, %v", len(recs), err)
+	}
+	if o, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 || !strings.Contains(o, "11 games already finished") {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, o, errOut)
+	}
+	recs, err := results.ReadJournal(journal)
+	if err != nil || len(recs) != 12 {
+		t.Fatalf("repaired journal: %d records, %v", len(recs), err)
+	}
+	if a, _ := os.ReadFile(journal); !bytes.Equal(a[:last], b[:last]) || a[len(a)-1] != '\n' {
+		t.Errorf("the finished games' lines changed, or the journal does not end a line")
+	}
+}
