@@ -17,6 +17,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results"
 	"gomoku-arena/rules"
@@ -208,8 +209,14 @@ type slot struct {
 	k   int // index of the game within its encounter
 }
 
-// validate checks the plan's consistency.
+// validate checks the plan's consistency, and that every engine's program
+// exists, before anything is played.
 func (p *matchPlan) validate() error {
+	for _, e := range p.Entrants {
+		if err := bundled.Check(e.Spec); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
 	switch {
 	case len(p.Entrants) < 2:
 		return fmt.Errorf("%w: want at least two engines", errUsage)
