@@ -109,6 +109,9 @@ func newEvent(cfg *config.Event) (*event, error) {
 	}
 	out := cfg.OutputDir()
 	d := &arbiter.Director{Event: cfg.Name, Rule: rule, Size: cfg.Size, MoveCap: cfg.MoveCap, Concurrency: cfg.Concurrency}
+	if cfg.OpeningProcedure != config.ProcedureNone {
+		d.Procedure = cfg.OpeningProcedure
+	}
 	if cfg.StartTimeout != nil {
 		d.StartTimeout = cfg.StartTimeout.Duration
 	}
@@ -163,6 +166,7 @@ func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, e
 		}
 	}
 	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock)}
+	ent.Swap2Colors = e.Swap2Colors
 	if _, set := e.Info["max_memory"]; !set {
 		ent.Infos = append(ent.Infos, engine.Info{Key: "max_memory", Value: fmt.Sprint(spec.Limits.Memory)})
 	}
@@ -262,6 +266,16 @@ func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
 		}
 		return out, nil
 	}
+	if rule.Name() == "renju" {
+		// Renju engine events play the 26 canonical openings, each twice with
+		// colours reversed (one per pairing); the RIF procedure falls back to
+		// them too.
+		var out [][]rules.Point
+		for _, o := range rules.RIFOpeningList(cfg.Size) {
+			out = append(out, o.Stones)
+		}
+		return out, nil
+	}
 	if rule.Name() == "outer-open" && cfg.OpeningPolicy == config.PolicyArbiterOpens {
 		var out [][]rules.Point
 		for _, m := range rules.OuterOpenFirstMoves(cfg.Size) {
@@ -283,6 +297,9 @@ type identity struct {
 	Engines                                     []config.Engine
 	Rounds                                      int
 	Tiebreaks                                   []string
+	// Procedure is the opening procedure, left out when there is none so
+	// that events from before it existed still match.
+	Procedure string `json:",omitempty"`
 }
 
 // claimFolder creates the output folder, or checks that the event in it is
@@ -293,7 +310,10 @@ func (ev *event) claimFolder(extend bool) error {
 	}
 	c := ev.cfg
 	id := identity{c.Name, c.Rule, string(ev.t.Format), c.OpeningPolicy, c.Openings, c.Size, c.MoveCap, c.Seed,
-		c.ByePoints, c.Clock, c.Engines, ev.t.Rounds, c.Tiebreaks}
+		c.ByePoints, c.Clock, c.Engines, ev.t.Rounds, c.Tiebreaks, ""}
+	if c.OpeningProcedure != config.ProcedureNone {
+		id.Procedure = c.OpeningProcedure
+	}
 	path := filepath.Join(ev.out, "event.json")
 	if b, err := os.ReadFile(path); err == nil {
 		var old identity

@@ -99,6 +99,9 @@ type Engine struct {
 	MaxMemory    *Bytes `toml:"max_memory"`
 	HardMemory   *Bytes `toml:"hard_memory"`
 	MaxProcesses *int   `toml:"max_processes"`
+	// Swap2Colors adds a colour field (1 Black, 2 White) to SWAP2BOARD's
+	// stone lines.
+	Swap2Colors bool `toml:"swap2_colors"`
 }
 
 // Event is a whole config file.
@@ -125,6 +128,8 @@ type Event struct {
 	MaxProcesses *int   `toml:"max_processes"`
 	FreezeIdle   bool   `toml:"freeze_idle"`
 	Sandbox      string `toml:"sandbox"`
+	// OpeningProcedure is "none" (default), "swap2" or "rif".
+	OpeningProcedure string `toml:"opening_procedure"`
 
 	// File is the path the event was read from; relative paths in it
 	// (output, openings, engine commands and dirs) are relative to its folder.
@@ -139,6 +144,15 @@ const (
 	PolicyStrict       = "strict"
 	PolicyArbiterOpens = "arbiter-opens"
 )
+
+// Opening procedures (arbiter/opening.go).
+const (
+	ProcedureNone  = "none"
+	ProcedureSwap2 = "swap2"
+	ProcedureRIF   = "rif"
+)
+
+var procedures = []string{ProcedureNone, ProcedureSwap2, ProcedureRIF}
 
 // Formats a config may name (the pairing package resolves "auto").
 var formats = []string{"auto", "round-robin", "double-round-robin", "swiss", "gauntlet"}
@@ -202,6 +216,9 @@ func (ev *Event) defaults() {
 	if ev.OpeningPolicy == "" {
 		ev.OpeningPolicy = PolicyStrict
 	}
+	if ev.OpeningProcedure == "" {
+		ev.OpeningProcedure = ProcedureNone
+	}
 	if ev.Concurrency == 0 {
 		ev.Concurrency = 1
 	}
@@ -228,6 +245,12 @@ func (ev *Event) check() error {
 	}
 	if ev.OpeningPolicy != PolicyStrict && ev.OpeningPolicy != PolicyArbiterOpens {
 		return ev.errAt("opening_policy", fmt.Sprintf("%q is not %q or %q", ev.OpeningPolicy, PolicyStrict, PolicyArbiterOpens))
+	}
+	if !contains(procedures, ev.OpeningProcedure) {
+		return ev.errAt("opening_procedure", fmt.Sprintf("%q is not one of %s", ev.OpeningProcedure, strings.Join(procedures, ", ")))
+	}
+	if ev.OpeningProcedure == ProcedureRIF && (ev.Size%2 == 0 || ev.Size < 7) {
+		return ev.errAt("opening_procedure", fmt.Sprintf("the RIF opening needs an odd board of at least 7x7, not %d", ev.Size))
 	}
 	if ev.MoveCap < 0 {
 		return ev.errAt("move_cap", "must not be negative")
