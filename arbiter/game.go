@@ -103,6 +103,8 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 		c := pos.ToMove()
 		s := sides[c]
 		clk := clocks[c]
+		sides[c.Opponent()].Engine.Freeze() // when its limits say so: no thinking on the opponent's time
+		s.Engine.Thaw()                     // before the request is written, so the clock never sees the freeze
 		reply := g.request(s, pos, clk)
 		rec.Messages = note(rec.Messages, s.Engine.Name(), reply.Notes)
 		switch reply.Fault {

@@ -1,0 +1,72 @@
+package arbiter
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gomoku-arena/engine"
+	"gomoku-arena/results"
+	"gomoku-arena/rules"
+)
+
+// TestIdleEngineIsFrozen plays a game against an engine that ponders all
+// the time, while its opponent thinks 60ms a move: frozen, it ponders only
+// while on move; free, also on its opponent's time.
+func TestIdleEngineIsFrozen(t *testing.T) {
+	pondered := func(freeze bool) int {
+		spec := engine.Spec{Name: "ponder", Command: "builtin:faulty", Args: []string{"ponder"},
+			StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{FreezeIdle: freeze}}
+		e, err := engine.Start(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { closeAndCheckGone(t, e) })
+		opp := start(t, "faulty-slow", "think=60ms")
+		rec := Play(context.Background(), Game{Rule: freestyle(t), Size: 15}, player(e, fast), player(opp, fast))
+		ms := 0
+		for _, m := range rec.Messages {
+			if n, ok := strings.CutPrefix(m, "ponder: MESSAGE pondered "); ok {
+				v, _ := strconv.Atoi(strings.TrimSuffix(n, "ms"))
+				ms += v
+			}
+		}
+		if rec.End.Forfeit() {
+			t.Fatalf("freeze=%v: %s %s", freeze, rec.End, rec.Detail)
+		}
+		return ms
+	}
+	free, frozen := pondered(false), pondered(true)
+	t.Logf("pondered %dms free, %dms frozen", free, frozen)
+	if free < 100 {
+		t.Skipf("the engine hardly ran even free (%dms): machine too busy to tell", free)
+	}
+	if frozen*4 > free {
+		t.Errorf("a frozen engine pondered %dms, a free one %dms", frozen, free)
+	}
+}
+
+// TestMemoryHogForfeits: an engine over its memory limit after a move loses.
+func TestMemoryHogForfeits(t *testing.T) {
+	spec := engine.Spec{Name: "hog", Command: "builtin:faulty", Args: []string{"hog=100000000"},
+		StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{Memory: 50 << 20}}
+	e, err := engine.Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeAndCheckGone(t, e) })
+	rec := Play(context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(e, fast))
+	if rec.End != results.MemoryLimit || rec.Winner != rules.Black || !rec.End.Forfeit() {
+		t.Fatalf("%s %q, winner %v", rec.End, rec.Detail, rec.Winner)
+	}
+}
+
+func freestyle(t *testing.T) rules.Rule {
+	r, err := rules.ByName("freestyle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
