@@ -101,7 +101,7 @@ func TestSwap2SwapMovesTheNames(t *testing.T) {
 }
 
 func TestSwap2Forfeits(t *testing.T) {
-	quick := clock.Control{Match: 2 * time.Second, Turn: 300 * time.Millisecond, Tolerance: 100 * time.Millisecond, Hang: 2 * time.Second}
+	quick := clock.Control{Match: 5 * time.Second, Turn: 800 * time.Millisecond, Tolerance: 200 * time.Millisecond, Hang: 5 * time.Second}
 	for _, c := range []struct {
 		name          string
 		first, second []string
@@ -118,7 +118,7 @@ func TestSwap2Forfeits(t *testing.T) {
 		{"occupied at the choice", []string{"7,7 8,7 9,9"}, []string{"8,7"}, "second", results.Illegal, "occupied"},
 		{"two stones at the last choice", []string{"7,7 8,7 9,9", "1,1 2,2"}, []string{"1,14 2,14"}, "first", results.Illegal, "wrong number of stones"},
 		{"timeout", []string{"7,7 8,7 9,9"}, []string{""}, "second", results.Time, "SWAP2BOARD"},
-		{"late past the tolerance", []string{"!sleep 0.5; echo '7,7 8,7 9,9'"}, nil, "first", results.Time, "no answer to SWAP2BOARD within"},
+		{"late past the tolerance", []string{"!sleep 1.5; echo '7,7 8,7 9,9'"}, nil, "first", results.Time, "no answer to SWAP2BOARD within"},
 		{"unknown command", []string{"UNKNOWN command SWAP2BOARD"}, nil, "first", results.Refusal, "SWAP2BOARD"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -187,7 +187,7 @@ func TestRIFFallsBackToTheList(t *testing.T) {
 // Scripted RIF games: a swap moves the names, symmetric offers lose, an
 // unoffered choice loses.
 func TestRIFProcedureChecks(t *testing.T) {
-	quick := clock.Control{Match: 2 * time.Second, Turn: 500 * time.Millisecond, Tolerance: 100 * time.Millisecond, Hang: 2 * time.Second}
+	quick := clock.Control{Match: 5 * time.Second, Turn: 800 * time.Millisecond, Tolerance: 200 * time.Millisecond, Hang: 5 * time.Second}
 	for _, c := range []struct {
 		name          string
 		first, second []string
