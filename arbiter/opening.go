@@ -100,6 +100,8 @@ func (o *procedure) name(s rules.Seat) string { return o.seats[s].Engine.Name() 
 // false.
 func (o *procedure) ask(s rules.Seat, what string, req func(deadline time.Time) engine.OpeningReply) (engine.OpeningReply, bool) {
 	sd, clk := o.seats[s], o.clocks[s]
+	o.seats[s.Other()].Engine.Freeze() // when its limits say so, as in the game proper
+	sd.Engine.Thaw()
 	for _, in := range clk.MoveInfos(rules.Black) {
 		sd.Engine.QueueInfo(engine.Info{Key: in.Key, Value: in.Value})
 	}
