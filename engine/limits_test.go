@@ -55,6 +55,9 @@ func TestMemoryLimitSeesAHog(t *testing.T) {
 }
 
 func TestHardMemoryLimitStopsAHog(t *testing.T) {
+	if raceDetector {
+		t.Skip("the race runtime alone exceeds a 150 MiB data limit")
+	}
 	spec := faultySpec("hog=300000000")
 	spec.Limits.HardMemory = 150 << 20
 	e, err := Start(spec)
