@@ -54,8 +54,10 @@ type Director struct {
 	// goroutine, before either entrant starts another game. Its error (a
 	// journal that cannot be written) stops the event.
 	Finished func(*results.Record) error
-	// Started, if set, is told when a game begins (for progress displays).
+	// Started, if set, is told when a game begins, and Moved after each of
+	// its stones, from the game's goroutine (for progress displays).
 	Started func(Fixture)
+	Moved   func(f Fixture, stones int, black, white time.Duration)
 	// Instances lets an entrant play several games at once, each with its
 	// own process (and working directory Dir/N for the Nth): for engine
 	// authors' matches, not for events, where an engine gets the machine
@@ -124,6 +126,9 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 func (d *Director) play(abort context.Context, f Fixture) *results.Record {
 	g := Game{Event: d.Event, Round: f.Round, Number: f.Number, Rule: d.Rule, Size: d.Size,
 		Opening: f.Opening, Procedure: d.Procedure, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
+	if d.Moved != nil {
+		g.Moved = func(stones int, black, white time.Duration) { d.Moved(f, stones, black, white) }
+	}
 	var players [2]*Player
 	for i, idx := range []int{f.Black, f.White} {
 		e, err := d.take(idx)

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"gomoku-arena/clock"
@@ -48,6 +49,9 @@ type Game struct {
 	MoveCap int
 	// StartTimeout bounds the START/RESTART handshake (0 = 10s).
 	StartTimeout time.Duration
+	// Moved, if set, hears of every stone played: the number of stones on
+	// the record and both clocks (for progress displays).
+	Moved func(stones int, black, white time.Duration)
 }
 
 // maxMessages bounds the engine lines kept in one record.
@@ -134,6 +138,9 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 		mv.Captured = v.Captured
 		rec.Moves = append(rec.Moves, mv)
 		s.known = len(pos.Moves)
+		if g.Moved != nil {
+			g.Moved(len(rec.Moves), clocks[rules.Black].Left(rules.Black), clocks[rules.White].Left(rules.White))
+		}
 		if len(v.Captured) > 0 {
 			// Stones vanished: TURN cannot say so, and an engine that does not
 			// capture itself would keep them. Both get the whole position.
@@ -160,6 +167,9 @@ func (g Game) start(s *side) (results.Termination, string) {
 		infos = append(infos, engine.Info{Key: in.Key, Value: in.Value})
 	}
 	infos = append(infos, RuleInfos(g.Rule)...)
+	if dir, err := filepath.Abs(s.Engine.Dir()); err == nil && s.Engine.Dir() != "" {
+		infos = append(infos, engine.Info{Key: "folder", Value: dir}) // for its persistent files
+	}
 	infos = append(infos, s.Infos...)
 	err := s.Engine.NewGame(g.Size, infos, time.Now().Add(timeout))
 	if err == nil {

@@ -331,6 +331,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		return fmt.Sprintf("#%d %s-%s", f.Number, p.Entrants[f.Black].Spec.Name, p.Entrants[f.White].Spec.Name)
 	}
 	d.Started = prog.started
+	d.Moved = prog.moved
 	var (
 		done     int
 		hints    []string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -14,7 +15,8 @@ import (
 
 // progress reports an event as it runs: one plain line per finished game
 // (for people and scripts alike), and on a terminal a status line below them
-// with the games running, the count and an estimate of the time left.
+// with the count, an estimate of the time left, and each running game with
+// its stone count and both clocks.
 type progress struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -23,12 +25,20 @@ type progress struct {
 	total   int
 	done    int
 	start   time.Time
-	running map[arbiter.Key]string
+	drawn   time.Time // last status line, to redraw at most a few times a second
+	running map[arbiter.Key]*live
 	names   func(arbiter.Fixture) string
 }
 
+// live is what the status line shows of a running game.
+type live struct {
+	names        string
+	stones       int
+	black, white time.Duration
+}
+
 func newProgress(w io.Writer, quiet bool, total int) *progress {
-	return &progress{w: w, quiet: quiet, tty: isTerminal(w), total: total, start: time.Now(), running: map[arbiter.Key]string{}}
+	return &progress{w: w, quiet: quiet, tty: isTerminal(w), total: total, start: time.Now(), running: map[arbiter.Key]*live{}}
 }
 
 func isTerminal(w io.Writer) bool {
@@ -47,8 +57,22 @@ func (p *progress) started(f arbiter.Fixture) {
 	if p.names != nil {
 		desc = p.names(f)
 	}
-	p.running[arbiter.Key{Round: f.Round, Number: f.Number}] = desc
+	p.running[arbiter.Key{Round: f.Round, Number: f.Number}] = &live{names: desc}
 	p.status()
+}
+
+// moved is called from a game's goroutine after each stone.
+func (p *progress) moved(f arbiter.Fixture, stones int, black, white time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	g := p.running[arbiter.Key{Round: f.Round, Number: f.Number}]
+	if g == nil {
+		return
+	}
+	g.stones, g.black, g.white = stones, black, white
+	if time.Since(p.drawn) > 200*time.Millisecond {
+		p.status()
+	}
 }
 
 func (p *progress) finished(rec *results.Record) {
@@ -94,18 +118,24 @@ func (p *progress) status() {
 	if !p.tty || p.quiet {
 		return
 	}
+	p.drawn = time.Now()
 	var run []string
-	for _, d := range p.running {
-		run = append(run, d)
+	for _, g := range p.running {
+		s := g.names
+		if g.stones > 0 {
+			s += fmt.Sprintf(" (%d stones, %s/%s)", g.stones, clockText(g.black), clockText(g.white))
+		}
+		run = append(run, s)
 	}
+	sort.Strings(run)
 	eta := ""
 	if p.done > 0 && p.total > p.done {
 		left := time.Since(p.start) / time.Duration(p.done) * time.Duration(p.total-p.done)
 		eta = "  ETA " + left.Round(time.Second).String()
 	}
 	line := fmt.Sprintf("%d/%d finished%s  running: %s", p.done, p.total, eta, strings.Join(run, ", "))
-	if len(line) > 150 {
-		line = line[:147] + "..."
+	if len(line) > 200 {
+		line = line[:197] + "..."
 	}
 	fmt.Fprint(p.w, "\r\x1b[K"+line)
 }
@@ -120,4 +150,10 @@ func (p *progress) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clearStatus()
+}
+
+// clockText is a clock reading as m:ss.
+func clockText(d time.Duration) string {
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
 }

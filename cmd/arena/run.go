@@ -68,6 +68,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 		return ev.cfg.Engines[f.Black].Name + " vs " + ev.cfg.Engines[f.White].Name
 	}
 	ev.t.Started = p.started
+	ev.t.Moved = p.moved
 	ev.t.Notice = func(s string) { fmt.Fprintln(stderr, "arena: "+s) }
 	ev.t.RoundDone = ev.writeTRF
 	runErr := ev.t.Run(drain, abort, done, func(rec *results.Record) error {
