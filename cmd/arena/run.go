@@ -144,15 +144,19 @@ func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, e
 		spec.StartTimeout = cfg.StartTimeout.Duration
 	}
 	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory, FreezeIdle: cfg.FreezeIdle}
-	for _, l := range [][3]any{{cfg.MaxMemory, cfg.HardMemory, cfg.MaxProcesses}, {e.MaxMemory, e.HardMemory, e.MaxProcesses}} {
-		if b := l[0].(*config.Bytes); b != nil {
-			spec.Limits.Memory = b.N
+	// The event's limits, then the engine's own on top.
+	for _, l := range []struct {
+		memory, hard *config.Bytes
+		processes    *int
+	}{{cfg.MaxMemory, cfg.HardMemory, cfg.MaxProcesses}, {e.MaxMemory, e.HardMemory, e.MaxProcesses}} {
+		if l.memory != nil {
+			spec.Limits.Memory = l.memory.N
 		}
-		if b := l[1].(*config.Bytes); b != nil {
-			spec.Limits.HardMemory = b.N
+		if l.hard != nil {
+			spec.Limits.HardMemory = l.hard.N
 		}
-		if n := l[2].(*int); n != nil {
-			spec.Limits.Processes = *n
+		if l.processes != nil {
+			spec.Limits.Processes = *l.processes
 		}
 	}
 	if cfg.Sandbox != config.SandboxNone {
