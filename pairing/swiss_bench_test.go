@@ -1,9 +1,11 @@
 package pairing
 
 import (
+	"flag"
 	"math/rand/v2"
 	"sort"
 	"testing"
+	"time"
 )
 
 // greedyHistory makes a plausible Swiss history cheaply: each round, players
@@ -78,3 +80,48 @@ func benchSwiss(b *testing.B, n, rounds int) {
 func BenchmarkPairSwiss100(b *testing.B)  { benchSwiss(b, 100, 9) }
 func BenchmarkPairSwiss500(b *testing.B)  { benchSwiss(b, 500, 9) }
 func BenchmarkPairSwiss2000(b *testing.B) { benchSwiss(b, 2000, 11) }
+
+// benchEarly times round `round` of a simulated event with random results
+// (45% first-mover wins, 10% draws): in early rounds the scoregroups are
+// huge, the hardest case for bracket-wise matching.
+func benchEarly(b *testing.B, n, round int) {
+	s := newSim(b, n, 11, 3)
+	for r := 1; r < round; r++ {
+		s.pairAndPlay(r)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := PairSwiss(s.players, s.history, round, s.opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPairSwissRound2_500(b *testing.B)  { benchEarly(b, 500, 2) }
+func BenchmarkPairSwissRound2_2000(b *testing.B) { benchEarly(b, 2000, 2) }
+func BenchmarkPairSwissRound3_2000(b *testing.B) { benchEarly(b, 2000, 3) }
+
+var swissEvent = flag.Bool("swiss.event", false, "run the whole-event Swiss benchmarks (11 rounds; minutes with a slow pairing core)")
+
+// benchEvent times the pairing of a whole 11-round event, every round paired
+// by PairSwiss from the real results so far, and reports the slowest round.
+func benchEvent(b *testing.B, n int) {
+	if !*swissEvent {
+		b.Skip("whole-event benchmark: run with -swiss.event")
+	}
+	for b.Loop() {
+		s := newSim(b, n, 11, 3)
+		var slowest time.Duration
+		for r := 1; r <= 11; r++ {
+			start := time.Now()
+			s.pairAndPlay(r)
+			d := time.Since(start)
+			slowest = max(slowest, d)
+			b.Logf("n=%d round %d: %v", n, r, d)
+		}
+		b.ReportMetric(slowest.Seconds(), "s-slowest-round")
+	}
+}
+
+func BenchmarkSwissEvent500(b *testing.B)  { benchEvent(b, 500) }
+func BenchmarkSwissEvent2000(b *testing.B) { benchEvent(b, 2000) }
