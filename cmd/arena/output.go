@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 
+	"gomoku-arena/pairing"
 	"gomoku-arena/results"
 )
 
@@ -55,10 +56,17 @@ func writeGame(out string, rec *results.Record) error {
 // writeStandings prints the standings and crosstable and writes them to the
 // output folder in every table format. They are derived from the journal's
 // records alone.
-func writeStandings(stdout io.Writer, out string, names []string, swiss bool, byePoints *float64, tiebreaks []string, done []*results.Record) error {
+func writeStandings(stdout io.Writer, out string, id identity, done []*results.Record) error {
+	swiss := id.Format == string(pairing.SwissFormat)
+	var names []string
 	index := map[string]int{}
-	for i, n := range names {
-		index[n] = i
+	var ratings []float64
+	rated := false
+	for i, e := range id.Engines {
+		names = append(names, e.Name)
+		index[e.Name] = i
+		ratings = append(ratings, float64(e.Rating))
+		rated = rated || e.Rating > 0
 	}
 	games, err := results.GameResults(done, index)
 	if err != nil {
@@ -68,16 +76,21 @@ func writeStandings(stdout io.Writer, out string, names []string, swiss bool, by
 	if !swiss {
 		opt.ByePoints = 0 // a round robin's bye is a rest, the same for everyone
 	}
-	if byePoints != nil {
-		opt.ByePoints = *byePoints
+	if id.ByePoints != nil {
+		opt.ByePoints = *id.ByePoints
 	}
-	if len(tiebreaks) > 0 {
-		if opt.Tiebreaks, err = results.ParseTiebreaks(tiebreaks); err != nil {
+	if len(id.Tiebreaks) > 0 {
+		if opt.Tiebreaks, err = results.ParseTiebreaks(id.Tiebreaks); err != nil {
 			return err
 		}
 	}
-	event := filepath.Base(out)
-	rep, err := results.NewReport(event, names, games, opt)
+	if swiss {
+		opt.Rounds = id.Rounds
+	}
+	if rated {
+		opt.Ratings = ratings
+	}
+	rep, err := results.NewReport(id.Name, names, games, opt)
 	if err != nil {
 		return err
 	}

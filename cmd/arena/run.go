@@ -86,7 +86,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	if runErr == nil && (drain.Err() != nil || abort.Err() != nil) {
 		runErr = fmt.Errorf("stopped: %d finished games are in %s; run the same command to continue", played(done), ev.out)
 	}
-	if err := writeStandings(stdout, ev.out, ev.names(), ev.swiss(), cfg.ByePoints, cfg.Tiebreaks, done); err != nil && runErr == nil {
+	if err := writeStandings(stdout, ev.out, ev.identity(), done); err != nil && runErr == nil {
 		runErr = err
 	}
 	return runErr
@@ -307,18 +307,23 @@ type identity struct {
 	Procedure string `json:",omitempty"`
 }
 
-// claimFolder creates the output folder, or checks that the event in it is
-// this one. Only the number of rounds may grow, and only when asked.
-func (ev *event) claimFolder(extend bool) error {
-	if err := os.MkdirAll(ev.out, 0o755); err != nil {
-		return fmt.Errorf("output folder: %w", err)
-	}
+func (ev *event) identity() identity {
 	c := ev.cfg
 	id := identity{c.Name, c.Rule, string(ev.t.Format), c.OpeningPolicy, c.Openings, c.Size, c.MoveCap, c.Seed,
 		c.ByePoints, c.Clock, c.Engines, ev.t.Rounds, c.Tiebreaks, ""}
 	if c.OpeningProcedure != config.ProcedureNone {
 		id.Procedure = c.OpeningProcedure
 	}
+	return id
+}
+
+// claimFolder creates the output folder, or checks that the event in it is
+// this one. Only the number of rounds may grow, and only when asked.
+func (ev *event) claimFolder(extend bool) error {
+	if err := os.MkdirAll(ev.out, 0o755); err != nil {
+		return fmt.Errorf("output folder: %w", err)
+	}
+	c, id := ev.cfg, ev.identity()
 	path := filepath.Join(ev.out, "event.json")
 	if b, err := os.ReadFile(path); err == nil {
 		var old identity
@@ -354,16 +359,6 @@ func normal(id identity) identity {
 	json.Unmarshal(b, &out)
 	return out
 }
-
-func (ev *event) names() []string {
-	var names []string
-	for _, e := range ev.cfg.Engines {
-		names = append(names, e.Name)
-	}
-	return names
-}
-
-func (ev *event) swiss() bool { return ev.t.Format == pairing.SwissFormat }
 
 // total is the number of games in the event, when it is known in advance.
 func (ev *event) total(done []*results.Record) int {
@@ -425,7 +420,7 @@ func played(recs []*results.Record) int {
 func (ev *event) writeTRF(round int, all []*results.Record) error {
 	trf := &pairing.TRF{Name: ev.cfg.Name, Rounds: ev.t.Rounds, Games: ev.t.SwissHistory(all, round+1)}
 	for _, e := range ev.cfg.Engines {
-		trf.Players = append(trf.Players, pairing.TRFPlayer{Name: e.Name})
+		trf.Players = append(trf.Players, pairing.TRFPlayer{Name: e.Name, Rating: e.Rating})
 	}
 	var b bytes.Buffer
 	if err := pairing.WriteTRF(&b, trf); err != nil {

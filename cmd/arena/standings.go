@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"gomoku-arena/internal/brains"
-	"gomoku-arena/pairing"
 	"gomoku-arena/results"
 )
 
@@ -35,10 +34,6 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	for _, e := range id.Engines {
-		names = append(names, e.Name)
-	}
 	for _, rec := range done {
 		if rec.End == results.ByeEnd {
 			continue
@@ -47,7 +42,7 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return writeStandings(stdout, out, names, id.Format == string(pairing.SwissFormat), id.ByePoints, id.Tiebreaks, done)
+	return writeStandings(stdout, out, id, done)
 }
 
 func bundledNames() []string { return brains.Names() }

@@ -102,6 +102,9 @@ type Engine struct {
 	// Swap2Colors adds a colour field (1 Black, 2 White) to SWAP2BOARD's
 	// stone lines.
 	Swap2Colors bool `toml:"swap2_colors"`
+	// Rating, when given, is the engine's Elo for the ARO tie-break and the
+	// TRF report; entrants are seeded in the order the file lists them.
+	Rating int `toml:"rating"`
 }
 
 // Event is a whole config file.
@@ -302,6 +305,9 @@ func (ev *Event) check() error {
 			if strings.ContainsAny(k+v, "\r\n") || strings.ContainsAny(k, " \t") || k == "" {
 				return ev.errAt(at("info"), fmt.Sprintf("engine %q: INFO %q %q must be one word and one line", e.Name, k, v))
 			}
+		}
+		if e.Rating < 0 {
+			return ev.errAt(at("rating"), fmt.Sprintf("engine %q: must not be negative", e.Name))
 		}
 		if e.MaxProcesses != nil && *e.MaxProcesses < 0 {
 			return ev.errAt(at("max_processes"), fmt.Sprintf("engine %q: must not be negative", e.Name))
