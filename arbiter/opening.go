@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,18 @@ const (
 
 // Procedures lists the opening procedures a config may name.
 var Procedures = []string{ProcedureNone, ProcedureSwap2, ProcedureRIF}
+
+// CheckProcedure reports whether procedure can open games on a board of the
+// given size.
+func CheckProcedure(procedure string, size int) error {
+	if !slices.Contains(Procedures, procedure) {
+		return fmt.Errorf("%q is not one of %s", procedure, strings.Join(Procedures, ", "))
+	}
+	if procedure == ProcedureRIF && (size%2 == 0 || size < 7) {
+		return fmt.Errorf("the RIF opening needs an odd board of at least 7x7, not %d", size)
+	}
+	return nil
+}
 
 // rifProbeTimeout bounds the wait for an answer to RIFPROBE: an engine that
 // ignores unknown commands silently plays from the list after it.

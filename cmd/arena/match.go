@@ -62,6 +62,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
 	fs.Var(&memory, "max-memory", "memory limit in bytes, or with K, M, G (INFO max_memory); NAME:SIZE for one engine")
 	fs.Var(&infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
+	procedure := fs.String("opening-procedure", arbiter.ProcedureNone, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
 	boardMode := fs.Bool("board-mode", false, "send the whole position (BOARD) before every move instead of TURN")
 	moveCap := fs.Int("move-cap", 0, "adjudicate a draw after this many stones (0 = none)")
 	startTimeout := fs.Duration("start-timeout", 10*time.Second, "deadline for an engine to start and answer START")
@@ -89,7 +90,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
 	}
-	p := &matchPlan{Name: "match", Rule: rule, Size: *size, MoveCap: *moveCap, StartTimeout: *startTimeout,
+	p := &matchPlan{Name: "match", Rule: rule, Procedure: *procedure, Size: *size, MoveCap: *moveCap, StartTimeout: *startTimeout,
 		Games: *games, Rounds: 1, Gauntlet: *gauntlet, Concurrency: *concurrency, ReportEvery: *report,
 		Out: *out, PGN: *pgn, Quiet: *quiet, Hints: rule.Name() == "outer-open"}
 	if *sprtFlag != "" {
@@ -169,6 +170,7 @@ func loadOpenings(path, format string, rule rules.Rule, size int) ([]rules.Openi
 type matchPlan struct {
 	Name         string // the event name in records
 	Rule         rules.Rule
+	Procedure    string // opening procedure (arbiter.Procedures)
 	Size         int
 	MoveCap      int
 	StartTimeout time.Duration
@@ -215,6 +217,11 @@ func (p *matchPlan) validate() error {
 	for _, e := range p.Entrants {
 		if err := bundled.Check(e.Spec); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	if p.Procedure != "" {
+		if err := arbiter.CheckProcedure(p.Procedure, p.Size); err != nil {
+			return fmt.Errorf("%w: opening procedure: %v", errUsage, err)
 		}
 	}
 	switch {
@@ -293,6 +300,9 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	encs, fixtures, slots := p.schedule()
 	d := &arbiter.Director{Event: p.Name, Rule: p.Rule, Size: p.Size, MoveCap: p.MoveCap, StartTimeout: p.StartTimeout,
 		Entrants: p.Entrants, Concurrency: p.Concurrency, Instances: true}
+	if p.Procedure != arbiter.ProcedureNone {
+		d.Procedure = p.Procedure
+	}
 	var journal *results.Journal
 	if p.Out != "" {
 		if err := mkdirs(p.Out); err != nil {

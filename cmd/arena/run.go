@@ -110,7 +110,7 @@ func newEvent(cfg *config.Event) (*event, error) {
 	}
 	out := cfg.OutputDir()
 	d := &arbiter.Director{Event: cfg.Name, Rule: rule, Size: cfg.Size, MoveCap: cfg.MoveCap, Concurrency: cfg.Concurrency}
-	if cfg.OpeningProcedure != config.ProcedureNone {
+	if cfg.OpeningProcedure != arbiter.ProcedureNone {
 		d.Procedure = cfg.OpeningProcedure
 	}
 	if cfg.StartTimeout != nil {
@@ -311,7 +311,7 @@ func (ev *event) identity() identity {
 	c := ev.cfg
 	id := identity{c.Name, c.Rule, string(ev.t.Format), c.OpeningPolicy, c.Openings, c.Size, c.MoveCap, c.Seed,
 		c.ByePoints, c.Clock, c.Engines, ev.t.Rounds, c.Tiebreaks, ""}
-	if c.OpeningProcedure != config.ProcedureNone {
+	if c.OpeningProcedure != arbiter.ProcedureNone {
 		id.Procedure = c.OpeningProcedure
 	}
 	return id

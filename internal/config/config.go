@@ -17,6 +17,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/results"
@@ -148,15 +149,6 @@ const (
 	PolicyArbiterOpens = "arbiter-opens"
 )
 
-// Opening procedures (arbiter/opening.go).
-const (
-	ProcedureNone  = "none"
-	ProcedureSwap2 = "swap2"
-	ProcedureRIF   = "rif"
-)
-
-var procedures = []string{ProcedureNone, ProcedureSwap2, ProcedureRIF}
-
 // Formats a config may name (the pairing package resolves "auto").
 var formats = []string{"auto", "round-robin", "double-round-robin", "swiss", "gauntlet"}
 
@@ -220,7 +212,7 @@ func (ev *Event) defaults() {
 		ev.OpeningPolicy = PolicyStrict
 	}
 	if ev.OpeningProcedure == "" {
-		ev.OpeningProcedure = ProcedureNone
+		ev.OpeningProcedure = arbiter.ProcedureNone
 	}
 	if ev.Concurrency == 0 {
 		ev.Concurrency = 1
@@ -249,11 +241,8 @@ func (ev *Event) check() error {
 	if ev.OpeningPolicy != PolicyStrict && ev.OpeningPolicy != PolicyArbiterOpens {
 		return ev.errAt("opening_policy", fmt.Sprintf("%q is not %q or %q", ev.OpeningPolicy, PolicyStrict, PolicyArbiterOpens))
 	}
-	if !contains(procedures, ev.OpeningProcedure) {
-		return ev.errAt("opening_procedure", fmt.Sprintf("%q is not one of %s", ev.OpeningProcedure, strings.Join(procedures, ", ")))
-	}
-	if ev.OpeningProcedure == ProcedureRIF && (ev.Size%2 == 0 || ev.Size < 7) {
-		return ev.errAt("opening_procedure", fmt.Sprintf("the RIF opening needs an odd board of at least 7x7, not %d", ev.Size))
+	if err := arbiter.CheckProcedure(ev.OpeningProcedure, ev.Size); err != nil {
+		return ev.errAt("opening_procedure", err.Error())
 	}
 	if ev.MoveCap < 0 {
 		return ev.errAt("move_cap", "must not be negative")
