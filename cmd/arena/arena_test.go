@@ -387,3 +387,33 @@ func TestThirteenEntrantsPlayAnElevenRoundSwiss(t *testing.T) {
 		t.Errorf("TRF: %d players, %d games and byes, %d rounds", len(trf.Players), len(trf.Games), trf.Rounds)
 	}
 }
+
+// More Swiss rounds need -extend; fewer are refused.
+func TestExtendingASwiss(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rounds int) string {
+		src := fmt.Sprintf("name = \"ext\"\nrule = \"freestyle\"\nformat = \"swiss\"\nrounds = %d\noutput = \"out\"\n[clock]\nmatch = \"30s\"\n", rounds)
+		for i := 0; i < 5; i++ {
+			src += fmt.Sprintf("[[engine]]\nname = \"r%d\"\ncommand = \"builtin:random\"\nargs = [\"seed=%d\"]\n", i, i+1)
+		}
+		cfg := filepath.Join(dir, "ext.toml")
+		os.WriteFile(cfg, []byte(src), 0o644)
+		return cfg
+	}
+	if _, e, code := runArena(t, "run", "-quiet", write(2)); code != 0 {
+		t.Fatalf("2 rounds: %s", e)
+	}
+	if _, e, code := runArena(t, "run", "-quiet", write(3)); code == 0 || !strings.Contains(e, "-extend") {
+		t.Fatalf("3 rounds without -extend: exit %d %s", code, e)
+	}
+	if _, e, code := runArena(t, "run", "-quiet", "-extend", write(3)); code != 0 {
+		t.Fatalf("3 rounds with -extend: %s", e)
+	}
+	recs, _ := results.ReadJournal(filepath.Join(dir, "out", "journal.jsonl"))
+	if len(recs) != 3*3 { // 5 entrants: 2 games and a bye a round
+		t.Errorf("%d records after extending to 3 rounds, want 9", len(recs))
+	}
+	if _, e, code := runArena(t, "run", "-quiet", write(2)); code == 0 || !strings.Contains(e, "cannot shrink") {
+		t.Fatalf("back to 2 rounds: exit %d %s", code, e)
+	}
+}

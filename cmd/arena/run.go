@@ -330,13 +330,17 @@ func (ev *event) claimFolder(extend bool) error {
 		if err := json.Unmarshal(b, &old); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		grown := old.Rounds < id.Rounds
+		planned := old.Rounds
+		grown := planned < id.Rounds
 		old.Rounds = id.Rounds
 		if !reflect.DeepEqual(normal(old), normal(id)) {
 			return fmt.Errorf("%s holds a different event than %s (engines, rule, clock or format changed); use a new output folder", ev.out, c.File)
 		}
 		if grown && !extend {
 			return fmt.Errorf("%s now asks for %d rounds, more than the event in %s; add -extend to play them", c.File, id.Rounds, ev.out)
+		}
+		if id.Rounds < planned {
+			return fmt.Errorf("%s now asks for %d rounds, but the event in %s was planned for %d; an event cannot shrink", c.File, id.Rounds, ev.out, planned)
 		}
 		if !grown {
 			return nil
