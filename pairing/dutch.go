@@ -333,6 +333,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	}
 	posIn := func(i int) int { return i } // position inside the bracket
 	var edges []matchEdge
+	var likely []bool
 	for i := range nodes {
 		a := nodes[i]
 		for j := i + 1; j < len(nodes); j++ {
@@ -400,6 +401,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 				vals[fSplit] = int64(max(nb-dev, 0))
 			}
 			edges = append(edges, matchEdge{i, j, weigh()})
+			likely = append(likely, likelyPair(i, j, nb, nmdp, len(lower)))
 		}
 		if byeNode >= 0 {
 			v := t.violations(a, nil, relax)
@@ -414,9 +416,36 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 			vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
 			vals[fByeRank] = int64(a.rankPos)
 			edges = append(edges, matchEdge{i, byeNode, weigh()})
+			likely = append(likely, true)
 		}
 	}
-	return maxWeightMatching(nv, edges, whole)
+	return maxWeightMatchingHinted(nv, edges, likely, whole)
+}
+
+// likelyWindow is how far from the pairing the Dutch order prefers a pair
+// may be and still be a starting candidate for the sparse matcher.
+const likelyWindow = 8
+
+// likelyPair says whether nodes i < j (bracket positions first, then the
+// lower players) are close to a pair the Dutch order prefers: S1[k] against
+// S2[k] (or MDP k against resident k) inside the bracket, the bracket's
+// bottom against the top of the rest, and neighbours or the same halves
+// below. Only a hint for speed: see sparseMatching.
+func likelyPair(i, j, nb, nmdp, nlower int) bool {
+	near := func(d, target int) bool { return d-target <= likelyWindow && target-d <= likelyWindow }
+	d := j - i
+	switch {
+	case j < nb:
+		ideal := (nb - 2*nmdp) / 2
+		if i < nmdp && j >= nmdp {
+			ideal = nmdp
+		}
+		return near(d, ideal) || d <= likelyWindow
+	case i < nb:
+		return j-nb <= 2*likelyWindow || nb-i <= likelyWindow
+	default:
+		return d <= likelyWindow || near(d, nlower/2)
+	}
 }
 
 // colourFields fills the colour criteria for a pair inside the bracket.

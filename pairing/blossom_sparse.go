@@ -1,0 +1,205 @@
+package pairing
+
+import (
+	"math/bits"
+	"sort"
+)
+
+// The blossom algorithm costs O(n·m) on a graph of n vertices and m edges,
+// and the Swiss brackets of a big event are dense: a round-2 bracket of 2,000
+// players has two million edges, of which an optimal matching uses a
+// thousand. sparseMatching solves a small candidate subgraph instead and then
+// certifies the result on the whole graph with linear-programming duality:
+// the blossom algorithm ends with dual variables (one per vertex, one per
+// blossom) under which every candidate edge has non-negative slack and every
+// matched edge is tight. If every other edge of the whole graph has
+// non-negative slack too, those duals prove that no matching of the whole
+// graph weighs more, so the candidate matching is a maximum-weight matching
+// of the whole graph. Edges that break the proof join the candidates and the
+// subgraph is solved again; after a few rounds without a proof the whole
+// graph is solved directly.
+//
+// The result has the optimal weight, as the dense algorithm's has; when
+// several matchings share that weight, the two may return different ones.
+
+// sparseFrom and sparseDensity say which graphs are worth the detour: at
+// least sparseFrom vertices and sparseDensity edges per vertex on average.
+// Variables so that tests can send small graphs through the sparse path with
+// few candidates.
+var (
+	sparseFrom          = 300
+	sparseDensity       = 16
+	candidatesPerVertex = 10 // heaviest edges per vertex in the first subgraph
+	violatorsPerVertex  = 6  // worst uncertified edges per vertex added per retry
+	sparseRetries       = 6  // solves of a growing subgraph before giving up
+)
+
+func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, bool) {
+	work := edges
+	if maxCardinality {
+		// Maximum cardinality first, then weight, is maximum weight after
+		// adding to every edge a constant c heavier than any matching:
+		// then the certificate is the plain one. c must keep the doubled
+		// weights and the duals well inside 128 bits.
+		var maxw wide
+		for _, e := range edges {
+			if maxw.less(e.w) {
+				maxw = e.w
+			}
+		}
+		c, ok := maxw.mulSmall(uint64(n/2 + 1))
+		if !ok || c.hi >= 1<<56 {
+			return nil, false
+		}
+		c = c.add(wideOf(1))
+		work = make([]matchEdge, len(edges))
+		for k, e := range edges {
+			work[k] = matchEdge{e.u, e.v, e.w.add(c)}
+		}
+	}
+	in := make([]bool, len(work))
+	copy(in, likely)
+	initialCandidates(n, work, in)
+	for range sparseRetries {
+		var sub []matchEdge
+		for k, e := range work {
+			if in[k] {
+				sub = append(sub, e)
+			}
+		}
+		m := &matcher{}
+		mate := m.run(n, sub, false)
+		nv := m.addViolators(n, work, in)
+		if nv == 0 {
+			return mate, true
+		}
+	}
+	return nil, false
+}
+
+// initialCandidates marks, for every vertex, its heaviest edges.
+func initialCandidates(n int, edges []matchEdge, in []bool) {
+	adj := make([][]int32, n)
+	for k, e := range edges {
+		adj[e.u] = append(adj[e.u], int32(k))
+		adj[e.v] = append(adj[e.v], int32(k))
+	}
+	for _, ks := range adj {
+		if len(ks) > candidatesPerVertex {
+			sort.Slice(ks, func(a, b int) bool {
+				wa, wb := edges[ks[a]].w, edges[ks[b]].w
+				if wa != wb {
+					return wb.less(wa)
+				}
+				return ks[a] < ks[b]
+			})
+			ks = ks[:candidatesPerVertex]
+		}
+		for _, k := range ks {
+			in[k] = true
+		}
+	}
+}
+
+// addViolators checks the duals m ended with against every edge of the
+// whole graph (weights not yet doubled, as given to run) and marks as
+// candidates the edges of negative slack, the worst few per vertex. It
+// returns how many edges it marked: zero means the matching is certified.
+func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
+	// Blossom duals enter an edge's slack for every blossom holding both
+	// ends. chain[v] lists v's blossoms from the outermost in, zsum[v] the
+	// running sums of twice their duals; two ends share a prefix of their
+	// chains.
+	chain := make([][]int32, n)
+	zsum := make([][]wide, n)
+	for v := range n {
+		var c []int32
+		for b := m.bparent[v]; b != -1; b = m.bparent[b] {
+			c = append(c, int32(b))
+		}
+		if len(c) == 0 {
+			continue
+		}
+		reverse32(c)
+		z := make([]wide, len(c))
+		var acc wide
+		for i, b := range c {
+			acc = acc.add(m.dual[b]).add(m.dual[b])
+			z[i] = acc
+		}
+		chain[v], zsum[v] = c, z
+	}
+	type viol struct {
+		k int
+		s wide
+	}
+	worst := make([][]viol, n)
+	keep := func(v, k int, s wide) {
+		w := worst[v]
+		if len(w) < violatorsPerVertex {
+			worst[v] = append(w, viol{k, s})
+			return
+		}
+		// Replace the least violated (largest slack) if this one is worse.
+		j := 0
+		for i := range w {
+			if w[j].s.less(w[i].s) {
+				j = i
+			}
+		}
+		if s.less(w[j].s) {
+			w[j] = viol{k, s}
+		}
+	}
+	for k, e := range edges {
+		if in[k] {
+			continue
+		}
+		w2 := e.w.add(e.w)
+		s := m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2)
+		if s.hi >= 0 {
+			continue // non-negative without blossom duals, which are never negative
+		}
+		cu, cv := chain[e.u], chain[e.v]
+		if len(cu) > 0 && len(cv) > 0 && cu[0] == cv[0] {
+			i := 1
+			for i < len(cu) && i < len(cv) && cu[i] == cv[i] {
+				i++
+			}
+			s = s.add(zsum[e.u][i-1])
+			if s.hi >= 0 {
+				continue
+			}
+		}
+		keep(e.u, k, s)
+		keep(e.v, k, s)
+	}
+	marked := 0
+	for _, w := range worst {
+		for _, x := range w {
+			if !in[x.k] {
+				in[x.k] = true
+				marked++
+			}
+		}
+	}
+	return marked
+}
+
+func reverse32(s []int32) {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
+// mulSmall multiplies a non-negative a by k; ok is false on overflow of
+// the signed 128-bit range.
+func (a wide) mulSmall(k uint64) (wide, bool) {
+	hi1, lo := bits.Mul64(a.lo, k)
+	hi2, hi3 := bits.Mul64(uint64(a.hi), k)
+	hi, c := bits.Add64(hi1, hi3, 0)
+	if a.hi < 0 || hi2 != 0 || c != 0 || hi>>63 != 0 {
+		return wide{}, false
+	}
+	return wide{int64(hi), lo}, true
+}
