@@ -1,0 +1,269 @@
+package arbiter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"gomoku-arena/results"
+	"gomoku-arena/rules"
+)
+
+// Authors' matches: engines meet in encounters (pairs of engines), each
+// playing the same openings with the colours alternating, and every
+// encounter keeps a running tally from its first engine's point of view.
+// Games finish out of order (several run at once), so the tally pairs a
+// game with its twin whichever finishes first.
+
+// Match is an authors' match. Every encounter plays Games games per round,
+// for Rounds rounds: all pairs of entrants in a round robin, or with
+// Gauntlet the first entrant against each other. Schedule lays the match
+// out; Run plays it through the Director.
+type Match struct {
+	*Director
+	Games    int // per encounter and round
+	Rounds   int // the whole schedule is played this many times
+	Gauntlet bool
+	Suite    Suite
+	// SPRT, if set, stops the match as soon as it decides (two entrants).
+	SPRT *results.SPRT
+	// LoseOnly collects only the games the first entrant lost (see
+	// MatchGame.Collect).
+	LoseOnly bool
+	// FatalError stops the match at the first crash, time loss or refusal.
+	FatalError bool
+
+	encounters []*Encounter
+	fixtures   []Fixture
+	places     []place // per fixture, by Number-1
+	played     int
+	fatal      bool
+}
+
+// Encounter is one pair of entrants of a match and its tally so far, from
+// the first entrant's point of view.
+type Encounter struct {
+	First, Second int // entrants, by index
+	WDL           results.WDL
+	// Penta counts the finished game pairs, when the suite pairs games.
+	Penta results.Pentanomial
+	// Decision is the SPRT's, once it decided; Continue before.
+	Decision results.Decision
+
+	twin map[int]float64 // pair number -> the first entrant's score in the pair's game that finished first
+}
+
+// place is a fixture's place in the schedule: its encounter and the index
+// of the game within it.
+type place struct {
+	enc *Encounter
+	k   int
+}
+
+// MatchGame is a finished game as the match counted it.
+type MatchGame struct {
+	Record    *results.Record
+	Encounter *Encounter
+	Score     float64 // the encounter's first entrant's: 1, ½ or 0
+	Played    int     // games counted in the match so far, this one included
+	// Decided: this game brought the encounter's SPRT to a decision
+	// (Encounter.Decision), and the match stops starting games.
+	Decided bool
+	// Fatal: under FatalError, this is the first game lost by a crash, on
+	// time or by a refusal, and the match stops starting games.
+	Fatal bool
+	// Collect: the game belongs in the files that collect games; under
+	// LoseOnly only the games the first entrant lost do.
+	Collect bool
+}
+
+// sweepPrior is the number of virtual draws per pair of entrants that keeps
+// a rating list finite after a sweep.
+const sweepPrior = 2
+
+// Validate checks the match's consistency before anything is played.
+func (m *Match) Validate() error {
+	if m.Procedure != "" {
+		if err := CheckProcedure(m.Procedure, m.Size); err != nil {
+			return fmt.Errorf("opening procedure: %v", err)
+		}
+	}
+	switch {
+	case len(m.Entrants) < 2:
+		return errors.New("want at least two engines")
+	case m.Games < 1:
+		return errors.New("games must be at least 1")
+	case m.Rounds < 1:
+		return errors.New("rounds must be at least 1")
+	case m.Concurrency < 1:
+		return errors.New("concurrency must be at least 1")
+	case m.Size < rules.MinSize || m.Size > rules.MaxSize:
+		return fmt.Errorf("board size %d out of range %d..%d", m.Size, rules.MinSize, rules.MaxSize)
+	}
+	if m.SPRT != nil {
+		if len(m.Entrants) != 2 {
+			return fmt.Errorf("an SPRT compares two engines, not %d", len(m.Entrants))
+		}
+		if err := m.SPRT.Validate(); err != nil {
+			return err
+		}
+		if m.SPRT.Pentanomial() && !m.Suite.Pairs {
+			return fmt.Errorf("the %s SPRT model counts game pairs: play each opening twice (or use model trinomial)", m.SPRTModel())
+		}
+	}
+	return nil
+}
+
+// SPRTModel is the SPRT's model, normalized when unset.
+func (m *Match) SPRTModel() string {
+	if m.SPRT == nil || m.SPRT.Model == "" {
+		return results.ModelNormalized
+	}
+	return m.SPRT.Model
+}
+
+// Schedule lays the match out with empty tallies: for every round,
+// encounter by encounter, Games games with the colours alternating. Game k
+// of an encounter takes the suite's k-th deal, so every encounter plays the
+// same openings, and with Suite.Pairs games 2j and 2j+1 are a pair.
+func (m *Match) Schedule() ([]*Encounter, []Fixture) {
+	m.encounters, m.fixtures, m.places = nil, nil, nil
+	m.played, m.fatal = 0, false
+	n := len(m.Entrants)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if m.Gauntlet && a > 0 {
+				break
+			}
+			m.encounters = append(m.encounters, &Encounter{First: a, Second: b, twin: map[int]float64{}})
+		}
+	}
+	deals := m.Suite.Deal(m.Games*m.Rounds, m.Size)
+	for r := 0; r < m.Rounds; r++ {
+		for _, e := range m.encounters {
+			for g := 0; g < m.Games; g++ {
+				k := r*m.Games + g
+				f := Fixture{Number: len(m.fixtures) + 1, Black: e.First, White: e.Second}
+				if k%2 == 1 {
+					f.Black, f.White = e.Second, e.First
+				}
+				if deals != nil {
+					f.Opening = deals[k].Opening.Stones
+				}
+				m.places = append(m.places, place{e, k})
+				m.fixtures = append(m.fixtures, f)
+			}
+		}
+	}
+	return m.encounters, m.fixtures
+}
+
+// Run plays the schedule (laid out by Schedule, or now). kept is called
+// with every finished game before it counts (to journal it: a game the
+// journal lacks is not part of the match); counted after, with the game as
+// counted. An error from either stops the match. Once an SPRT decides or a
+// fatal error happens no new game starts; the games in progress finish and
+// are counted. Cancelling drain or abort works as in Director.Play.
+func (m *Match) Run(drain, abort context.Context, kept func(*results.Record) error, counted func(MatchGame) error) error {
+	if m.fixtures == nil {
+		m.Schedule()
+	}
+	stopped, stop := context.WithCancel(drain)
+	defer stop()
+	m.Finished = func(rec *results.Record) error {
+		if err := kept(rec); err != nil {
+			return err
+		}
+		g := m.count(rec)
+		if err := counted(g); err != nil {
+			return err
+		}
+		if g.Decided || g.Fatal {
+			stop()
+		}
+		return nil
+	}
+	return m.Play(stopped, abort, m.fixtures)
+}
+
+// Played is the number of games counted so far.
+func (m *Match) Played() int { return m.played }
+
+// count adds a finished game to its encounter's tally and applies the
+// stopping rules.
+func (m *Match) count(rec *results.Record) MatchGame {
+	p := m.places[rec.Game-1]
+	e := p.enc
+	first := rec.Score()
+	if m.fixtures[rec.Game-1].Black != e.First {
+		first = 1 - first
+	}
+	e.WDL.Add(first)
+	if m.Suite.Pairs {
+		pair := p.k / 2
+		if other, ok := e.twin[pair]; ok {
+			e.Penta.Add(other, first)
+			delete(e.twin, pair)
+		} else {
+			e.twin[pair] = first
+		}
+	}
+	m.played++
+	g := MatchGame{Record: rec, Encounter: e, Score: first, Played: m.played,
+		Collect: !m.LoseOnly || (e.First == 0 && first == 0)}
+	if m.SPRT != nil && e.Decision == results.Continue {
+		e.Decision = m.SPRT.Decide(e.WDL, e.Penta)
+		g.Decided = e.Decision != results.Continue
+	}
+	if m.FatalError && !m.fatal {
+		switch rec.End {
+		case results.Crash, results.Time, results.Refusal:
+			m.fatal, g.Fatal = true, true
+		}
+	}
+	return g
+}
+
+// Points is the first entrant's score: a point a win, half a draw.
+func (e *Encounter) Points() float64 { return float64(e.WDL.W) + float64(e.WDL.D)/2 }
+
+// Stats is the encounter's statistics: over game pairs when the suite
+// pairs games (and a pair has finished), else over single games.
+func (e *Encounter) Stats() results.MatchStats {
+	if e.Penta.Pairs() > 0 {
+		return e.Penta.Stats()
+	}
+	return e.WDL.Stats()
+}
+
+// Ratings fits the Bradley–Terry rating list of the games counted so far:
+// the first entrant at 0 in a gauntlet, else a mean of 0. A sweep makes
+// maximum likelihood infinite; the list is then fitted with prior virtual
+// draws per pair of entrants, else prior is 0.
+func (m *Match) Ratings() (list results.RatingList, prior float64, err error) {
+	names := make([]string, len(m.Entrants))
+	for i, e := range m.Entrants {
+		names[i] = e.Spec.Name
+	}
+	var games []results.RatedGame
+	for _, e := range m.encounters {
+		for _, n := range []struct {
+			count int
+			score float64
+		}{{e.WDL.W, 1}, {e.WDL.D, 0.5}, {e.WDL.L, 0}} {
+			for range n.count {
+				games = append(games, results.RatedGame{First: e.First, Second: e.Second, Score: n.score})
+			}
+		}
+	}
+	opt := results.RatingOptions{}
+	if m.Gauntlet {
+		opt.Anchor = names[0]
+	}
+	list, err = results.RateBradleyTerry(names, games, opt)
+	if errors.Is(err, results.ErrInfiniteRatings) {
+		opt.Prior = sweepPrior
+		list, err = results.RateBradleyTerry(names, games, opt)
+	}
+	return list, opt.Prior, err
+}

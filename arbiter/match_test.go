@@ -1,0 +1,305 @@
+package arbiter
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gomoku-arena/engine"
+	"gomoku-arena/results"
+	"gomoku-arena/rules"
+)
+
+// paperMatch is a match that is only scheduled and counted, never played.
+func paperMatch(engines, games int) *Match {
+	d := &Director{Size: 15, Concurrency: 1}
+	for i := 0; i < engines; i++ {
+		d.Entrants = append(d.Entrants, Entrant{Spec: engine.Spec{Name: string(rune('a' + i))}})
+	}
+	return &Match{Director: d, Games: games, Rounds: 1, Suite: Suite{Pairs: true}}
+}
+
+// finished is the record of fixture n won by the given colour (rules.Empty
+// for a draw), ended as end.
+func finished(m *Match, n int, winner rules.Color, end results.Termination) *results.Record {
+	f := m.fixtures[n-1]
+	return &results.Record{Game: n, Black: m.Entrants[f.Black].Spec.Name, White: m.Entrants[f.White].Spec.Name, Winner: winner, End: end}
+}
+
+func TestMatchSchedule(t *testing.T) {
+	tests := []struct {
+		name     string
+		engines  int
+		games    int
+		rounds   int
+		gauntlet bool
+		encs     [][2]int
+		fixtures [][2]int // black, white
+	}{
+		{"two engines, colours alternate", 2, 3, 1, false, [][2]int{{0, 1}},
+			[][2]int{{0, 1}, {1, 0}, {0, 1}}},
+		{"round robin", 3, 2, 1, false, [][2]int{{0, 1}, {0, 2}, {1, 2}},
+			[][2]int{{0, 1}, {1, 0}, {0, 2}, {2, 0}, {1, 2}, {2, 1}}},
+		{"gauntlet", 3, 1, 1, true, [][2]int{{0, 1}, {0, 2}},
+			[][2]int{{0, 1}, {0, 2}}},
+		{"rounds continue the colour alternation", 2, 1, 2, false, [][2]int{{0, 1}},
+			[][2]int{{0, 1}, {1, 0}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := paperMatch(tt.engines, tt.games)
+			m.Rounds, m.Gauntlet = tt.rounds, tt.gauntlet
+			encs, fixtures := m.Schedule()
+			var gotEncs, gotFixtures [][2]int
+			for _, e := range encs {
+				gotEncs = append(gotEncs, [2]int{e.First, e.Second})
+			}
+			for i, f := range fixtures {
+				if f.Number != i+1 {
+					t.Errorf("fixture %d numbered %d", i+1, f.Number)
+				}
+				gotFixtures = append(gotFixtures, [2]int{f.Black, f.White})
+			}
+			if !reflect.DeepEqual(gotEncs, tt.encs) || !reflect.DeepEqual(gotFixtures, tt.fixtures) {
+				t.Errorf("encounters %v fixtures %v; want %v and %v", gotEncs, gotFixtures, tt.encs, tt.fixtures)
+			}
+		})
+	}
+}
+
+// Every encounter plays the same openings, and a pair's two games share one.
+func TestMatchScheduleSharesOpenings(t *testing.T) {
+	m := paperMatch(3, 4)
+	m.Suite.Openings = []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}}, {Stones: []rules.Point{{X: 3, Y: 3}}}}
+	_, fixtures := m.Schedule()
+	var got []int
+	for _, f := range fixtures {
+		got = append(got, f.Opening[0].X)
+	}
+	want := []int{7, 7, 3, 3, 7, 7, 3, 3, 7, 7, 3, 3}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("openings %v, want %v", got, want)
+	}
+}
+
+// The tally is the first engine's, whichever colour it had, and a pair is
+// counted when its second game finishes, in whatever order games finish.
+func TestMatchCountsPairsOutOfOrder(t *testing.T) {
+	m := paperMatch(2, 6)
+	encs, _ := m.Schedule()
+	// Game 1: a (Black) wins. Game 2: a (White) wins. Game 3: draw.
+	// Game 4: a (White) loses. Games 5 and 6: a loses both.
+	order := []struct {
+		n      int
+		winner rules.Color
+		score  float64
+	}{{2, rules.White, 1}, {4, rules.Black, 0}, {5, rules.White, 0}, {1, rules.Black, 1}, {3, rules.Empty, 0.5}, {6, rules.Black, 0}}
+	for i, o := range order {
+		g := m.count(finished(m, o.n, o.winner, results.Five))
+		if g.Score != o.score || g.Played != i+1 || g.Encounter != encs[0] {
+			t.Errorf("game %d: score %v played %d; want %v and %d", o.n, g.Score, g.Played, o.score, i+1)
+		}
+	}
+	e := encs[0]
+	if want := (results.WDL{W: 2, D: 1, L: 3}); e.WDL != want {
+		t.Errorf("WDL %+v, want %+v", e.WDL, want)
+	}
+	if want := (results.Pentanomial{results.PairLL: 1, results.PairLD: 1, results.PairWW: 1}); e.Penta != want {
+		t.Errorf("pentanomial %v, want %v", e.Penta, want)
+	}
+	if e.Points() != 2.5 || m.Played() != 6 {
+		t.Errorf("points %v played %d", e.Points(), m.Played())
+	}
+}
+
+func TestMatchWithoutPairsCountsNoPentanomial(t *testing.T) {
+	m := paperMatch(2, 2)
+	m.Suite.Pairs = false
+	encs, _ := m.Schedule()
+	m.count(finished(m, 1, rules.Black, results.Five))
+	m.count(finished(m, 2, rules.Black, results.Five))
+	if e := encs[0]; e.Penta.Pairs() != 0 || e.WDL != (results.WDL{W: 1, L: 1}) || e.Stats().Pairs != 0 {
+		t.Errorf("encounter %+v", e)
+	}
+}
+
+// The SPRT decides once; later games of the encounter do not decide again.
+func TestMatchSPRTDecidesOnce(t *testing.T) {
+	m := paperMatch(2, 100)
+	m.SPRT = &results.SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05, Model: results.ModelTrinomial}
+	encs, _ := m.Schedule()
+	decided := 0
+	for n := 1; n <= 100; n++ {
+		f := m.fixtures[n-1]
+		winner := rules.Black
+		if f.White == 0 {
+			winner = rules.White
+		}
+		if m.count(finished(m, n, winner, results.Five)).Decided {
+			decided++
+			if n < 2 || encs[0].Decision != results.H1 {
+				t.Errorf("decided %v after %d games", encs[0].Decision, n)
+			}
+		}
+	}
+	if decided != 1 {
+		t.Errorf("decided %d times, want once", decided)
+	}
+}
+
+func TestMatchFatalErrorOnlyOnce(t *testing.T) {
+	m := paperMatch(2, 4)
+	m.FatalError = true
+	m.Schedule()
+	ends := []results.Termination{results.Five, results.Time, results.Crash, results.Refusal}
+	var fatal []int
+	for n, end := range ends {
+		if m.count(finished(m, n+1, rules.Black, end)).Fatal {
+			fatal = append(fatal, n+1)
+		}
+	}
+	if !reflect.DeepEqual(fatal, []int{2}) {
+		t.Errorf("fatal at games %v, want [2]", fatal)
+	}
+}
+
+func TestMatchLoseOnlyCollectsTheFirstEnginesLosses(t *testing.T) {
+	for _, loseOnly := range []bool{false, true} {
+		m := paperMatch(3, 2)
+		m.Gauntlet, m.LoseOnly = true, loseOnly
+		m.Schedule()
+		// Black wins every game: a wins games 1 and 3, loses 2 and 4.
+		var got []int
+		for n := 1; n <= 4; n++ {
+			if m.count(finished(m, n, rules.Black, results.Five)).Collect {
+				got = append(got, n)
+			}
+		}
+		want := []int{1, 2, 3, 4}
+		if loseOnly {
+			want = []int{2, 4}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("loseOnly %v: collected %v, want %v", loseOnly, got, want)
+		}
+	}
+}
+
+func TestMatchValidate(t *testing.T) {
+	sprt := func(model string) *results.SPRT {
+		return &results.SPRT{Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: model}
+	}
+	tests := []struct {
+		name   string
+		change func(*Match)
+		want   string
+	}{
+		{"fine", func(*Match) {}, ""},
+		{"one engine", func(m *Match) { m.Entrants = m.Entrants[:1] }, "at least two engines"},
+		{"no games", func(m *Match) { m.Games = 0 }, "games must be at least 1"},
+		{"no rounds", func(m *Match) { m.Rounds = 0 }, "rounds must be at least 1"},
+		{"no concurrency", func(m *Match) { m.Concurrency = 0 }, "concurrency must be at least 1"},
+		{"board too large", func(m *Match) { m.Size = 99 }, "board size 99 out of range"},
+		{"unknown procedure", func(m *Match) { m.Procedure = "swap7" }, "opening procedure:"},
+		{"RIF on an even board", func(m *Match) { m.Procedure, m.Size = ProcedureRIF, 14 }, "odd board"},
+		{"SPRT with three engines", func(m *Match) {
+			m.Entrants = append(m.Entrants, m.Entrants[0])
+			m.SPRT = sprt("")
+		}, "an SPRT compares two engines, not 3"},
+		{"bad SPRT", func(m *Match) { m.SPRT = &results.SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05} }, "must be below"},
+		{"pentanomial SPRT without pairs", func(m *Match) { m.SPRT, m.Suite.Pairs = sprt(""), false }, "the normalized SPRT model counts game pairs"},
+		{"trinomial SPRT without pairs", func(m *Match) { m.SPRT, m.Suite.Pairs = sprt(results.ModelTrinomial), false }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := paperMatch(2, 2)
+			tt.change(m)
+			err := m.Validate()
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("err %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// A sweep has no finite maximum likelihood ratings; the list then takes the
+// virtual draws and says so.
+func TestMatchRatingsAfterASweep(t *testing.T) {
+	m := paperMatch(3, 3) // a-b games 1-3, a-c 4-6, b-c 7-9
+	m.Schedule()
+	win := func(n, entrant int) {
+		winner := rules.Black
+		if m.fixtures[n-1].White == entrant {
+			winner = rules.White
+		}
+		m.count(finished(m, n, winner, results.Five))
+	}
+	for _, n := range []int{1, 2, 4, 5, 7, 8, 9} {
+		win(n, min(m.fixtures[n-1].Black, m.fixtures[n-1].White)) // the lower index wins
+	}
+	list, prior, err := m.Ratings()
+	if err != nil || prior != sweepPrior {
+		t.Fatalf("prior %v err %v, want %v and no error", prior, err, sweepPrior)
+	}
+	if r := list.Ratings; !(r[0].Elo > r[1].Elo && r[1].Elo > r[2].Elo) || r[0].Games != 4 || r[0].Points != 4 {
+		t.Errorf("ratings %+v", r)
+	}
+
+	// b and c each beat a once: the wins now form cycles, so maximum
+	// likelihood is finite.
+	win(3, 1)
+	win(6, 2)
+	if _, prior, err := m.Ratings(); err != nil || prior != 0 {
+		t.Errorf("prior %v err %v, want 0 and no error", prior, err)
+	}
+}
+
+// Played through the director: an SPRT that decides stops new games, and
+// the games counted are exactly the ones played.
+func TestMatchRunStopsWhenTheSPRTDecides(t *testing.T) {
+	d := director(t, 2, true)
+	d.Concurrency = 1
+	d.Entrants[1].Spec.Args = []string{"crash-at=1"} // b loses every game
+	m := &Match{Director: d, Games: 200, Rounds: 1, Suite: Suite{Pairs: true},
+		SPRT: &results.SPRT{Elo1: 50, Alpha: 0.05, Beta: 0.05, Model: results.ModelTrinomial}}
+	encs, fixtures := m.Schedule()
+	kept, decided := 0, 0
+	err := m.Run(context.Background(), context.Background(),
+		func(*results.Record) error { kept++; return nil },
+		func(g MatchGame) error {
+			if g.Decided {
+				decided = g.Played
+			}
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := encs[0]
+	if decided == 0 || e.Decision != results.H1 || m.Played() != decided || kept != decided || e.WDL.W != decided {
+		t.Errorf("decided after %d, played %d, kept %d of %d; tally %+v, decision %v", decided, m.Played(), kept, len(fixtures), e.WDL, e.Decision)
+	}
+}
+
+// A game that cannot be kept is not counted, and stops the match.
+func TestMatchRunKeptErrorStops(t *testing.T) {
+	d := director(t, 2, true)
+	d.Concurrency = 1
+	m := &Match{Director: d, Games: 4, Rounds: 1}
+	broken := errors.New("disk full")
+	counted := 0
+	err := m.Run(context.Background(), context.Background(),
+		func(*results.Record) error { return broken },
+		func(MatchGame) error { counted++; return nil })
+	if !errors.Is(err, broken) || counted != 0 || m.Played() != 0 {
+		t.Errorf("err %v, counted %d, played %d", err, counted, m.Played())
+	}
+}
