@@ -13,6 +13,10 @@ import "math/bits"
 // more than 63 bits together. All arithmetic is exact: the input weights are
 // doubled internally so that every dual variable and every halved slack stays
 // an integer.
+//
+// Big dense graphs (the brackets of events with thousands of players) are
+// first solved on a sparse subgraph and certified on the whole graph; see
+// blossom_sparse.go.
 
 // wide is a signed 128-bit integer: hi*2^64 + lo.
 type wide struct {

@@ -39,6 +39,8 @@ import (
 // top, so brackets above fullLimit players (bracket plus everything below)
 // look only at the next scoregroup; if the bottom then cannot be completed,
 // the round is paired again with whole-remainder matchings everywhere.
+// Big graphs are matched sparsely (blossom_sparse.go), with likelyPair
+// naming the pairs near the Dutch order as the first candidates.
 
 // fullLimit bounds the size of a bracket-plus-remainder matching done for
 // every bracket; see above.
