@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -194,21 +193,15 @@ type matchPlan struct {
 	Debug        bool // print the engines' messages after every game
 }
 
-// encounter is one pair of engines of the schedule and its running tally,
-// from the first engine's point of view.
-type encounter struct {
-	a, b    int
-	wdl     results.WDL
-	penta   results.Pentanomial
-	half    map[int]float64 // pair number -> the first engine's score in the pair's game that finished first
-	games   int             // scheduled
-	decided results.Decision
-}
-
-// slot is what the schedule knows about a fixture.
-type slot struct {
-	enc *encounter
-	k   int // index of the game within its encounter
+// match is the plan in the arbiter's terms.
+func (p *matchPlan) match() *arbiter.Match {
+	d := &arbiter.Director{Event: p.Name, Rule: p.Rule, Size: p.Size, MoveCap: p.MoveCap, StartTimeout: p.StartTimeout,
+		Entrants: p.Entrants, Concurrency: p.Concurrency, Instances: true}
+	if p.Procedure != arbiter.ProcedureNone {
+		d.Procedure = p.Procedure
+	}
+	return &arbiter.Match{Director: d, Games: p.Games, Rounds: p.Rounds, Gauntlet: p.Gauntlet, Suite: p.Suite,
+		SPRT: p.SPRT, LoseOnly: p.LoseOnly, FatalError: p.FatalError}
 }
 
 // validate checks the plan's consistency, and that every engine's program
@@ -219,73 +212,21 @@ func (p *matchPlan) validate() error {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	if p.Procedure != "" {
-		if err := arbiter.CheckProcedure(p.Procedure, p.Size); err != nil {
-			return fmt.Errorf("%w: opening procedure: %v", errUsage, err)
-		}
+	if err := p.match().Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	switch {
-	case len(p.Entrants) < 2:
-		return fmt.Errorf("%w: want at least two engines", errUsage)
-	case p.Games < 1:
-		return fmt.Errorf("%w: games must be at least 1", errUsage)
-	case p.Rounds < 1:
-		return fmt.Errorf("%w: rounds must be at least 1", errUsage)
-	case p.Concurrency < 1:
-		return fmt.Errorf("%w: concurrency must be at least 1", errUsage)
-	case p.ReportEvery < 0:
+	if p.ReportEvery < 0 {
 		return fmt.Errorf("%w: report interval must not be negative", errUsage)
-	case p.Size < rules.MinSize || p.Size > rules.MaxSize:
-		return fmt.Errorf("%w: board size %d out of range %d..%d", errUsage, p.Size, rules.MinSize, rules.MaxSize)
-	}
-	if p.SPRT != nil {
-		if len(p.Entrants) != 2 {
-			return fmt.Errorf("%w: an SPRT compares two engines, not %d", errUsage, len(p.Entrants))
-		}
-		if err := p.SPRT.Validate(); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-		if p.SPRT.Pentanomial() && !p.Suite.Pairs {
-			return fmt.Errorf("%w: the %s SPRT model counts game pairs: play each opening twice (or use model trinomial)", errUsage, sprtModel(*p.SPRT))
-		}
 	}
 	return nil
 }
 
-// schedule lists the fixtures: for every round, encounter by encounter,
-// Games games with the colours alternating. Game k of an encounter takes
-// the suite's k-th deal, so every encounter plays the same openings.
-func (p *matchPlan) schedule() ([]*encounter, []arbiter.Fixture, map[int]slot) {
-	var encs []*encounter
-	n := len(p.Entrants)
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			if p.Gauntlet && a > 0 {
-				break
-			}
-			encs = append(encs, &encounter{a: a, b: b, half: map[int]float64{}, games: p.Games * p.Rounds})
-		}
-	}
-	deals := p.Suite.Deal(p.Games*p.Rounds, p.Size)
-	var fixtures []arbiter.Fixture
-	slots := map[int]slot{}
-	for r := 0; r < p.Rounds; r++ {
-		for _, e := range encs {
-			for g := 0; g < p.Games; g++ {
-				k := r*p.Games + g
-				f := arbiter.Fixture{Number: len(fixtures) + 1, Black: e.a, White: e.b}
-				if k%2 == 1 {
-					f.Black, f.White = e.b, e.a
-				}
-				if deals != nil {
-					f.Opening = deals[k].Opening.Stones
-				}
-				slots[f.Number] = slot{e, k}
-				fixtures = append(fixtures, f)
-			}
-		}
-	}
-	return encs, fixtures, slots
+// schedule builds the plan's match and lays out its encounters and
+// fixtures (arbiter.Match.Schedule).
+func (p *matchPlan) schedule() ([]*arbiter.Encounter, []arbiter.Fixture, *arbiter.Match) {
+	m := p.match()
+	encs, fixtures := m.Schedule()
+	return encs, fixtures, m
 }
 
 // play runs the plan and prints the games, stats lines and the summary.
@@ -297,12 +238,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		p.Suite.Seed = uint64(time.Now().UnixNano())
 		fmt.Fprintf(stdout, "seed %d\n", p.Suite.Seed)
 	}
-	encs, fixtures, slots := p.schedule()
-	d := &arbiter.Director{Event: p.Name, Rule: p.Rule, Size: p.Size, MoveCap: p.MoveCap, StartTimeout: p.StartTimeout,
-		Entrants: p.Entrants, Concurrency: p.Concurrency, Instances: true}
-	if p.Procedure != arbiter.ProcedureNone {
-		d.Procedure = p.Procedure
-	}
+	encs, fixtures, m := p.schedule()
 	var journal *results.Journal
 	if p.Out != "" {
 		if err := mkdirs(p.Out); err != nil {
@@ -328,56 +264,41 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		files[name] = f
 	}
 
+	// The user's Ctrl-C drains and aborts the match through drain and abort;
+	// the match itself stops starting games when the SPRT decides or a fatal
+	// error happens.
 	drain, abort, stop := interrupts(stderr)
 	defer stop()
-	defer d.Close()
-	// decided stops new games when the SPRT decides or a fatal error
-	// happens; the user's Ctrl-C still drains and aborts through drain.
-	decided, decide := context.WithCancel(drain)
-	defer decide()
+	defer m.Close()
 
 	prog := newProgress(stdout, p.Quiet, len(fixtures))
 	prog.names = func(f arbiter.Fixture) string {
 		return fmt.Sprintf("#%d %s-%s", f.Number, p.Entrants[f.Black].Spec.Name, p.Entrants[f.White].Spec.Name)
 	}
-	d.Started = prog.started
-	d.Moved = prog.moved
+	m.Started = prog.started
+	m.Moved = prog.moved
 	var (
-		done     int
 		hints    []string
 		fatal    error
 		decision string
 	)
-	d.Finished = func(rec *results.Record) error {
+	kept := func(rec *results.Record) error {
 		if journal != nil {
 			if err := journal.Append(rec); err != nil {
 				return err
 			}
 		}
 		prog.finished(rec)
-		done++
-		s := slots[rec.Game]
-		e := s.enc
-		first := rec.Score()
-		if rec.Black != p.Entrants[e.a].Spec.Name {
-			first = 1 - first
-		}
-		e.wdl.Add(first)
-		if p.Suite.Pairs {
-			pair := s.k / 2
-			if other, ok := e.half[pair]; ok {
-				e.penta.Add(other, first)
-				delete(e.half, pair)
-			} else {
-				e.half[pair] = first
-			}
-		}
+		return nil
+	}
+	counted := func(g arbiter.MatchGame) error {
+		rec, e := g.Record, g.Encounter
 		if p.Out != "" {
 			if err := writeGame(p.Out, rec); err != nil {
 				return err
 			}
 		}
-		if !p.LoseOnly || (e.a == 0 && first == 0) {
+		if g.Collect {
 			if err := appendGame(files[&p.PGN], files[&p.SGF], files[&p.Msg], rec); err != nil {
 				return err
 			}
@@ -386,46 +307,39 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 			hints = append(hints, fmt.Sprintf("hint: %s does not seem to know outer-open; -opening-policy arbiter-opens lets the arbiter place Black's first stone", rec.Black))
 		}
 		if p.Debug {
-			for _, m := range rec.Messages {
-				prog.println("  " + m)
+			for _, msg := range rec.Messages {
+				prog.println("  " + msg)
 			}
 		}
 		if p.ScoreLines {
-			w := e.wdl
-			prog.println(fmt.Sprintf("Score of %s vs %s: %d - %d - %d  [%.3f] %d", p.Entrants[e.a].Spec.Name, p.Entrants[e.b].Spec.Name,
-				w.W, w.L, w.D, (float64(w.W)+float64(w.D)/2)/float64(w.Games()), w.Games()))
+			w := e.WDL
+			prog.println(fmt.Sprintf("Score of %s vs %s: %d - %d - %d  [%.3f] %d", p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name,
+				w.W, w.L, w.D, e.Points()/float64(w.Games()), w.Games()))
 		}
-		reported := p.ReportEvery > 0 && done%p.ReportEvery == 0
+		reported := p.ReportEvery > 0 && g.Played%p.ReportEvery == 0
 		if reported {
 			for _, e := range encs {
-				if e.wdl.Games() > 0 {
+				if e.WDL.Games() > 0 {
 					prog.println(p.statsLine(e))
 				}
 			}
 		}
-		if p.SPRT != nil && e.decided == results.Continue {
-			if e.decided = p.SPRT.Decide(e.wdl, e.penta); e.decided != results.Continue {
-				decision = fmt.Sprintf("SPRT: %s accepted after %d games", e.decided, e.wdl.Games())
-				if !reported {
-					prog.println(p.statsLine(e))
-				}
-				prog.println(decision)
-				decide()
+		if g.Decided {
+			decision = fmt.Sprintf("SPRT: %s accepted after %d games", e.Decision, e.WDL.Games())
+			if !reported {
+				prog.println(p.statsLine(e))
 			}
+			prog.println(decision)
 		}
-		if p.FatalError && fatal == nil {
-			switch rec.End {
-			case results.Crash, results.Time, results.Refusal:
-				fatal = fmt.Errorf("-fatalerror: game %d: %s lost by %s (%s); stopping", rec.Game, loserName(rec), rec.End, rec.Detail)
-				prog.println(fatal.Error())
-				decide()
-			}
+		if g.Fatal {
+			fatal = fmt.Errorf("-fatalerror: game %d: %s lost by %s (%s); stopping", rec.Game, loserName(rec), rec.End, rec.Detail)
+			prog.println(fatal.Error())
 		}
 		return nil
 	}
-	err := d.Play(decided, abort, fixtures)
+	err := m.Run(drain, abort, kept, counted)
 	prog.close()
-	p.summary(stdout, encs, done, decision)
+	p.summary(stdout, m, encs, decision)
 	for _, h := range hints {
 		fmt.Fprintln(stdout, h)
 	}
@@ -438,7 +352,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	case fatal != nil:
 		return fatal
 	case drain.Err() != nil || abort.Err() != nil:
-		return fmt.Errorf("stopped after %d of %d games", done, len(fixtures))
+		return fmt.Errorf("stopped after %d of %d games", m.Played(), len(fixtures))
 	}
 	return nil
 }
@@ -483,29 +397,20 @@ func appendGame(pgn, sgf, msg *os.File, rec *results.Record) error {
 	return nil
 }
 
-// stats is the encounter's statistics: over game pairs when the suite pairs
-// games (and a pair has finished), else over single games.
-func (e *encounter) stats() results.MatchStats {
-	if e.penta.Pairs() > 0 {
-		return e.penta.Stats()
-	}
-	return e.wdl.Stats()
-}
-
 // statsLine is the periodic, parseable summary of one encounter: fields
 // separated by two spaces, none containing two spaces.
-func (p *matchPlan) statsLine(e *encounter) string {
-	st := e.stats()
-	w := e.wdl
+func (p *matchPlan) statsLine(e *arbiter.Encounter) string {
+	st := e.Stats()
+	w := e.WDL
 	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %.1f%%",
-		p.Entrants[e.a].Spec.Name, p.Entrants[e.b].Spec.Name, w.Games(), w.W, w.D, w.L,
-		100*(float64(w.W)+float64(w.D)/2)/float64(max(w.Games(), 1)), eloText(st), 100*st.LOS)
+		p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name, w.Games(), w.W, w.D, w.L,
+		100*e.Points()/float64(max(w.Games(), 1)), eloText(st), 100*st.LOS)
 	if p.Suite.Pairs {
-		line += fmt.Sprintf("  ptnml %d %d %d %d %d", e.penta[0], e.penta[1], e.penta[2], e.penta[3], e.penta[4])
+		line += fmt.Sprintf("  ptnml %d %d %d %d %d", e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 	}
 	if p.SPRT != nil {
 		lo, hi := p.SPRT.Bounds()
-		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", p.SPRT.LLR(e.wdl, e.penta), lo, hi)
+		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", p.SPRT.LLR(e.WDL, e.Penta), lo, hi)
 	}
 	return line
 }
@@ -513,24 +418,24 @@ func (p *matchPlan) statsLine(e *encounter) string {
 // summary prints the final result: for two engines the score, Elo, LOS,
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
-func (p *matchPlan) summary(w io.Writer, encs []*encounter, done int, decision string) {
+func (p *matchPlan) summary(w io.Writer, m *arbiter.Match, encs []*arbiter.Encounter, decision string) {
 	fmt.Fprintln(w)
 	for _, e := range encs {
-		if e.wdl.Games() == 0 {
+		if e.WDL.Games() == 0 {
 			continue
 		}
 		fmt.Fprintln(w, p.statsLine(e))
 	}
 	if len(encs) == 1 {
 		e := encs[0]
-		st := e.stats()
-		a, b := p.Entrants[e.a].Spec.Name, p.Entrants[e.b].Spec.Name
-		pts := float64(e.wdl.W) + float64(e.wdl.D)/2
+		st := e.Stats()
+		a, b := p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name
+		pts := e.Points()
 		fmt.Fprintf(w, "%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %.1f%%  draws %.1f%%\n",
-			a, pts, float64(e.wdl.Games())-pts, b, e.wdl.Games(), e.wdl.W, e.wdl.D, e.wdl.L,
+			a, pts, float64(e.WDL.Games())-pts, b, e.WDL.Games(), e.WDL.W, e.WDL.D, e.WDL.L,
 			eloText(st), 100*st.LOS, 100*st.DrawRatio)
 		if p.Suite.Pairs {
-			fmt.Fprintf(w, "pentanomial (%s's pairs, LL LD DD+WL WD WW): %d %d %d %d %d\n", a, e.penta[0], e.penta[1], e.penta[2], e.penta[3], e.penta[4])
+			fmt.Fprintf(w, "pentanomial (%s's pairs, LL LD DD+WL WD WW): %d %d %d %d %d\n", a, e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 		}
 		if p.SPRT != nil {
 			lo, hi := p.SPRT.Bounds()
@@ -539,46 +444,30 @@ func (p *matchPlan) summary(w io.Writer, encs []*encounter, done int, decision s
 				state = "SPRT: no decision yet"
 			}
 			fmt.Fprintf(w, "%s  (model %s, elo0 %g, elo1 %g, alpha %g, beta %g; LLR %.2f, bounds [%.2f, %.2f])\n",
-				state, sprtModel(*p.SPRT), p.SPRT.Elo0, p.SPRT.Elo1, p.SPRT.Alpha, p.SPRT.Beta, p.SPRT.LLR(e.wdl, e.penta), lo, hi)
+				state, m.SPRTModel(), p.SPRT.Elo0, p.SPRT.Elo1, p.SPRT.Alpha, p.SPRT.Beta, p.SPRT.LLR(e.WDL, e.Penta), lo, hi)
 		}
 		return
 	}
-	if done > 0 {
-		p.ratingTables(w, encs)
+	if m.Played() > 0 {
+		p.ratingTables(w, m)
 	}
 }
 
-// ratingTables prints the Bradley–Terry rating list with 95% intervals and
-// the LOS matrix. A sweep makes maximum likelihood infinite; the list is
-// then fitted with a small prior (virtual draws), and says so.
-func (p *matchPlan) ratingTables(w io.Writer, encs []*encounter) {
+// ratingTables prints the match's Bradley–Terry rating list with 95%
+// intervals and the LOS matrix, and says when a sweep made it take virtual
+// draws (arbiter.Match.Ratings).
+func (p *matchPlan) ratingTables(w io.Writer, m *arbiter.Match) {
 	names := make([]string, len(p.Entrants))
 	for i, e := range p.Entrants {
 		names[i] = e.Spec.Name
 	}
-	var games []results.RatedGame
-	for _, e := range encs {
-		for range e.wdl.W {
-			games = append(games, results.RatedGame{First: e.a, Second: e.b, Score: 1})
-		}
-		for range e.wdl.D {
-			games = append(games, results.RatedGame{First: e.a, Second: e.b, Score: 0.5})
-		}
-		for range e.wdl.L {
-			games = append(games, results.RatedGame{First: e.a, Second: e.b, Score: 0})
-		}
-	}
-	opt := results.RatingOptions{}
 	title := "rating list (Bradley–Terry, mean 0)"
 	if p.Gauntlet {
-		opt.Anchor = names[0]
 		title = "rating list (Bradley–Terry, " + names[0] + " = 0)"
 	}
-	list, err := results.RateBradleyTerry(names, games, opt)
-	if errors.Is(err, results.ErrInfiniteRatings) {
-		opt.Prior = 2
-		title += ", with 2 virtual draws per pair because of a sweep"
-		list, err = results.RateBradleyTerry(names, games, opt)
+	list, prior, err := m.Ratings()
+	if prior > 0 {
+		title += fmt.Sprintf(", with %g virtual draws per pair because of a sweep", prior)
 	}
 	if err != nil {
 		fmt.Fprintf(w, "no rating list: %v\n", err)
@@ -618,13 +507,6 @@ func (p *matchPlan) ratingTables(w io.Writer, encs []*encounter) {
 	}
 	fmt.Fprintln(w)
 	lt.Write(w, results.Text)
-}
-
-func sprtModel(s results.SPRT) string {
-	if s.Model == "" {
-		return results.ModelNormalized
-	}
-	return s.Model
 }
 
 // parseSPRT reads "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized"
