@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -394,7 +393,7 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 	}
 	name := e.name
 	if name == "" {
-		name = strings.TrimPrefix(filepath.Base(fields[0]), "builtin:")
+		name = programName(fields[0])
 	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
 	if err := ctl.Validate(); err != nil {

@@ -662,8 +662,13 @@ func engineArg(arg string, i int) (name, cmd string) {
 	if len(prog) == 0 {
 		return fmt.Sprintf("engine%d", i+1), arg
 	}
-	name = strings.TrimPrefix(filepath.Base(prog[0]), "builtin:")
-	return name, arg
+	return programName(prog[0]), arg
+}
+
+// programName is an engine's default name: its program's base name, or the
+// bundled engine's name for builtin:NAME.
+func programName(program string) string {
+	return strings.TrimPrefix(filepath.Base(program), "builtin:")
 }
 
 // eloText is the Elo difference with its 95% interval, or what a sweep or
