@@ -7,10 +7,10 @@ import "math/bits"
 // the primal-dual bookkeeping of Galil ("Efficient algorithms for finding
 // maximum matching in graphs", 1986), O(n^3).
 //
-// Weights are 128-bit integers (wide) because the Dutch system ranks a
+// Weights are 256-bit integers (wide) because the Dutch system ranks a
 // pairing by a long list of criteria in strict priority; each criterion gets
 // its own bit field in the weight, and for large brackets those fields need
-// more than 63 bits together. All arithmetic is exact: the input weights are
+// more than 128 bits together. All arithmetic is exact: the input weights are
 // doubled internally so that every dual variable and every halved slack stays
 // an integer.
 //
@@ -18,42 +18,87 @@ import "math/bits"
 // first solved on a sparse subgraph and certified on the whole graph; see
 // blossom_sparse.go.
 
-// wide is a signed 128-bit integer: hi*2^64 + lo.
+// wide is a signed 256-bit integer in two's complement: w3 (signed, most
+// significant) to w0. 256 bits hold every Dutch criterion of a bracket of
+// thousands of players at once (see weightBudget in dutch.go). Four named
+// words rather than an array: the compiler keeps struct fields, but not array
+// elements, in registers, which makes the matcher several times faster.
 type wide struct {
-	hi int64
-	lo uint64
+	w0, w1, w2, w3 uint64
 }
 
-func wideOf(v int64) wide { return wide{hi: v >> 63, lo: uint64(v)} }
+const wideBits = 256
+
+func wideOf(v int64) wide {
+	s := uint64(v >> 63)
+	return wide{uint64(v), s, s, s}
+}
 
 func (a wide) add(b wide) wide {
-	lo, c := bits.Add64(a.lo, b.lo, 0)
-	return wide{a.hi + b.hi + int64(c), lo}
+	var r wide
+	var c uint64
+	r.w0, c = bits.Add64(a.w0, b.w0, 0)
+	r.w1, c = bits.Add64(a.w1, b.w1, c)
+	r.w2, c = bits.Add64(a.w2, b.w2, c)
+	r.w3, _ = bits.Add64(a.w3, b.w3, c)
+	return r
 }
 
 func (a wide) sub(b wide) wide {
-	lo, c := bits.Sub64(a.lo, b.lo, 0)
-	return wide{a.hi - b.hi - int64(c), lo}
+	var r wide
+	var c uint64
+	r.w0, c = bits.Sub64(a.w0, b.w0, 0)
+	r.w1, c = bits.Sub64(a.w1, b.w1, c)
+	r.w2, c = bits.Sub64(a.w2, b.w2, c)
+	r.w3, _ = bits.Sub64(a.w3, b.w3, c)
+	return r
 }
+
+// neg reports whether a < 0.
+func (a wide) neg() bool { return int64(a.w3) < 0 }
 
 func (a wide) less(b wide) bool {
-	if a.hi != b.hi {
-		return a.hi < b.hi
+	if a.w3 != b.w3 {
+		return int64(a.w3) < int64(b.w3)
 	}
-	return a.lo < b.lo
+	if a.w2 != b.w2 {
+		return a.w2 < b.w2
+	}
+	if a.w1 != b.w1 {
+		return a.w1 < b.w1
+	}
+	return a.w0 < b.w0
 }
 
-func (a wide) isZero() bool { return a.hi == 0 && a.lo == 0 }
+func (a wide) isZero() bool { return a.w0|a.w1|a.w2|a.w3 == 0 }
 
 // half divides by two, rounding towards minus infinity.
-func (a wide) half() wide { return wide{a.hi >> 1, a.lo>>1 | uint64(a.hi)<<63} }
+func (a wide) half() wide {
+	return wide{a.w0>>1 | a.w1<<63, a.w1>>1 | a.w2<<63, a.w2>>1 | a.w3<<63, uint64(int64(a.w3) >> 1)}
+}
 
-// shl shifts left by s < 64 bits.
+// shl shifts left by s < wideBits bits (a must not overflow).
 func (a wide) shl(s uint) wide {
+	for ; s >= 64; s -= 64 {
+		a = wide{0, a.w0, a.w1, a.w2}
+	}
 	if s == 0 {
 		return a
 	}
-	return wide{a.hi<<s | int64(a.lo>>(64-s)), a.lo << s}
+	return wide{a.w0 << s, a.w1<<s | a.w0>>(64-s), a.w2<<s | a.w1>>(64-s), a.w3<<s | a.w2>>(64-s)}
+}
+
+// bitLen is the number of bits of a non-negative a.
+func (a wide) bitLen() int {
+	switch {
+	case a.w3 != 0:
+		return 192 + bits.Len64(a.w3)
+	case a.w2 != 0:
+		return 128 + bits.Len64(a.w2)
+	case a.w1 != 0:
+		return 64 + bits.Len64(a.w1)
+	}
+	return bits.Len64(a.w0)
 }
 
 // matchEdge is an undirected edge u-v with weight w.
@@ -66,7 +111,7 @@ type matchEdge struct {
 // matching of maximum total weight among the n vertices. With
 // maxCardinality it returns, among the matchings of maximum size, one of
 // maximum weight. Edges must not be loops; weights must be non-negative and
-// below 2^124.
+// below 2^(wideBits-4).
 func maxWeightMatching(n int, edges []matchEdge, maxCardinality bool) []int {
 	return maxWeightMatchingHinted(n, edges, nil, maxCardinality)
 }
@@ -113,6 +158,7 @@ type matcher struct {
 	bbestedges  [][]int
 	unused      []int
 	dual        []wide
+	twice       []wide // twice each (already doubled) edge weight, for slack
 	allowedge   []bool
 	queue       []int
 	leavesBuf   []int
@@ -122,7 +168,7 @@ type matcher struct {
 
 func (m *matcher) slack(k int) wide {
 	e := &m.edges[k]
-	return m.dual[e.u].add(m.dual[e.v]).sub(e.w).sub(e.w)
+	return m.dual[e.u].add(m.dual[e.v]).sub(m.twice[k])
 }
 
 func (m *matcher) leaves(b int, out []int) []int {
@@ -420,10 +466,12 @@ func (m *matcher) run(n int, edges []matchEdge, maxCardinality bool) []int {
 	m.nv, m.ne = n, len(edges)
 	m.maxCardinal = maxCardinality
 	m.edges = make([]matchEdge, len(edges))
+	m.twice = make([]wide, len(edges))
 	var maxw wide
 	for k, e := range edges {
 		e.w = e.w.add(e.w) // doubled: keeps halved slacks integral
 		m.edges[k] = e
+		m.twice[k] = e.w.add(e.w)
 		if maxw.less(e.w) {
 			maxw = e.w
 		}
@@ -499,7 +547,7 @@ func (m *matcher) run(n int, edges []matchEdge, maxCardinality bool) []int {
 					var kslack wide
 					if !m.allowedge[k] {
 						kslack = m.slack(k)
-						if kslack.hi < 0 || kslack.isZero() {
+						if kslack.neg() || kslack.isZero() {
 							m.allowedge[k] = true
 						}
 					}
@@ -579,7 +627,7 @@ func (m *matcher) run(n int, edges []matchEdge, maxCardinality bool) []int {
 						delta = m.dual[v]
 					}
 				}
-				if delta.hi < 0 {
+				if delta.neg() {
 					delta = wide{}
 				}
 			}

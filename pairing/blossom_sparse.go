@@ -40,7 +40,7 @@ func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool
 		// Maximum cardinality first, then weight, is maximum weight after
 		// adding to every edge a constant c heavier than any matching:
 		// then the certificate is the plain one. c must keep the doubled
-		// weights and the duals well inside 128 bits.
+		// weights and the duals well inside the signed range.
 		var maxw wide
 		for _, e := range edges {
 			if maxw.less(e.w) {
@@ -48,7 +48,7 @@ func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool
 			}
 		}
 		c, ok := maxw.mulSmall(uint64(n/2 + 1))
-		if !ok || c.hi >= 1<<56 {
+		if !ok || c.bitLen() > wideBits-8 {
 			return nil, false
 		}
 		c = c.add(wideOf(1))
@@ -157,7 +157,7 @@ func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
 		}
 		w2 := e.w.add(e.w)
 		s := m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2)
-		if s.hi >= 0 {
+		if !s.neg() {
 			continue // non-negative without blossom duals, which are never negative
 		}
 		cu, cv := chain[e.u], chain[e.v]
@@ -167,7 +167,7 @@ func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
 				i++
 			}
 			s = s.add(zsum[e.u][i-1])
-			if s.hi >= 0 {
+			if !s.neg() {
 				continue
 			}
 		}
@@ -193,13 +193,23 @@ func reverse32(s []int32) {
 }
 
 // mulSmall multiplies a non-negative a by k; ok is false on overflow of
-// the signed 128-bit range.
+// the signed range.
 func (a wide) mulSmall(k uint64) (wide, bool) {
-	hi1, lo := bits.Mul64(a.lo, k)
-	hi2, hi3 := bits.Mul64(uint64(a.hi), k)
-	hi, c := bits.Add64(hi1, hi3, 0)
-	if a.hi < 0 || hi2 != 0 || c != 0 || hi>>63 != 0 {
+	if a.neg() {
 		return wide{}, false
 	}
-	return wide{int64(hi), lo}, true
+	var r wide
+	var carry, c uint64
+	h0, l0 := bits.Mul64(a.w0, k)
+	h1, l1 := bits.Mul64(a.w1, k)
+	h2, l2 := bits.Mul64(a.w2, k)
+	h3, l3 := bits.Mul64(a.w3, k)
+	r.w0 = l0
+	r.w1, c = bits.Add64(l1, h0, 0)
+	r.w2, c = bits.Add64(l2, h1, c)
+	r.w3, carry = bits.Add64(l3, h2, c)
+	if h3 != 0 || carry != 0 || r.neg() {
+		return wide{}, false
+	}
+	return r, true
 }

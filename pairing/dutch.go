@@ -2,6 +2,7 @@ package pairing
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
 	"sort"
 )
@@ -41,6 +42,11 @@ import (
 // the round is paired again with whole-remainder matchings everywhere.
 // Big graphs are matched sparsely (blossom_sparse.go), with likelyPair
 // naming the pairs near the Dutch order as the first candidates.
+
+// weightBudget is the most bits a packed edge weight may use: the matcher
+// doubles weights and adds pairs of duals, and the sparse matcher adds a
+// cardinality bonus (n/2+1 times the heaviest edge) to them.
+const weightBudget = wideBits - 24
 
 // fullLimit bounds the size of a bracket-plus-remainder matching done for
 // every bracket; see above.
@@ -125,7 +131,10 @@ func (t *tourney) pairBrackets(relax Relaxation, forceFull bool) ([]Pairing, err
 			lower = next
 			windowUsed = true
 		}
-		mate := t.matchBracket(bracket, lower, next, len(g), whole, relax)
+		mate, err := t.matchBracket(bracket, lower, next, len(g), whole, relax)
+		if err != nil {
+			return nil, err
+		}
 		nb := len(bracket)
 		if whole {
 			nodes := nb + len(lower)
@@ -236,7 +245,7 @@ type field struct {
 // the bracket's players, then the lower players, then (when whole and the
 // count is odd) the bye. next is the following scoregroup (for C8);
 // residents is how many of bracket's players belong to its scoregroup.
-func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, whole bool, relax Relaxation) []int {
+func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, whole bool, relax Relaxation) ([]int, error) {
 	nb := len(bracket)
 	nodes := append(append([]*entrant{}, bracket...), lower...)
 	byeNode := -1
@@ -306,22 +315,20 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	fByeRank := add(int64(len(t.players)), true)
 	fSplit := add(int64(nb), false)
 
-	// Assign shifts from the lowest priority up; drop the lowest fields if
-	// the weight would not fit (only for enormous brackets).
-	const budget = 120
+	// Assign shifts from the lowest priority up. Every field is kept: the
+	// weight is wide enough for brackets of thousands of players, and a
+	// bracket that would need more bits is refused rather than paired by
+	// fewer criteria.
 	shifts := make([]uint, len(fs))
-	keep := len(fs)
-	for {
-		total := uint(0)
-		for i := keep - 1; i >= 0; i-- {
-			shifts[i] = total
-			total += uint(bits.Len64(uint64(fs[i].maxSum)))
-		}
-		if total <= budget || keep == 1 {
-			break
-		}
-		keep--
+	total := uint(0)
+	for i := len(fs) - 1; i >= 0; i-- {
+		shifts[i] = total
+		total += uint(bits.Len64(uint64(fs[i].maxSum)))
 	}
+	if total > weightBudget {
+		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players needs %d-bit matching weights, more than the %d available", t.round, nb, total, weightBudget)
+	}
+	keep := len(fs)
 
 	vals := make([]int64, len(fs))
 	weigh := func() wide {
@@ -421,7 +428,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 			likely = append(likely, true)
 		}
 	}
-	return maxWeightMatchingHinted(nv, edges, likely, whole)
+	return maxWeightMatchingHinted(nv, edges, likely, whole), nil
 }
 
 // likelyWindow is how far from the pairing the Dutch order prefers a pair

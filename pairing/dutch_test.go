@@ -80,3 +80,43 @@ func TestDutchWorkedExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestBigBracketKeepsEveryCriterion pairs one homogeneous bracket of 1001
+// players, wide enough that a 120-bit weight had to drop its lowest fields.
+// Round 1 paired i against i+501 (0-based), all drawn; 1001 withdrew. So in
+// round 2 everyone has half a point: players 0..500 moved first (mild
+// preference: second), 501..1000 moved second (mild: first). 1001 players
+// need a bye. Giving it to a second-preferring player leaves 500 of each
+// preference and every preference granted (C12, high in the weight); giving
+// it to anyone else denies one. Among the second-preferring players the
+// lowest ranked, 500 (pairing number 501), gets it (the bye-rank field, low
+// in the weight). Both must act.
+func TestBigBracketKeepsEveryCriterion(t *testing.T) {
+	players := make([]SwissPlayer, 1002)
+	for i := range players {
+		players[i].ID = i
+	}
+	players[1001].Withdrawn = true
+	var h []SwissGame
+	for i := range 501 {
+		h = append(h, SwissGame{Round: 1, Black: i, White: i + 501, Score: 0.5})
+	}
+	got, err := PairSwiss(players, h, 2, SwissOptions{Rounds: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 501 {
+		t.Fatalf("%d pairings, want 500 pairs and a bye", len(got))
+	}
+	for _, p := range got {
+		if p.White == Bye {
+			if p.Black != 500 {
+				t.Errorf("bye to %d, want 500", p.Black)
+			}
+			continue
+		}
+		if p.Black < 501 || p.White > 500 {
+			t.Errorf("%v: a colour preference denied", p)
+		}
+	}
+}
