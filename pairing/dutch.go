@@ -42,6 +42,33 @@ import (
 // the round is paired again with whole-remainder matchings everywhere.
 // Big graphs are matched sparsely (blossom_sparse.go), with likelyPair
 // naming the pairs near the Dutch order as the first candidates.
+//
+// Every field is always in the weight (256 bits; a bracket needing more
+// than weightBudget is refused, never paired by fewer criteria). The 2,000
+// player benchmarks need at most about 155 bits.
+//
+// What is still approximate, in the order it matters:
+//
+//   - The last two fields stand in for the rules' generation order
+//     (transpositions and exchanges), which decides between pairings equal
+//     on every criterion. The exact order is, outermost first: which MDPs
+//     are paired (lowest BSNs first, per score); their opponents (MDP by
+//     MDP, the lowest BSN resident); then the remainder as a homogeneous
+//     bracket of P pairs, where S1 of a candidate is the higher player of
+//     each pair: fewest S1 players from beyond position P, smallest sum of
+//     S1 BSNs, the highest BSN moved out of the original S1, the lowest
+//     moved in; finally S1[1]'s opponent lowest, then S1[2]'s, and so on.
+//     The first two remainder keys are additive per edge once P is known
+//     (one extra solve, P being fixed by C6 and C7); the rest need about
+//     n·log n bits to pack exactly, so they must be decided one player at
+//     a time, each decision a re-solve with a low-order bonus on that
+//     player's edges (bbpPairings does this with an incremental matcher;
+//     ours solves from scratch, so it needs one first).
+//   - C8 counts pairs in the next scoregroup only as a cardinality, not
+//     its own score differences; C18-C21 (score differences of repeated
+//     floaters) are not weighed.
+//   - Colour allocation and preferences follow the 2017 text; the 2025
+//     wording of those articles has not been checked.
 
 // weightBudget is the most bits a packed edge weight may use: the matcher
 // doubles weights and adds pairs of duals, and the sparse matcher adds a
@@ -328,12 +355,10 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	if total > weightBudget {
 		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players needs %d-bit matching weights, more than the %d available", t.round, nb, total, weightBudget)
 	}
-	keep := len(fs)
-
 	vals := make([]int64, len(fs))
 	weigh := func() wide {
 		var w wide
-		for i := range keep {
+		for i := range fs {
 			if vals[i] != 0 {
 				w = w.add(wideOf(vals[i]).shl(shifts[i]))
 			}
