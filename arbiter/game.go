@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"gomoku-arena/clock"
@@ -224,16 +225,21 @@ func (g Game) request(s *side, pos *rules.Position, clk *clock.Clock) engine.Rep
 
 // Stones lists the stones on the board in the order they were played, from
 // the point of view of own (field 1 own, 2 opponent), as BOARD sends them.
+// A point played again after a capture counts by its last stone.
 func Stones(pos *rules.Position, own rules.Color) []engine.Stone {
-	last := make(map[rules.Point]int, len(pos.Moves))
-	for i, m := range pos.Moves {
-		last[m] = i
-	}
-	stones := make([]engine.Stone, 0, len(last))
-	for i, m := range pos.Moves {
+	size := pos.Board.Size()
+	seen := make([]bool, size*size)
+	stones := make([]engine.Stone, 0, len(pos.Moves))
+	for i := len(pos.Moves) - 1; i >= 0; i-- {
+		m := pos.Moves[i]
+		k := m.Y*size + m.X
+		if seen[k] {
+			continue // replayed on after a capture: the later stone counts
+		}
+		seen[k] = true
 		c := colorOf(i)
-		if last[m] != i || pos.Board.At(m) != c {
-			continue // captured, or replayed on after a capture
+		if pos.Board.At(m) != c {
+			continue // captured
 		}
 		f := 2
 		if c == own {
@@ -241,6 +247,7 @@ func Stones(pos *rules.Position, own rules.Color) []engine.Stone {
 		}
 		stones = append(stones, engine.Stone{Point: m, Field: f})
 	}
+	slices.Reverse(stones)
 	return stones
 }
 
