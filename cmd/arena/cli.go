@@ -269,9 +269,9 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
-	p := &matchPlan{Name: "gomoku-cli", Rule: rule, Size: size, MoveCap: drawAt, StartTimeout: engine.DefaultStartTimeout,
-		Games: games, Rounds: rounds, Gauntlet: gauntlet, Concurrency: conc, SPRT: sprt,
-		PGN: pgn, SGF: sgf, Msg: msg, LoseOnly: loseOnly, FatalError: fatal, ScoreLines: true, Debug: debug}
+	p := &matchPlan{Match: newMatch("gomoku-cli", rule, size), PGN: pgn, SGF: sgf, Msg: msg, ScoreLines: true, Debug: debug}
+	p.MoveCap, p.StartTimeout, p.Concurrency = drawAt, engine.DefaultStartTimeout, conc
+	p.Games, p.Rounds, p.Gauntlet, p.SPRT, p.LoseOnly, p.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
 	for i, e := range engines {
 		if each != nil {
 			e.override(each)

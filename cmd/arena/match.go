@@ -89,9 +89,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
 	}
-	p := &matchPlan{Name: "match", Rule: rule, Procedure: *procedure, Size: *size, MoveCap: *moveCap, StartTimeout: *startTimeout,
-		Games: *games, Rounds: 1, Gauntlet: *gauntlet, Concurrency: *concurrency, ReportEvery: *report,
+	p := &matchPlan{Match: newMatch("match", rule, *size), ReportEvery: *report,
 		Out: *out, PGN: *pgn, Quiet: *quiet, Hints: rule.Name() == "outer-open"}
+	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *startTimeout, *games, *gauntlet, *concurrency
+	if *procedure != arbiter.ProcedureNone {
+		p.Procedure = *procedure
+	}
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", results.ModelNormalized)
 		if err != nil {
@@ -167,41 +170,22 @@ func loadOpenings(path, format string, rule rules.Rule, size int) ([]rules.Openi
 // matchPlan is an authors' match, from `arena match` flags or from a
 // c-gomoku-cli command line (cli.go); play runs it.
 type matchPlan struct {
-	Name         string // the event name in records
-	Rule         rules.Rule
-	Procedure    string // opening procedure (arbiter.Procedures)
-	Size         int
-	MoveCap      int
-	StartTimeout time.Duration
-	Entrants     []arbiter.Entrant
-	Games        int // per encounter (pair of engines) and round
-	Rounds       int // the whole schedule is played this many times
-	Gauntlet     bool
-	Suite        arbiter.Suite
-	Concurrency  int
-	SPRT         *results.SPRT
-	ReportEvery  int    // games between stats lines; 0 = only at the end
-	Out          string // folder for the journal and per-game files; "" = none
-	PGN          string // results appended in the rating tools' PGN form
-	SGF          string // games appended to one SGF collection
-	Msg          string // engine messages appended, grouped by game
-	LoseOnly     bool   // PGN, SGF and Msg keep only the games the first engine lost
-	FatalError   bool   // an engine crash, time loss or refusal stops the match
-	Quiet        bool
-	Hints        bool // suggest -opening-policy when an engine ignores outer-open
-	ScoreLines   bool // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
-	Debug        bool // print the engines' messages after every game
+	*arbiter.Match        // what is played: engines, rule, schedule, SPRT
+	ReportEvery    int    // games between stats lines; 0 = only at the end
+	Out            string // folder for the journal and per-game files; "" = none
+	PGN            string // results appended in the rating tools' PGN form
+	SGF            string // games appended to one SGF collection
+	Msg            string // engine messages appended, grouped by game
+	Quiet          bool
+	Hints          bool // suggest -opening-policy when an engine ignores outer-open
+	ScoreLines     bool // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
+	Debug          bool // print the engines' messages after every game
 }
 
-// match is the plan in the arbiter's terms.
-func (p *matchPlan) match() *arbiter.Match {
-	d := &arbiter.Director{Event: p.Name, Rule: p.Rule, Size: p.Size, MoveCap: p.MoveCap, StartTimeout: p.StartTimeout,
-		Entrants: p.Entrants, Concurrency: p.Concurrency, Instances: true}
-	if p.Procedure != arbiter.ProcedureNone {
-		d.Procedure = p.Procedure
-	}
-	return &arbiter.Match{Director: d, Games: p.Games, Rounds: p.Rounds, Gauntlet: p.Gauntlet, Suite: p.Suite,
-		SPRT: p.SPRT, LoseOnly: p.LoseOnly, FatalError: p.FatalError}
+// newMatch is a match between entrants added later: several instances of
+// an engine may play at once, as authors' matches want.
+func newMatch(event string, rule rules.Rule, size int) *arbiter.Match {
+	return &arbiter.Match{Director: &arbiter.Director{Event: event, Rule: rule, Size: size, Concurrency: 1, Instances: true}, Games: 1, Rounds: 1}
 }
 
 // validate checks the plan's consistency, and that every engine's program
@@ -212,21 +196,13 @@ func (p *matchPlan) validate() error {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	if err := p.match().Validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if p.ReportEvery < 0 {
 		return fmt.Errorf("%w: report interval must not be negative", errUsage)
 	}
 	return nil
-}
-
-// schedule builds the plan's match and lays out its encounters and
-// fixtures (arbiter.Match.Schedule).
-func (p *matchPlan) schedule() ([]*arbiter.Encounter, []arbiter.Fixture, *arbiter.Match) {
-	m := p.match()
-	encs, fixtures := m.Schedule()
-	return encs, fixtures, m
 }
 
 // play runs the plan and prints the games, stats lines and the summary.
@@ -238,7 +214,8 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		p.Suite.Seed = uint64(time.Now().UnixNano())
 		fmt.Fprintf(stdout, "seed %d\n", p.Suite.Seed)
 	}
-	encs, fixtures, m := p.schedule()
+	m := p.Match
+	encs, fixtures := m.Schedule()
 	var journal *results.Journal
 	if p.Out != "" {
 		if err := mkdirs(p.Out); err != nil {

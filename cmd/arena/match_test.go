@@ -92,9 +92,10 @@ func TestMatchRoundRobinRatingList(t *testing.T) {
 }
 
 func TestMatchGauntletSchedule(t *testing.T) {
-	p := &matchPlan{Games: 2, Rounds: 2, Gauntlet: true, Size: 15, Entrants: make([]arbiter.Entrant, 4),
-		Suite: arbiter.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}}
-	encs, fixtures, _ := p.schedule()
+	p := &matchPlan{Match: newMatch("t", nil, 15)}
+	p.Games, p.Rounds, p.Gauntlet, p.Entrants = 2, 2, true, make([]arbiter.Entrant, 4)
+	p.Suite = arbiter.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}
+	encs, fixtures := p.Schedule()
 	var got [][3]int
 	for _, f := range fixtures {
 		got = append(got, [3]int{f.Black, f.White, f.Opening[0].X})
@@ -199,8 +200,8 @@ func benchMatch(b *testing.B, concurrency int, boardMode bool) {
 	ent := func(name string) arbiter.Entrant {
 		return arbiter.Entrant{Spec: engine.Spec{Name: name, Command: "builtin:faulty"}, BoardMode: boardMode, Clock: ctl}
 	}
-	p := &matchPlan{Name: "bench", Rule: free, Size: 15, Games: b.N, Rounds: 1, Concurrency: concurrency,
-		Entrants: []arbiter.Entrant{ent("a"), ent("b")}, Suite: arbiter.Suite{Pairs: true}, Quiet: true}
+	p := &matchPlan{Match: newMatch("bench", free, 15), Quiet: true}
+	p.Games, p.Concurrency, p.Entrants, p.Suite = b.N, concurrency, []arbiter.Entrant{ent("a"), ent("b")}, arbiter.Suite{Pairs: true}
 	b.ResetTimer()
 	start := time.Now()
 	if err := p.play(io.Discard, io.Discard); err != nil {
