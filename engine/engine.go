@@ -401,28 +401,37 @@ func appendPoint(b []byte, p rules.Point) []byte {
 	return strconv.AppendInt(b, int64(p.Y), 10)
 }
 
-// request writes a move request and waits for the move.
-func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
+// ask writes cmd, after any INFO lines queued for it, and returns the
+// exchange to read the answer from and the moment the write ended (where
+// think time starts). Lines seen before the write go to nt.
+func (e *Engine) ask(cmd []byte, deadline time.Time, nt *notes) (x *exchange, sent time.Time, f Fault, detail string) {
 	e.buf = cmd
 	if len(e.queue) > 0 {
 		e.out = append(append(e.out[:0], e.queue...), cmd...)
 		e.queue = e.queue[:0]
 		cmd = e.out
 	}
-	deadline = e.orDefault(deadline)
+	p := e.current()
+	if p == nil {
+		return nil, time.Time{}, FaultExit, "not running"
+	}
+	x = e.exchange(p, e.orDefault(deadline), nt)
+	if f, detail = x.send(cmd); f != "" {
+		return nil, time.Time{}, f, detail
+	}
+	return x, time.Now(), "", ""
+}
+
+// request writes a move request and waits for the move.
+func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 	nt := e.pending
 	e.pending = notes{}
 	defer func() { r.Notes = nt.list() }()
-	p := e.current()
-	if p == nil {
-		r.Fault, r.Detail = FaultExit, "not running"
+	x, sent, f, detail := e.ask(cmd, deadline, &nt)
+	if f != "" {
+		r.Fault, r.Detail = f, detail
 		return r
 	}
-	x := e.exchange(p, deadline, &nt)
-	if r.Fault, r.Detail = x.send(cmd); r.Fault != "" {
-		return r
-	}
-	sent := time.Now()
 	for {
 		l, f, detail := x.next()
 		if f != "" {
@@ -446,7 +455,7 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 		case LineSuggest:
 			x.note(ln, l)
 			play := appendPoint([]byte("PLAY "), ln.Point)
-			if f, detail := p.write(append(play, '\n'), deadline); f != "" {
+			if f, detail := x.p.write(append(play, '\n'), x.deadline); f != "" {
 				r.Fault, r.Detail, r.Elapsed = f, detail, time.Since(sent)
 				return r
 			}

@@ -106,26 +106,14 @@ func (e *Engine) openingRequest(cmd string, stones []rules.Point, colors bool, d
 		b = append(b, '\n')
 	}
 	b = append(b, "DONE\n"...)
-	e.buf = b
-	if len(e.queue) > 0 {
-		e.out = append(append(e.out[:0], e.queue...), b...)
-		e.queue = e.queue[:0]
-		b = e.out
-	}
-	deadline = e.orDefault(deadline)
 	nt := e.pending
 	e.pending = notes{}
 	defer func() { r.Notes = nt.list() }()
-	p := e.current()
-	if p == nil {
-		r.Fault, r.Detail = FaultExit, "not running"
+	x, sent, f, detail := e.ask(b, deadline, &nt)
+	if f != "" {
+		r.Fault, r.Detail = f, detail
 		return r
 	}
-	x := e.exchange(p, deadline, &nt)
-	if r.Fault, r.Detail = x.send(b); r.Fault != "" {
-		return r
-	}
-	sent := time.Now()
 	for {
 		l, f, detail := x.next()
 		if f != "" {
