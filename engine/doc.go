@@ -38,10 +38,29 @@
 // always reap. The first Start makes the arbiter a child subreaper
 // (PR_SET_CHILD_SUBREAPER): orphaned grandchildren are re-parented to the
 // arbiter instead of PID 1 (which in containers often never reaps them), and
-// Kill/Close reap the group's zombies. Where the arbiter may (as root), each
-// engine also runs in its own PID namespace as its process 1, so when the
-// engine dies — killed by Close, or by Pdeathsig because the arbiter itself
-// was killed — the kernel kills every process it started, even ones that left
-// its group with setsid. Without that right, an engine's helpers outlive a
-// killed arbiter. Linux only.
+// Kill/Close reap the group's zombies.
+//
+// Each engine also runs as process 1 of its own PID namespace where the
+// kernel allows, so when the engine dies — killed by Close, or by Pdeathsig
+// because the arbiter itself was killed — the kernel kills every process it
+// started, even ones that left its group with setsid. As root (CAP_SYS_ADMIN)
+// that is a plain PID namespace. An ordinary user gets one inside a new user
+// namespace that maps only the user's own uid and gid to themselves, where
+// the kernel lets ordinary users make them (user.max_user_namespaces above 0;
+// kernel.unprivileged_userns_clone = 1 on Debian kernels that have it; no
+// AppArmor, SELinux or seccomp rule against it, as Ubuntu 24.04's
+// kernel.apparmor_restrict_unprivileged_userns or a container's default
+// seccomp profile may impose). The engine keeps the arbiter's uid and gid and
+// has no capabilities (it runs as a non-zero uid), so the arbiter measures
+// (/proc), freezes, limits (prlimit) and kills it as it would without the
+// namespace, and bubblewrap, which makes its own user namespace when it is
+// not setuid, nests inside it. One difference: RLIMIT_NPROC (the process
+// limit where no pids cgroup can be made) counts only the processes inside
+// the engine's user namespace, so against a limit set as the user's count
+// plus Limits.Processes the engine may make as many more processes as the
+// user already runs. Files whose owner is not the arbiter's user show as
+// owned by nobody inside; access is unchanged. Where neither
+// namespace can be made, engines run without one (chosen at the first
+// start and remembered), and an engine's helpers outlive a killed arbiter.
+// Linux only.
 package engine

@@ -24,20 +24,76 @@ func becomeSubreaper() {
 	subreaperOnce.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
 }
 
-// noPidNamespace is set once starting an engine in a PID namespace failed.
-var noPidNamespace atomic.Bool
+// namespaces is how engines are isolated from the arbiter's processes, from
+// the most to the least contained. Each engine is its PID namespace's process
+// 1: when it dies, for whatever reason, the kernel kills every process it
+// started, even those that left its process group. With Pdeathsig on the
+// engine, that makes the arbiter's own death (even by SIGKILL) take down the
+// whole tree.
+type namespaces int32
 
-// pidNamespace asks for a new PID namespace for the engine, where it is
-// process 1: when it dies, for whatever reason, the kernel kills every
-// process it started, even those that left its process group. With
-// Pdeathsig on the engine, that makes the arbiter's own death (even by
-// SIGKILL) take down the whole tree. It needs CAP_SYS_ADMIN; without it,
-// engines run without a namespace and only their group is reached.
-func pidNamespace() uintptr {
-	if noPidNamespace.Load() {
-		return 0
+const (
+	// pidNS needs CAP_SYS_ADMIN (root).
+	pidNS namespaces = iota
+	// userPidNS makes a user namespace first, which an ordinary user may
+	// where the kernel allows it (user.max_user_namespaces > 0, and on
+	// Debian kernels before 6.x kernel.unprivileged_userns_clone = 1; no
+	// AppArmor or seccomp rule against it), and the PID namespace inside it.
+	// The user's uid and gid are mapped to themselves, so the engine runs
+	// with the arbiter's own ids and, having exec'd as a non-zero uid,
+	// without capabilities even in its namespace; the arbiter signals,
+	// measures and limits it as before.
+	userPidNS
+	// noNS: only the engine's process group is reached; helpers that left
+	// it outlive a SIGKILLed arbiter.
+	noNS
+)
+
+func (ns namespaces) String() string {
+	return [...]string{"pid", "user+pid", "none"}[ns]
+}
+
+// namespacesFrom is the most containment not yet refused by the kernel. It
+// only grows: once a start with more containment failed for want of the
+// right and one with less then succeeded, later engines start with less.
+var namespacesFrom atomic.Int32
+
+// settle remembers that starts with more containment than ns are refused.
+func (ns namespaces) settle() {
+	for {
+		old := namespacesFrom.Load()
+		if old >= int32(ns) || namespacesFrom.CompareAndSwap(old, int32(ns)) {
+			return
+		}
 	}
-	return syscall.CLONE_NEWPID
+}
+
+// sysProcAttr is how an engine process is started with ns.
+func (ns namespaces) sysProcAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	switch ns {
+	case pidNS:
+		a.Cloneflags = syscall.CLONE_NEWPID
+	case userPidNS:
+		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		a.GidMappingsEnableSetgroups = false // required of an unprivileged mapper
+	}
+	return a
+}
+
+// refusal reports whether a start with namespaces may have failed for want
+// of the right to make them, rather than for the program itself: EPERM (no
+// capability, a disabled sysctl, AppArmor, seccomp), EINVAL (no kernel
+// support), ENOSPC and EUSERS (max_user_namespaces, nesting depth), EACCES.
+func refusal(err error) bool {
+	for _, e := range []syscall.Errno{syscall.EPERM, syscall.EINVAL, syscall.ENOSPC, syscall.EUSERS, syscall.EACCES} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // proc is one running engine process and its pipes.
@@ -53,6 +109,7 @@ type proc struct {
 	started bool          // START was answered OK in this process
 	frozen  bool          // stopped by Freeze (guarded by Engine.mu)
 	cgroup  string        // its pids cgroup, removed by kill (limits.go)
+	ns      namespaces    // how it was started
 }
 
 // spawn starts path in its own process group with fresh pipes and begins
@@ -72,20 +129,24 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring) 
 		closeAll(inR, inW, outR, outW)
 		return nil, err
 	}
-	cmd := exec.Command(path, args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: pidNamespace()}
-	err = cmd.Start()
-	if err != nil && cmd.SysProcAttr.Cloneflags != 0 && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL)) {
-		// No right to make namespaces here: run without one.
-		noPidNamespace.Store(true)
+	// Try the most containment the kernel allows, and remember a refusal
+	// only once less containment worked: an error that every way gives is
+	// the program's own (not executable, say).
+	var cmd *exec.Cmd
+	first := namespaces(namespacesFrom.Load())
+	ns := first
+	for ; ns <= noNS; ns++ {
 		cmd = exec.Command(path, args...)
 		cmd.Dir, cmd.Env = dir, env
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		cmd.SysProcAttr = ns.sysProcAttr()
 		err = cmd.Start()
+		if err == nil && ns > first {
+			ns.settle()
+		}
+		if err == nil || !refusal(err) {
+			break
+		}
 	}
 	closeAll(inR, outW, errW) // the child holds its own copies
 	if err != nil {
@@ -93,7 +154,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring) 
 		return nil, err
 	}
 	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, stderr: errR,
-		out: newOutQueue(), exited: make(chan struct{})}
+		out: newOutQueue(), exited: make(chan struct{}), ns: ns}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
