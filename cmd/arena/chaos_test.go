@@ -28,6 +28,17 @@ func init() {
 	}
 }
 
+// init answers ARENA_TEST_NS_PROBE=1 with whether this user may start a
+// process in a PID namespace, as the engine package does: exit 0 if so.
+func init() {
+	if os.Getenv("ARENA_TEST_NS_PROBE") == "1" {
+		if pidNamespaces() {
+			os.Exit(0)
+		}
+		os.Exit(1)
+	}
+}
+
 // misbehaving is the chaos event's field: "greedy" (entrant 0) plays one
 // game against each faulty engine. want is how each game must end, by the
 // faulty engine's name: the termination, whether the faulty engine loses
@@ -91,8 +102,16 @@ func startArena(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.B
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(self, args...)
+	return startArenaAs(t, self, nil, env, args...)
+}
+
+// startArenaAs runs the arena from the test binary bin, as the user cred
+// (nil: this test's).
+func startArenaAs(t *testing.T, bin string, cred *syscall.Credential, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(append(os.Environ(), "ARENA_TEST_MAIN=1"), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -225,25 +244,32 @@ command = "builtin:greedy"
 }
 
 // TestStoppedArbiterLeavesNoEngine stops the arbiter in the middle of an
-// event each way it can be stopped and finds no engine process left.
+// event each way it can be stopped and finds no engine process left; as
+// root, also SIGKILLs an arbiter run by an ordinary user (nobody), whose
+// engines get a PID namespace inside a user namespace.
 func TestStoppedArbiterLeavesNoEngine(t *testing.T) {
 	self, _ := os.Executable()
 	cases := []struct {
-		name string
-		sig  []syscall.Signal
+		name   string
+		sig    []syscall.Signal
+		nobody bool // run the arbiter as nobody
 	}{
-		{"SIGINT drains", []syscall.Signal{syscall.SIGINT}},
-		{"SIGINT twice aborts", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}},
-		{"SIGTERM aborts", []syscall.Signal{syscall.SIGTERM}},
-		{"SIGKILL", []syscall.Signal{syscall.SIGKILL}},
+		{"SIGINT drains", []syscall.Signal{syscall.SIGINT}, false},
+		{"SIGINT twice aborts", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}, false},
+		{"SIGTERM aborts", []syscall.Signal{syscall.SIGTERM}, false},
+		{"SIGKILL", []syscall.Signal{syscall.SIGKILL}, false},
+		{"SIGKILL as nobody", []syscall.Signal{syscall.SIGKILL}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.sig[0] == syscall.SIGKILL && !pidNamespaces() {
+			bin, dir, cred := self, t.TempDir(), (*syscall.Credential)(nil)
+			if tc.nobody {
+				bin, dir, cred = asNobody(t)
+			}
+			if tc.sig[0] == syscall.SIGKILL && !pidNamespacesFor(t, bin, cred) {
 				t.Skip("without PID namespaces an engine's helpers outlive a SIGKILLed arbiter (engine/doc.go)")
 			}
-			dir := t.TempDir()
-			cmd, out := startArena(t, nil, "run", writeStopEvent(t, dir))
+			cmd, out := startArenaAs(t, bin, cred, nil, "run", writeStopEvent(t, dir))
 			journal := filepath.Join(dir, "out", "journal.jsonl")
 			deadline := time.Now().Add(30 * time.Second)
 			for {
@@ -255,6 +281,9 @@ func TestStoppedArbiterLeavesNoEngine(t *testing.T) {
 					t.Fatalf("too slow:\n%s", out)
 				}
 				time.Sleep(5 * time.Millisecond)
+			}
+			if tc.nobody && len(engineProcesses(bin)) == 0 {
+				t.Fatalf("no engine of %s runs in the middle of the event:\n%s", bin, out)
 			}
 			for _, s := range tc.sig {
 				cmd.Process.Signal(s)
@@ -271,17 +300,78 @@ func TestStoppedArbiterLeavesNoEngine(t *testing.T) {
 			if tc.sig[0] != syscall.SIGKILL && !strings.Contains(out.String(), "stopped:") {
 				t.Errorf("no clean stop:\n%s", out)
 			}
-			waitNoEngines(t, self)
+			waitNoEngines(t, bin)
 		})
 	}
 }
 
-// pidNamespaces reports whether engines get their own PID namespace here
-// (the engine package falls back to none without the right).
-func pidNamespaces() bool {
-	c := exec.Command("/proc/self/exe", "-test.run=^$")
-	c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}
+// asNobody prepares an arena run as the user nobody: a copy of the test
+// binary it may run (the go tool's build folder is root's alone) and an
+// event folder it owns. Only root can.
+func asNobody(t *testing.T) (bin, dir string, cred *syscall.Credential) {
+	t.Helper()
+	const nobody = 65534
+	if os.Getuid() != 0 {
+		t.Skip("needs root, to run the arena as nobody")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := os.MkdirTemp("", "arena-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(top) })
+	bin, dir = filepath.Join(top, "arena.test"), filepath.Join(top, "event")
+	b, err := os.ReadFile(self)
+	if err == nil {
+		err = os.WriteFile(bin, b, 0o755)
+	}
+	if err == nil {
+		err = os.Chmod(top, 0o755)
+	}
+	if err == nil {
+		err = os.Mkdir(dir, 0o755)
+	}
+	if err == nil {
+		err = os.Chown(dir, nobody, nobody)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin, dir, &syscall.Credential{Uid: nobody, Gid: nobody}
+}
+
+// pidNamespacesFor reports whether the arena bin run as cred (nil: this
+// test's user) gives its engines a PID namespace.
+func pidNamespacesFor(t *testing.T, bin string, cred *syscall.Credential) bool {
+	t.Helper()
+	c := exec.Command(bin, "-test.run=^$")
+	c.Env = append(os.Environ(), "ARENA_TEST_NS_PROBE=1")
+	c.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	return c.Run() == nil
+}
+
+// pidNamespaces reports whether this process may start one in a PID
+// namespace the ways the engine package tries: plainly (root), or inside a
+// user namespace mapping its own ids (an ordinary user, where the kernel
+// allows it); the engine package falls back to none.
+func pidNamespaces() bool {
+	for _, a := range []*syscall.SysProcAttr{
+		{Cloneflags: syscall.CLONE_NEWPID},
+		{Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID,
+			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
+			GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}},
+	} {
+		c := exec.Command("/proc/self/exe", "-test.run=^$")
+		c.Env = []string{} // not a probe again
+		c.SysProcAttr = a
+		if c.Run() == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func TestUnwritableOutputFolderIsAnError(t *testing.T) {
