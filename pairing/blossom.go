@@ -707,3 +707,14 @@ func indexOf(s []int, x int) int {
 	}
 	return -1
 }
+
+// shr shifts a non-negative a right by s < wideBits bits.
+func (a wide) shr(s uint) wide {
+	for ; s >= 64; s -= 64 {
+		a = wide{a.w1, a.w2, a.w3, 0}
+	}
+	if s == 0 {
+		return a
+	}
+	return wide{a.w0>>s | a.w1<<(64-s), a.w1>>s | a.w2<<(64-s), a.w2>>s | a.w3<<(64-s), a.w3 >> s}
+}

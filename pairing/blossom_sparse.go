@@ -35,6 +35,14 @@ var (
 )
 
 func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, bool) {
+	mate, _, ok := sparseMatcher(n, edges, likely, maxCardinality)
+	return mate, ok
+}
+
+// sparseMatcher is sparseMatching that also returns the matcher of the last
+// subgraph, whose duals certify the result on the whole graph (for
+// maxCardinality, on the weights plus the constant cardinality bonus).
+func sparseMatcher(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, *matcher, bool) {
 	work := edges
 	if maxCardinality {
 		// Maximum cardinality first, then weight, is maximum weight after
@@ -49,7 +57,7 @@ func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool
 		}
 		c, ok := maxw.mulSmall(uint64(n/2 + 1))
 		if !ok || c.bitLen() > wideBits-8 {
-			return nil, false
+			return nil, nil, false
 		}
 		c = c.add(wideOf(1))
 		work = make([]matchEdge, len(edges))
@@ -71,10 +79,10 @@ func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool
 		mate := m.run(n, sub, false)
 		nv := m.addViolators(n, work, in)
 		if nv == 0 {
-			return mate, true
+			return mate, m, true
 		}
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // initialCandidates marks, for every vertex, its heaviest edges.
@@ -106,29 +114,7 @@ func initialCandidates(n int, edges []matchEdge, in []bool) {
 // candidates the edges of negative slack, the worst few per vertex. It
 // returns how many edges it marked: zero means the matching is certified.
 func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
-	// Blossom duals enter an edge's slack for every blossom holding both
-	// ends. chain[v] lists v's blossoms from the outermost in, zsum[v] the
-	// running sums of twice their duals; two ends share a prefix of their
-	// chains.
-	chain := make([][]int32, n)
-	zsum := make([][]wide, n)
-	for v := range n {
-		var c []int32
-		for b := m.bparent[v]; b != -1; b = m.bparent[b] {
-			c = append(c, int32(b))
-		}
-		if len(c) == 0 {
-			continue
-		}
-		reverse32(c)
-		z := make([]wide, len(c))
-		var acc wide
-		for i, b := range c {
-			acc = acc.add(m.dual[b]).add(m.dual[b])
-			z[i] = acc
-		}
-		chain[v], zsum[v] = c, z
-	}
+	chain, zsum := m.blossomChains(n)
 	type viol struct {
 		k int
 		s wide
@@ -160,16 +146,9 @@ func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
 		if !s.neg() {
 			continue // non-negative without blossom duals, which are never negative
 		}
-		cu, cv := chain[e.u], chain[e.v]
-		if len(cu) > 0 && len(cv) > 0 && cu[0] == cv[0] {
-			i := 1
-			for i < len(cu) && i < len(cv) && cu[i] == cv[i] {
-				i++
-			}
-			s = s.add(zsum[e.u][i-1])
-			if !s.neg() {
-				continue
-			}
+		s = s.add(sharedBlossomDuals(chain, zsum, e.u, e.v))
+		if !s.neg() {
+			continue
 		}
 		keep(e.u, k, s)
 		keep(e.v, k, s)
@@ -184,6 +163,90 @@ func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
 		}
 	}
 	return marked
+}
+
+// blossomChains lists, for every vertex, its blossoms from the outermost
+// in (chain) and the running sums of twice their duals (zsum): blossom duals
+// enter an edge's slack for every blossom holding both ends, and two ends
+// share a prefix of their chains.
+func (m *matcher) blossomChains(n int) ([][]int32, [][]wide) {
+	chain := make([][]int32, n)
+	zsum := make([][]wide, n)
+	for v := range n {
+		var c []int32
+		for b := m.bparent[v]; b != -1; b = m.bparent[b] {
+			c = append(c, int32(b))
+		}
+		if len(c) == 0 {
+			continue
+		}
+		reverse32(c)
+		z := make([]wide, len(c))
+		var acc wide
+		for i, b := range c {
+			acc = acc.add(m.dual[b]).add(m.dual[b])
+			z[i] = acc
+		}
+		chain[v], zsum[v] = c, z
+	}
+	return chain, zsum
+}
+
+// sharedBlossomDuals is twice the duals of the blossoms holding u and v.
+func sharedBlossomDuals(chain [][]int32, zsum [][]wide, u, v int) wide {
+	cu, cv := chain[u], chain[v]
+	if len(cu) == 0 || len(cv) == 0 || cu[0] != cv[0] {
+		return wide{}
+	}
+	i := 1
+	for i < len(cu) && i < len(cv) && cu[i] == cv[i] {
+		i++
+	}
+	return zsum[u][i-1]
+}
+
+// matchWithSlacks is maxWeightMatchingHinted that also returns every edge's
+// slack under duals certifying the result, in units of a quarter of the
+// input weights: an edge whose slack exceeds 4·g is in no matching that
+// weighs less than g below the optimum (for maxCardinality: of the same
+// size), because the duals bound every matching's weight by the optimum
+// plus zero, minus the slacks of its edges.
+func matchWithSlacks(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, func() []wide) {
+	work := edges
+	if maxCardinality {
+		// As in sparseMatcher: a bonus per edge heavier than any matching
+		// makes the plain maximum-weight duals certify the cardinality too.
+		var maxw wide
+		for _, e := range edges {
+			if maxw.less(e.w) {
+				maxw = e.w
+			}
+		}
+		c, _ := maxw.mulSmall(uint64(n/2 + 1))
+		c = c.add(wideOf(1))
+		work = make([]matchEdge, len(edges))
+		for k, e := range edges {
+			work[k] = matchEdge{e.u, e.v, e.w.add(c)}
+		}
+	}
+	var m *matcher
+	var mate []int
+	if n >= sparseFrom && len(work) >= sparseDensity*n {
+		mate, m, _ = sparseMatcher(n, work, likely, false)
+	}
+	if m == nil {
+		m = &matcher{}
+		mate = m.run(n, work, false)
+	}
+	return mate, func() []wide {
+		chain, zsum := m.blossomChains(n)
+		slack := make([]wide, len(work))
+		for k, e := range work {
+			w2 := e.w.add(e.w)
+			slack[k] = m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(chain, zsum, e.u, e.v))
+		}
+		return slack
+	}
 }
 
 func reverse32(s []int32) {

@@ -49,21 +49,15 @@ import (
 //
 // What is still approximate, in the order it matters:
 //
-//   - The last two fields stand in for the rules' generation order
-//     (transpositions and exchanges), which decides between pairings equal
-//     on every criterion. The exact order is, outermost first: which MDPs
-//     are paired (lowest BSNs first, per score); their opponents (MDP by
-//     MDP, the lowest BSN resident); then the remainder as a homogeneous
-//     bracket of P pairs, where S1 of a candidate is the higher player of
-//     each pair: fewest S1 players from beyond position P, smallest sum of
-//     S1 BSNs, the highest BSN moved out of the original S1, the lowest
-//     moved in; finally S1[1]'s opponent lowest, then S1[2]'s, and so on.
-//     The first two remainder keys are additive per edge once P is known
-//     (one extra solve, P being fixed by C6 and C7); the rest need about
-//     n·log n bits to pack exactly, so they must be decided one player at
-//     a time, each decision a re-solve with a low-order bonus on that
-//     player's edges (bbpPairings does this with an incremental matcher;
-//     ours solves from scratch, so it needs one first).
+//   - The rules' generation order (transpositions and exchanges), which
+//     decides between pairings equal on every criterion, is exact
+//     (dutch_order.go) in every bracket whose graph has at most
+//     orderEdges edges and whose decisions fit in orderWork: the ranking
+//     and S1/S2 fields above only guide the first matching. Bigger
+//     brackets (the early rounds of events of several hundred players)
+//     keep those approximate fields; exactness there needs an incremental
+//     matcher, which re-optimizes from the last solution instead of
+//     solving each decision from scratch.
 //   - C8 counts pairs in the next scoregroup only as a cardinality, not
 //     its own score differences; C18-C21 (score differences of repeated
 //     floaters) are not weighed.
@@ -338,27 +332,37 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	fC15 := add(1, false)
 	fC16 := add(2, false)
 	fC17 := add(1, false)
+	nSig := len(fs)
 	fRank := add(int64(2*nb), false)
 	fByeRank := add(int64(len(t.players)), true)
 	fSplit := add(int64(nb), false)
 
-	// Assign shifts from the lowest priority up. Every field is kept: the
-	// weight is wide enough for brackets of thousands of players, and a
-	// bracket that would need more bits is refused rather than paired by
-	// fewer criteria.
+	// Assign shifts from the lowest priority up, the guidance fields (the
+	// approximate order below the criteria) from zero and the criteria from
+	// zero too; refine puts the exact order's keys between them. Every field
+	// is kept: the weight is wide enough for brackets of thousands of
+	// players, and a bracket that would need more bits is refused rather
+	// than paired by fewer criteria.
 	shifts := make([]uint, len(fs))
-	total := uint(0)
+	gbits, sbits := uint(0), uint(0)
 	for i := len(fs) - 1; i >= 0; i-- {
-		shifts[i] = total
-		total += uint(bits.Len64(uint64(fs[i].maxSum)))
+		n := uint(bits.Len64(uint64(fs[i].maxSum)))
+		if i >= nSig {
+			shifts[i] = gbits
+			gbits += n
+		} else {
+			shifts[i] = sbits
+			sbits += n
+		}
 	}
-	if total > weightBudget {
+	kbits := exchangeKeyBits(nb)
+	if total := sbits + kbits + gbits; total > weightBudget {
 		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players needs %d-bit matching weights, more than the %d available", t.round, nb, total, weightBudget)
 	}
 	vals := make([]int64, len(fs))
-	weigh := func() wide {
+	weigh := func(from, to int) wide {
 		var w wide
-		for i := range fs {
+		for i := from; i < to; i++ {
 			if vals[i] != 0 {
 				w = w.add(wideOf(vals[i]).shl(shifts[i]))
 			}
@@ -366,8 +370,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		return w
 	}
 	posIn := func(i int) int { return i } // position inside the bracket
-	var edges []matchEdge
-	var likely []bool
+	g := &bracketGraph{nv: nv, nb: nb, nmdp: nmdp, whole: whole, kbits: kbits, gbits: gbits}
 	for i := range nodes {
 		a := nodes[i]
 		for j := i + 1; j < len(nodes); j++ {
@@ -434,8 +437,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 				}
 				vals[fSplit] = int64(max(nb-dev, 0))
 			}
-			edges = append(edges, matchEdge{i, j, weigh()})
-			likely = append(likely, likelyPair(i, j, nb, nmdp, len(lower)))
+			g.add(i, j, weigh(0, nSig), weigh(nSig, len(fs)), likelyPair(i, j, nb, nmdp, len(lower)))
 		}
 		if byeNode >= 0 {
 			v := t.violations(a, nil, relax)
@@ -449,11 +451,10 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 			vals[fByeScore] = int64(maxPts - a.pts)
 			vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
 			vals[fByeRank] = int64(a.rankPos)
-			edges = append(edges, matchEdge{i, byeNode, weigh()})
-			likely = append(likely, true)
+			g.add(i, byeNode, weigh(0, nSig), weigh(nSig, len(fs)), true)
 		}
 	}
-	return maxWeightMatchingHinted(nv, edges, likely, whole), nil
+	return g.refine(), nil
 }
 
 // likelyWindow is how far from the pairing the Dutch order prefers a pair

@@ -13,6 +13,10 @@ func TestDutchWorkedExamples(t *testing.T) {
 	for i := range six {
 		six[i].ID = i
 	}
+	nine := make([]SwissPlayer, 9)
+	for i := range nine {
+		nine[i].ID = i
+	}
 	tests := []struct {
 		name    string
 		players []SwissPlayer
@@ -66,6 +70,35 @@ func TestDutchWorkedExamples(t *testing.T) {
 				{2, 2, 1, 0, false}, {2, 3, 0, 0.5, false},
 			},
 			want: []Pairing{{3, 1, 0}, {3, 2, 3}},
+		},
+		{
+			// Transpositions before exchanges (C.04.3: every
+			// transposition of S2 is tried before the first exchange).
+			// Round 1 of 9 (IDs): 0 beat 4 and 2 beat 6 as first
+			// movers, 1 beat 5 and 7 beat 3 as second movers, 8 had the
+			// bye. Scoregroup 1: pairing numbers 1, 2, 3, 8, 9 (IDs 0, 1,
+			// 2, 7, 8), homogeneous, P = 2: S1 = {1, 2}, S2 = {3, 8, 9}.
+			// Preferences: 1, 3, 8 second; 2 first; 9 none. C12 grants
+			// all four preferences only with 2 against one of 1, 3, 8 and
+			// 9 against another, the third floating; the floats, scores
+			// and colours are then equal, so the generation order
+			// decides. Without exchanges S1 = {1, 2}: 1's lowest
+			// opponent granting C12 is 9 (1-3 and 1-8 both want
+			// second), then 2's is 3, and 8 floats: 9 first v 1, 2 first
+			// v 3. The pairing 1-2, 3-9 (floater 8) is equal on every
+			// criterion but needs S1 = {1, 3}, an exchange; the old
+			// weights (ranks and S1[i]-v-S2[i] distances) chose it.
+			// Scoregroup 0: MDP 8 (second) and residents 4, 5, 6, 7
+			// (IDs 3-6; first, first, second, first), one bye. 8 met 4,
+			// so its lowest possible opponent is 5 (5 first). The
+			// remainder {4, 6, 7}, P = 1: 4 against 6 grants both
+			// preferences (4 first), 7 gets the bye.
+			name: "transpositions before exchanges", players: nine, round: 2,
+			history: []SwissGame{
+				{1, 0, 4, 1, false}, {1, 5, 1, 0, false}, {1, 2, 6, 1, false},
+				{1, 7, 3, 1, false}, {1, 8, Bye, 1, false},
+			},
+			want: []Pairing{{2, 8, 0}, {2, 1, 2}, {2, 4, 7}, {2, 3, 5}, {2, 6, Bye}},
 		},
 	}
 	for _, tc := range tests {

@@ -82,8 +82,20 @@ func playGolden(t *testing.T, evs []goldenEvent) []string {
 	return out
 }
 
-func checkGolden(t *testing.T, file string, evs []goldenEvent) {
+func checkGolden(t *testing.T, file string, all []goldenEvent) {
 	path := filepath.Join("testdata", file)
+	evs := all
+	if testing.Short() && !*update {
+		// The exact Dutch order costs a matching per contested decision
+		// (dutch_order.go), which makes the events above 150 players
+		// take most of the short suite's time; -short plays the rest.
+		evs = nil
+		for _, ev := range all {
+			if ev.n <= 150 {
+				evs = append(evs, ev)
+			}
+		}
+	}
 	got := playGolden(t, evs)
 	if *update {
 		if err := os.WriteFile(path, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
@@ -104,6 +116,20 @@ func checkGolden(t *testing.T, file string, evs []goldenEvent) {
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
+	}
+	if len(evs) < len(all) {
+		// Only the lines of the events played.
+		played := map[string]bool{}
+		for _, ev := range evs {
+			played[ev.name()] = true
+		}
+		var kept []string
+		for _, l := range want {
+			if played[strings.SplitN(l, " ", 2)[0]] {
+				kept = append(kept, l)
+			}
+		}
+		want = kept
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d rounds played, golden file has %d", path, len(got), len(want))

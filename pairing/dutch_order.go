@@ -1,0 +1,488 @@
+package pairing
+
+import "math/bits"
+
+// The Dutch generation order inside a bracket.
+//
+// The matching weights decide every quality criterion. Between pairings equal
+// on all of them the rules take the first one generated, which is, outermost
+// first (C.04.3 on S1/S2, transpositions and exchanges, and heterogeneous
+// brackets; bbpPairings decides it the same way):
+//
+//  1. which MDPs are paired: the lowest BSNs (bracket positions) first;
+//  2. each paired MDP's opponent, MDP by MDP: the lowest-BSN resident;
+//  3. the remainder (the residents not paired with an MDP), a homogeneous
+//     bracket of P pairs whose S1 is the first P of them. A candidate's S1
+//     is the higher player of each of its pairs, the S1 it is generated
+//     from first. Fewest exchanges (S1 players from beyond position P),
+//     then the smallest sum of S1 positions, then the exchange whose
+//     highest player moved out of the original S1 is the lowest-ranked,
+//     then the one whose first player moved in is the highest-ranked;
+//  4. finally the transpositions: S1[1]'s opponent as high in S2 as
+//     possible, then S1[2]'s, and so on.
+//
+// Keys 3a and 3b add up over the pairs, so they are weighed (between the
+// criteria and the approximate guidance fields) once the MDPs' pairs are
+// fixed. The rest needs about n·log n bits, so it is decided one player at a
+// time: a preference is kept iff some matching satisfying it (and every
+// decision before it) is still optimal, which one matching of the bracket's
+// graph with the preference imposed answers. The guidance fields make the
+// first matching agree with the exact order in most places, and a decision
+// the current matching already satisfies costs nothing. An opponent is found
+// by bisecting the candidates below the current one, one matching per step.
+
+// Every decision costs a matching of the bracket's graph from scratch (the
+// matcher is not incremental), restricted to the edges the duals leave
+// possible. In the huge early-round brackets of big events almost every edge
+// stays possible, so the cost is out of reach there: graphs of more than
+// orderEdges edges are paired by the criteria and the guidance alone, as
+// before, and orderWork bounds the edges summed over one bracket's
+// matchings. orderExhausted counts the brackets left partly to the guidance.
+var (
+	orderEdges     = 60_000
+	orderWork      = 400_000
+	orderExhausted int
+)
+
+// bracketGraph is one bracket's matching problem: its edges weigh the
+// criteria in the high bits and the guidance in the low bits, with room
+// between them (kbits) for the exchange keys of the remainder.
+type bracketGraph struct {
+	nv, nb, nmdp int
+	whole        bool
+	kbits, gbits uint
+	edges        []matchEdge // criteria<<(kbits+gbits) + guidance
+	likely       []bool
+	adj          [][]int32
+	banned       []bool
+	work         int
+	first        int // work of the first matching, not counted against orderWork
+
+	mate      []int // the current matching: optimal, obeying every decision
+	size      int   // its number of pairs
+	best      wide  // its weight above the guidance, which decisions keep
+	exhausted bool
+	slack     []wide // per edge, under the duals of the current matching
+	bound     wide   // the most slack an edge of a later optimum may have
+
+	// The remainder (phase 3), once the MDPs' pairs are fixed: rpos[v] is
+	// v's position in it or -1; p is its number of pairs.
+	rpos  []int
+	p     int
+	nrem  int
+	proxy bool // weigh the transposition proxy as guidance
+}
+
+// exchangeKeyBits is the room for the two additive remainder keys of a
+// bracket of nb players: fewest exchanges, then the smallest S1 sum.
+func exchangeKeyBits(nb int) uint {
+	return uint(bits.Len64(uint64(nb+1))) + uint(bits.Len64(uint64(nb*nb+1)))
+}
+
+func (g *bracketGraph) add(u, v int, crit, guide wide, likely bool) {
+	if g.adj == nil {
+		g.adj = make([][]int32, g.nv)
+	}
+	k := int32(len(g.edges))
+	g.edges = append(g.edges, matchEdge{u, v, crit.shl(g.kbits + g.gbits).add(guide)})
+	g.likely = append(g.likely, likely)
+	g.adj[u] = append(g.adj[u], k)
+	g.adj[v] = append(g.adj[v], k)
+}
+
+// key is the exchange keys of a pair inside the remainder: one if its S1
+// player (the higher one) comes from the original S1, then the remainder's
+// size minus that player's position.
+func (g *bracketGraph) key(u, v int) wide {
+	if g.rpos == nil || g.rpos[u] < 0 || g.rpos[v] < 0 {
+		return wide{}
+	}
+	hi := min(g.rpos[u], g.rpos[v])
+	sumBits := uint(bits.Len64(uint64(g.nb*g.nb + 1)))
+	var orig int64
+	if hi < g.p {
+		orig = 1
+	}
+	return wideOf(orig).shl(sumBits).add(wideOf(int64(g.nb - hi)))
+}
+
+func (g *bracketGraph) weight(k int) wide {
+	e := g.edges[k]
+	if g.rpos == nil {
+		return e.w
+	}
+	w := e.w.add(g.key(e.u, e.v).shl(g.gbits))
+	if !g.proxy {
+		return w
+	}
+	// The guidance becomes, for pairs inside the remainder, a proxy of the
+	// transposition order: S1 player a (position) against b weighs
+	// (P-a)·(R-b), so the earlier S1 players get the earlier opponents
+	// first; other edges keep half their old guidance. Both halves stay
+	// below 2^(gbits-1), so the guidance still sums below 2^gbits.
+	low := e.w.sub(e.w.shr(g.gbits).shl(g.gbits))
+	w = w.sub(low)
+	a, b := g.rpos[e.u], g.rpos[e.v]
+	if a < 0 || b < 0 {
+		return w.add(low.shr(1))
+	}
+	if a > b {
+		a, b = b, a
+	}
+	return w.add(wideOf(int64(max(g.p-a, 0)) * int64(g.nrem-b)))
+}
+
+// solve matches the graph without the banned edges and those extra bans,
+// and returns each edge's slack under duals certifying the result (see
+// matchWithSlacks; banned edges get none).
+func (g *bracketGraph) solve(extra func(k int) bool) ([]int, func() []wide) {
+	es := make([]matchEdge, 0, len(g.edges))
+	lk := make([]bool, 0, len(g.edges))
+	idx := make([]int32, 0, len(g.edges))
+	for k := range g.edges {
+		if g.banned[k] || (extra != nil && extra(k)) {
+			continue
+		}
+		es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
+		lk = append(lk, g.likely[k])
+		idx = append(idx, int32(k))
+	}
+	g.work += len(es)
+	mate, slacks := matchWithSlacks(g.nv, es, lk, g.whole)
+	return mate, func() []wide {
+		sl := slacks()
+		slack := make([]wide, len(g.edges))
+		for i, k := range idx {
+			slack[k] = sl[i]
+		}
+		return slack
+	}
+}
+
+// solveOnly is solve without the duals, for the trials.
+func (g *bracketGraph) solveOnly(extra func(k int) bool) []int {
+	es := make([]matchEdge, 0, len(g.edges))
+	lk := make([]bool, 0, len(g.edges))
+	for k := range g.edges {
+		if g.banned[k] || (extra != nil && extra(k)) {
+			continue
+		}
+		es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
+		lk = append(lk, g.likely[k])
+	}
+	g.work += len(es)
+	return maxWeightMatchingHinted(g.nv, es, lk, g.whole)
+}
+
+// accept makes mate (with its slacks) the current matching and sets the
+// bound on the slack of an edge any later optimal matching may use: a
+// later optimum has the same weight above the guidance, so it weighs at
+// most the guidance of mate less (see matchWithSlacks).
+func (g *bracketGraph) accept(mate []int, slacks func() []wide) {
+	slack := slacks()
+	g.mate, g.slack = mate, slack
+	var guide wide
+	for u, v := range mate {
+		if v > u {
+			guide = guide.add(g.weight(g.edge(u, v)))
+		}
+	}
+	// The low gbits bits of the total are the guidance sum.
+	guide = guide.sub(guide.shr(g.gbits).shl(g.gbits))
+	g.bound = guide.add(guide).add(guide).add(guide)
+	// An edge out of bounds now is out of every later optimum too, and
+	// those optima are all the decisions care about: drop it, so that the
+	// later matchings run on the (sparse) near-tight subgraph.
+	for k := range g.edges {
+		if !g.banned[k] && g.bound.less(slack[k]) {
+			g.banned[k] = true
+		}
+	}
+}
+
+// possible says whether edge k can be in an optimal matching still.
+func (g *bracketGraph) possible(k int) bool {
+	return k >= 0 && !g.banned[k] && !g.bound.less(g.slack[k])
+}
+
+// edge returns the index of the edge u-v, or -1.
+func (g *bracketGraph) edge(u, v int) int {
+	for _, k := range g.adj[u] {
+		e := g.edges[k]
+		if e.u == v || e.v == v {
+			return int(k)
+		}
+	}
+	return -1
+}
+
+// value is a matching's size and its weight above the guidance fields:
+// what the decisions must keep.
+func (g *bracketGraph) value(mate []int) (int, wide) {
+	n := 0
+	var w wide
+	for u, v := range mate {
+		if v > u {
+			n++
+			w = w.add(g.weight(g.edge(u, v)))
+		}
+	}
+	return n, w.shr(g.gbits)
+}
+
+// rule is one decision: it bans edges at the vertices vs only.
+type rule struct {
+	vs  []int
+	ban func(k int) bool
+}
+
+func (g *bracketGraph) other(k int, v int) int {
+	if g.edges[k].u == v {
+		return g.edges[k].v
+	}
+	return g.edges[k].u
+}
+
+// satisfied says whether mate uses no edge r bans.
+func (g *bracketGraph) satisfied(mate []int, r rule) bool {
+	for _, v := range r.vs {
+		if mate[v] >= 0 && r.ban(g.edge(v, mate[v])) {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *bracketGraph) commit(r rule) {
+	for _, v := range r.vs {
+		for _, k := range g.adj[v] {
+			if r.ban(int(k)) {
+				g.banned[k] = true
+			}
+		}
+	}
+}
+
+// try keeps preference pref if an optimal matching obeys it (and makes that
+// matching the current one), else commits alt; it reports which. Past the
+// work bound it sets exhausted and decides nothing.
+func (g *bracketGraph) try(pref, alt rule) bool {
+	if g.satisfied(g.mate, pref) {
+		g.commit(pref)
+		return true
+	}
+	if g.work > orderWork+g.first {
+		g.exhausted = true
+		return false
+	}
+	trial := g.solveOnly(pref.ban)
+	if n, w := g.value(trial); n == g.size && w == g.best && g.satisfied(trial, pref) {
+		// The slack bound of the phase's first matching stays valid: later
+		// optima are optima of that problem too.
+		g.mate = trial
+		g.commit(pref)
+		return true
+	}
+	g.commit(alt)
+	return false
+}
+
+func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v || e.v == v }
+
+// refine returns the first pairing in the generation order among the
+// optimal ones.
+func (g *bracketGraph) refine() []int {
+	if len(g.edges) > orderEdges {
+		orderExhausted++
+		return maxWeightMatchingHinted(g.nv, g.edges, g.likely, g.whole)
+	}
+	g.banned = make([]bool, len(g.edges))
+	g.accept(g.solve(nil))
+	g.first = g.work
+	g.size, g.best = g.value(g.mate)
+	nb, nmdp := g.nb, g.nmdp
+	inBracket := func(v int) bool { return v >= 0 && v < nb }
+
+	// 1. Which MDPs are paired, lowest BSN first.
+	for i := 0; i < nmdp && !g.exhausted; i++ {
+		out := rule{[]int{i}, func(k int) bool { return g.touches(k, i) && !inBracket(g.other(k, i)) }}
+		in := rule{[]int{i}, func(k int) bool { return g.touches(k, i) && inBracket(g.other(k, i)) }}
+		// C7 fixes how many MDPs of each score are paired, so i can only
+		// be paired instead of a later MDP that is.
+		later := false
+		for j := i + 1; j < nmdp; j++ {
+			later = later || inBracket(g.mate[j])
+		}
+		switch {
+		case inBracket(g.mate[i]):
+			g.commit(out)
+		case !later:
+			g.commit(in)
+		default:
+			g.try(out, in)
+		}
+	}
+	// 2. Their opponents, MDP by MDP: the lowest resident possible.
+	for i := 0; i < nmdp && !g.exhausted; i++ {
+		if !inBracket(g.mate[i]) {
+			continue
+		}
+		var cands []int
+		for j := nmdp; j < nb && j != g.mate[i]; j++ {
+			cands = append(cands, j)
+		}
+		g.lowestOpponent(i, cands)
+	}
+	if g.exhausted {
+		orderExhausted++
+		return g.mate
+	}
+
+	// 3. The remainder, with the exchange keys weighed.
+	var rem []int
+	g.rpos = filled(g.nv, -1)
+	for j := nmdp; j < nb; j++ {
+		if g.mate[j] < 0 || g.mate[j] >= nmdp {
+			g.rpos[j] = len(rem)
+			rem = append(rem, j)
+		}
+	}
+	inRem := func(v int) bool { return v >= 0 && g.rpos[v] >= 0 }
+	lower := func(x, y int) bool { return inRem(y) && g.rpos[y] > g.rpos[x] }
+	for _, x := range rem {
+		if lower(x, g.mate[x]) {
+			g.p++
+		}
+	}
+	if g.p == 0 {
+		return g.mate
+	}
+	g.nrem = len(rem)
+	// The proxy sums to at most P·P·R over the pairs.
+	g.proxy = bits.Len64(uint64(g.p)*uint64(g.p)*uint64(g.nrem)) < int(g.gbits)
+	s1 := func(x int) bool { return lower(x, g.mate[x]) }
+	countExchanges := func() int {
+		n := 0
+		for _, x := range rem {
+			if s1(x) && g.rpos[x] >= g.p {
+				n++
+			}
+		}
+		return n
+	}
+	exchanges := countExchanges()
+	if exchanges > 0 {
+		// The keys may prefer another matching. (Without exchanges the
+		// current one has the least keys possible, and the slack bound of
+		// the criteria alone stays valid: a later optimum is optimal on
+		// them too.)
+		g.accept(g.solve(nil))
+		exchanges = countExchanges()
+	}
+	g.size, g.best = g.value(g.mate)
+	outS1 := func(x int) rule {
+		return rule{[]int{x}, func(k int) bool { return g.touches(k, x) && lower(x, g.other(k, x)) }}
+	}
+	inS1 := func(x int) rule {
+		return rule{[]int{x}, func(k int) bool { return g.touches(k, x) && !lower(x, g.other(k, x)) }}
+	}
+	if exchanges > 0 {
+		// 3c: the highest player moved out of S1 as low as possible;
+		// 3d: the first moved in as high as possible.
+		// The exchange count is fixed by the keys: once that many are
+		// out (in), the rest are in (out) without asking.
+		found := 0
+		for pos := g.p - 1; pos >= 0 && !g.exhausted; pos-- {
+			if found == exchanges {
+				g.commit(inS1(rem[pos]))
+			} else if g.try(outS1(rem[pos]), inS1(rem[pos])) {
+				found++
+			}
+		}
+		found = 0
+		for pos := g.p; pos < len(rem) && !g.exhausted; pos++ {
+			if found == exchanges {
+				g.commit(outS1(rem[pos]))
+			} else if g.try(inS1(rem[pos]), outS1(rem[pos])) {
+				found++
+			}
+		}
+	}
+	// 4. Transpositions.
+	var S1, S2 []int
+	for _, x := range rem {
+		if s1(x) {
+			S1 = append(S1, x)
+		} else {
+			S2 = append(S2, x)
+		}
+	}
+	taken := map[int]bool{}
+	for _, s := range S1 {
+		if g.exhausted {
+			break
+		}
+		var cands []int
+		for _, y := range S2 {
+			if y == g.mate[s] {
+				break
+			}
+			if !taken[y] {
+				cands = append(cands, y)
+			}
+		}
+		g.lowestOpponent(s, cands)
+		taken[g.mate[s]] = true
+	}
+	if g.exhausted {
+		orderExhausted++
+	}
+	return g.mate
+}
+
+// lowestOpponent gives s the first of cands (ranked above its current
+// partner, in order) that an optimal matching allows, bisecting: each step
+// asks whether s can meet one of cands[lo..mid]. Then it fixes s's pair.
+func (g *bracketGraph) lowestOpponent(s int, all []int) {
+	// Only candidates whose edge could still be in an optimum are worth a
+	// matching; the others are ruled out at once.
+	var cands []int
+	for _, y := range all {
+		if k := g.edge(s, y); g.possible(k) {
+			cands = append(cands, y)
+		} else if k >= 0 {
+			g.banned[k] = true
+		}
+	}
+	set := map[int]bool{}
+	lo, hi := 0, len(cands) // the answer is cands[lo..hi], hi meaning the current partner
+	for lo < hi && !g.exhausted {
+		mid := (lo + hi - 1) / 2
+		clear(set)
+		for _, y := range cands[lo : mid+1] {
+			set[y] = true
+		}
+		within := rule{[]int{s}, func(k int) bool { return g.touches(k, s) && !set[g.other(k, s)] }}
+		notWithin := rule{[]int{s}, func(k int) bool { return g.touches(k, s) && set[g.other(k, s)] }}
+		if g.try(within, notWithin) {
+			for j := lo; j <= mid; j++ {
+				if g.mate[s] == cands[j] {
+					hi = j
+					break
+				}
+			}
+		} else if !g.exhausted {
+			lo = mid + 1
+		}
+	}
+	if p := g.mate[s]; p >= 0 && !g.exhausted {
+		for _, v := range [2]int{s, p} {
+			for _, k := range g.adj[v] {
+				e := g.edges[k]
+				if !(e.u == s && e.v == p || e.u == p && e.v == s) {
+					g.banned[k] = true
+				}
+			}
+		}
+	}
+}
