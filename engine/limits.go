@@ -187,14 +187,18 @@ func applyLimits(p *proc, l Limits) error {
 	if l.HardMemory <= 0 && l.Processes <= 0 {
 		return nil
 	}
-	var nproc uint64
-	if l.Processes > 0 && p.cgroup == "" {
+	// The process limit is chosen once: a second call may not raise
+	// RLIMIT_NPROC, which an ordinary user cannot.
+	if l.Processes > 0 && p.cgroup == "" && p.nproc == 0 {
 		if cg, err := pidsCgroup(p.pid, l.Processes); err == nil {
 			p.cgroup = cg // its descendants are born in it
+		} else if p.ns == userPidNS {
+			p.nproc = uint64(l.Processes) // counted in its user namespace only
 		} else {
-			nproc = uint64(userTasks(os.Getuid()) + l.Processes)
+			p.nproc = uint64(userTasks(os.Getuid()) + l.Processes)
 		}
 	}
+	nproc := p.nproc
 	for _, pid := range tree(p.pid) {
 		if l.HardMemory > 0 {
 			r := unix.Rlimit{Cur: uint64(l.HardMemory), Max: uint64(l.HardMemory)}

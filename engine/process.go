@@ -110,6 +110,7 @@ type proc struct {
 	frozen  bool          // stopped by Freeze (guarded by Engine.mu)
 	cgroup  string        // its pids cgroup, removed by kill (limits.go)
 	ns      namespaces    // how it was started
+	nproc   uint64        // its RLIMIT_NPROC, where it has no cgroup (limits.go)
 }
 
 // spawn starts path in its own process group with fresh pipes and begins
