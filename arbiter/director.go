@@ -54,8 +54,9 @@ type Director struct {
 	// goroutine, before either entrant starts another game. Its error (a
 	// journal that cannot be written) stops the event.
 	Finished func(*results.Record) error
-	// Started, if set, is told when a game begins, and Moved after each of
-	// its stones, from the game's goroutine (for progress displays).
+	// Started, if set, is told when a game begins (from the director's
+	// goroutine), and Moved after each of its stones (from the game's): for
+	// progress displays.
 	Started func(Fixture)
 	Moved   func(f Fixture, stones int, black, white time.Duration)
 	// Instances lets an entrant play several games at once, each with its
