@@ -194,8 +194,10 @@ func (m *Match) Played() int { return m.played }
 func (m *Match) count(rec *results.Record) MatchGame {
 	p := m.places[rec.Game-1]
 	e := p.enc
+	// By name, not by the fixture's colours: Swap2 and the RIF opening may
+	// have given the first entrant the other colour.
 	first := rec.Score()
-	if m.fixtures[rec.Game-1].Black != e.First {
+	if rec.Black != m.Entrants[e.First].Spec.Name {
 		first = 1 - first
 	}
 	e.WDL.Add(first)

@@ -114,6 +114,22 @@ func TestMatchCountsPairsOutOfOrder(t *testing.T) {
 	}
 }
 
+// After Swap2 or the RIF opening the record may give the entrants the
+// colours the other way round from the fixture: the score follows the
+// engine, not the fixture's colour.
+func TestMatchCountsSwappedColours(t *testing.T) {
+	m := paperMatch(2, 2)
+	encs, _ := m.Schedule()
+	rec := finished(m, 1, rules.Black, results.Five)
+	rec.Black, rec.White = rec.White, rec.Black // the procedure swapped them
+	if g := m.count(rec); g.Score != 0 {
+		t.Errorf("the first entrant lost with White after a swap, scored %v", g.Score)
+	}
+	if encs[0].WDL != (results.WDL{L: 1}) {
+		t.Errorf("WDL %+v", encs[0].WDL)
+	}
+}
+
 func TestMatchWithoutPairsCountsNoPentanomial(t *testing.T) {
 	m := paperMatch(2, 2)
 	m.Suite.Pairs = false
