@@ -320,6 +320,74 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		fMDP[i] = add(2, false)
 	}
 	fNext := add(1, false)
+	// C8's second half: the score differences in the following bracket,
+	// the biggest first (one field per difference, counting how often it
+	// occurs there). Not when the following bracket is the last one, which
+	// the completion criterion already decides.
+	nextSD := func(a, b *entrant, aIn, bIn bool) int { return -1 } // none
+	var sdLevels []int
+	nextPts := 0
+	if len(next) > 0 && !(whole && len(next) == len(lower)) {
+		nextPts = next[0].pts
+		floor := nextPts - 2 // one point below the following bracket
+		nextSD = func(a, b *entrant, aIn, bIn bool) int {
+			aN, bN := b != nil && inNext[a], b != nil && inNext[b]
+			if b == nil {
+				aN = inNext[a]
+			}
+			switch {
+			case aIn && bIn:
+				return -1
+			case aIn && bN:
+				return a.pts - b.pts
+			case bIn && aN:
+				return b.pts - a.pts
+			case aN && bN:
+				return 0
+			case aIn:
+				return a.pts - floor // a floats through the following bracket
+			case bIn:
+				return b.pts - floor
+			case aN || bN:
+				return nextPts - floor
+			}
+			return -1
+		}
+		seen := map[int]bool{nextPts - floor: true}
+		for _, e := range bracket {
+			seen[e.pts-floor] = true
+			seen[e.pts-nextPts] = true
+		}
+		for v := range seen {
+			if v > 0 {
+				sdLevels = append(sdLevels, v)
+			}
+		}
+		sort.Sort(sort.Reverse(sort.IntSlice(sdLevels)))
+	}
+	// A player in the bracket or the following one owns the one element
+	// (pair or float) it makes there, and owns[l] marks the players who can
+	// make difference sdLevels[l]. Every vertex is matched once, so giving
+	// each edge its owners' marks minus the difference it makes scores a
+	// matching by (owners - occurrences): a field only as wide as the
+	// number of owners, which is small for all but the smallest levels.
+	owns := make([]map[*entrant]bool, len(sdLevels))
+	fNextSD := make([]int, len(sdLevels))
+	for l, v := range sdLevels {
+		owns[l] = map[*entrant]bool{}
+		for _, e := range bracket {
+			if e.pts-nextPts == v || e.pts-(nextPts-2) == v {
+				owns[l][e] = true
+			}
+		}
+		if v == 2 {
+			for _, e := range next {
+				owns[l][e] = true
+			}
+		}
+		fs = append(fs, field{2, int64(len(owns[l]))})
+		fNextSD[l] = len(fs) - 1
+	}
 	fByeUnplayed := add(int64(maxUnplayed), true)
 	fC10, fC11 := -1, -1
 	if t.final {
@@ -360,6 +428,25 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players needs %d-bit matching weights, more than the %d available", t.round, nb, total, weightBudget)
 	}
 	vals := make([]int64, len(fs))
+	setNextSD := func(a, b *entrant, aIn, bIn bool) {
+		if len(sdLevels) == 0 {
+			return
+		}
+		sd := nextSD(a, b, aIn, bIn)
+		for l, v := range sdLevels {
+			c := int64(0)
+			if owns[l][a] {
+				c++
+			}
+			if b != nil && owns[l][b] {
+				c++
+			}
+			if sd == v {
+				c--
+			}
+			vals[fNextSD[l]] = c
+		}
+	}
 	weigh := func(from, to int) wide {
 		var w wide
 		for i := from; i < to; i++ {
@@ -387,6 +474,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 			if (aIn || inNext[a]) && (bIn || inNext[b]) && !(aIn && bIn) {
 				vals[fNext] = 1
 			}
+			setNextSD(a, b, aIn, bIn)
 			if aIn && bIn {
 				vals[fPairs] = 1
 				for l, pts := range mdpLevels {
@@ -448,6 +536,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 			if fViol >= 0 {
 				vals[fViol] = int64(3 - v)
 			}
+			setNextSD(a, nil, i < nb, false)
 			vals[fByeScore] = int64(maxPts - a.pts)
 			vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
 			vals[fByeRank] = int64(a.rankPos)

@@ -12,7 +12,11 @@ import (
 
 // TRF-16 is FIDE's tournament report format: one "001" line per player with
 // every round's opponent, colour and result in fixed columns, plus the "XXR"
-// extension (used by pairing engines) for the number of rounds.
+// extension (used by pairing engines) for the number of rounds. Two records
+// of the newer FIDE report are read too, because certified engines' test
+// files use them: "142" (number of rounds, when there is no XXR) and "240"
+// (a list of players given a bye or absent in one round; we use it only for
+// the round about to be paired, where it marks the players not to pair).
 //
 // Colours: TRF speaks chess, where the first mover is White. Our first
 // mover is Black, so a TRF "w" is our Pairing.Black and a TRF "b" our
@@ -59,6 +63,12 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 		entries []entry
 	}
 	var lines []line
+	type absence struct {
+		no, round int
+		players   []int
+	}
+	var absences []absence
+	rounds142 := 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	ln := 0
@@ -76,6 +86,31 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 				return nil, fmt.Errorf("trf line %d: XXR: %q is not a number of rounds", ln, strings.TrimSpace(s[3:]))
 			}
 			t.Rounds = n
+		case strings.HasPrefix(s, "142 "):
+			if n, err := strconv.Atoi(strings.TrimSpace(s[3:])); err == nil && n > 0 {
+				rounds142 = n
+			}
+		case strings.HasPrefix(s, "240 "):
+			// "240 C RRRR PPPP PPPP ...": C is the bye or absence code.
+			f := strings.Fields(s[3:])
+			if len(f) < 2 || len(f[0]) != 1 || !strings.Contains("HFZU", f[0]) {
+				return nil, fmt.Errorf("trf line %d: 240: want a code (H, F, Z or U), a round and starting ranks", ln)
+			}
+			a := absence{no: ln}
+			var err error
+			if a.round, err = strconv.Atoi(f[1]); err != nil || a.round < 1 {
+				return nil, fmt.Errorf("trf line %d: 240: round %q is not a round number", ln, f[1])
+			}
+			for _, ps := range f[2:] {
+				p, err := strconv.Atoi(ps)
+				if err != nil || p < 1 {
+					return nil, fmt.Errorf("trf line %d: 240: %q is not a starting rank", ln, ps)
+				}
+				a.players = append(a.players, p)
+			}
+			if f[0] != "U" { // a pairing-allocated bye is the engine's to give
+				absences = append(absences, a)
+			}
 		case strings.HasPrefix(s, "001"):
 			if len(s) < trfRank {
 				return nil, fmt.Errorf("trf line %d: player line too short (%d characters, want at least %d)", ln, len(s), trfRank)
@@ -142,6 +177,9 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 		sorted[i] = lines[k]
 	}
 	t.Players = players
+	if t.Rounds == 0 {
+		t.Rounds = rounds142
+	}
 	// A round is played if someone has an opponent or a pairing-allocated
 	// bye in it; entries after the last played round announce absences.
 	played := 0
@@ -205,6 +243,18 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 				continue // unplayed game without colours: keep the lower number's line
 			}
 			t.Games = append(t.Games, SwissGame{Round: round, Black: i, White: e.opp - 1, Score: score, Forfeit: forfeit})
+		}
+	}
+	// 240 records of played rounds repeat what the 001 lines say; only the
+	// next round's are news.
+	for _, a := range absences {
+		for _, p := range a.players {
+			if p > n {
+				return nil, fmt.Errorf("trf line %d: 240: %d is not a starting rank (1-%d)", a.no, p, n)
+			}
+			if a.round == played+1 {
+				t.Players[p-1].Absent = true
+			}
 		}
 	}
 	return t, nil

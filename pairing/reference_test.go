@@ -1,0 +1,66 @@
+package pairing
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReferencePairings pairs the next round of tournaments whose expected
+// pairing comes from a FIDE-endorsed engine's own test suite (see
+// testdata/reference/README.md) and compares line by line: the same pairs,
+// the same first movers, the same bye.
+func TestReferencePairings(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "reference", "*.trf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no reference fixtures under testdata/reference")
+	}
+	for _, trf := range files {
+		name := strings.TrimSuffix(filepath.Base(trf), ".trf")
+		t.Run(name, func(t *testing.T) {
+			in, err := os.ReadFile(trf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(strings.TrimSuffix(trf, ".trf") + ".want")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := PairTRF(bytes.NewReader(in), &got); err != nil {
+				t.Fatalf("PairTRF: %v", err)
+			}
+			if got.String() != string(want) {
+				t.Errorf("pairing differs from the reference engine's (want | got):\n%s", sideBySide(string(want), got.String()))
+			}
+		})
+	}
+}
+
+// sideBySide lays two pairing outputs next to each other, marking the
+// lines that differ.
+func sideBySide(want, got string) string {
+	w := strings.Split(strings.TrimRight(want, "\n"), "\n")
+	g := strings.Split(strings.TrimRight(got, "\n"), "\n")
+	var b strings.Builder
+	for i := range max(len(w), len(g)) {
+		var a, c string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			c = g[i]
+		}
+		mark := "  "
+		if a != c {
+			mark = "≠ "
+		}
+		b.WriteString(mark + a + strings.Repeat(" ", max(0, 10-len(a))) + "| " + c + "\n")
+	}
+	return b.String()
+}
