@@ -58,9 +58,11 @@ import (
 //     keep those approximate fields; exactness there needs an incremental
 //     matcher, which re-optimizes from the last solution instead of
 //     solving each decision from scratch.
-//   - C8 counts pairs in the next scoregroup only as a cardinality, not
-//     its own score differences; C18-C21 (score differences of repeated
-//     floaters) are not weighed.
+//   - C18-C21 (score differences of repeated floaters) are not weighed:
+//     one field per difference overflows the weight in brackets with many
+//     score levels (testdata/reference: dutch_exchange_rule4 differs by
+//     this). C8 weighs the following bracket's pairs and then its score
+//     differences, but not when that bracket is the last one.
 //   - Colour allocation and preferences follow the 2017 text; the 2025
 //     wording of those articles has not been checked.
 
