@@ -27,6 +27,7 @@ import (
 //	             same colour three times in a row
 //	C12, C13     colour preferences, then strong preferences, granted
 //	C14..C17     repeated downfloats/upfloats of the previous two rounds
+//	C18..C21     their score differences (dutch_floatsd.go)
 //	ranking      lower-ranked residents float, lowest-ranked gets the bye
 //	S1/S2        pairs as close as possible to S1[i] against S2[i]
 //
@@ -58,11 +59,10 @@ import (
 //     keep those approximate fields; exactness there needs an incremental
 //     matcher, which re-optimizes from the last solution instead of
 //     solving each decision from scratch.
-//   - C18-C21 (score differences of repeated floaters) are not weighed:
-//     one field per difference overflows the weight in brackets with many
-//     score levels (testdata/reference: dutch_exchange_rule4 differs by
-//     this). C8 weighs the following bracket's pairs and then its score
-//     differences, but not when that bracket is the last one.
+//   - C18-C21 (score differences of repeated floaters) are weighed by MDP
+//     score (dutch_floatsd.go), exact except where two MDPs meet. C8 weighs
+//     the following bracket's pairs and then its score differences, but
+//     not when that bracket is the last one.
 //   - Colour allocation and preferences follow the 2017 text; the 2025
 //     wording of those articles has not been checked.
 
@@ -316,10 +316,29 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		fViol = add(3, false)
 	}
 	fByeScore := add(int64(maxPts-minPts), true)
-	fPairs := add(1, false)
+	// bounded is a field counted only on pairs inside the bracket: its
+	// total is bounded by the bracket's players (each matched once), far
+	// narrower than maxEdge times the pairs of the whole graph.
+	bounded := func(maxEdge, maxSum int64) int {
+		fs = append(fs, field{maxEdge, maxSum})
+		return len(fs) - 1
+	}
+	perPair, perPlayer := int64(nb/2), int64(nb)
+	fPairs := bounded(1, perPair)
+	// mdpCount[l] is how many MDPs score mdpLevels[l].
+	mdpCount := make([]int64, len(mdpLevels))
+	mdpLevel := map[*entrant]int{}
+	for _, e := range bracket[:nmdp] {
+		for l, pts := range mdpLevels {
+			if e.pts == pts {
+				mdpCount[l]++
+				mdpLevel[e] = l
+			}
+		}
+	}
 	fMDP := make([]int, len(mdpLevels))
 	for i := range mdpLevels {
-		fMDP[i] = add(2, false)
+		fMDP[i] = bounded(2, mdpCount[i])
 	}
 	fNext := add(1, false)
 	// C8's second half: the score differences in the following bracket,
@@ -393,19 +412,20 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	fByeUnplayed := add(int64(maxUnplayed), true)
 	fC10, fC11 := -1, -1
 	if t.final {
-		fC10 = add(2, false)
-		fC11 = add(2, false)
+		fC10 = bounded(2, perPlayer)
+		fC11 = bounded(2, perPlayer)
 	}
-	fC12 := add(2, false)
-	fC13 := add(2, false)
-	fC14 := add(2, false)
-	fC15 := add(1, false)
-	fC16 := add(2, false)
-	fC17 := add(1, false)
+	fC12 := bounded(2, perPlayer)
+	fC13 := bounded(2, perPlayer)
+	fC14 := bounded(2, perPlayer)
+	fC15 := bounded(1, perPair)
+	fC16 := bounded(2, perPlayer)
+	fC17 := bounded(1, perPair)
+	sds := t.floatSDFields(bracket, nmdp, mdpLevels, mdpCount, mdpLevel, bounded)
 	nSig := len(fs)
-	fRank := add(int64(2*nb), false)
+	fRank := bounded(int64(2*nb), int64(2*nb)*perPair)
 	fByeRank := add(int64(len(t.players)), true)
-	fSplit := add(int64(nb), false)
+	fSplit := bounded(int64(nb), int64(nb)*perPair)
 
 	// Assign shifts from the lowest priority up, the guidance fields (the
 	// approximate order below the criteria) from zero and the criteria from
@@ -515,6 +535,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 						vals[fC17] = 0
 					}
 				}
+				sds.fill(a, b, vals)
 				vals[fRank] = int64(2*nb - posIn(i) - posIn(j))
 				d := j - i
 				ideal := (nb - 2*nmdp) / 2

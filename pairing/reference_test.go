@@ -11,10 +11,7 @@ import (
 // knownDifferent names the fixtures we still pair differently, and the
 // criterion that decides them; each is reported (with the difference) as a
 // skip, and as an error once it agrees, so that the entry gets removed.
-var knownDifferent = map[string]string{
-	"dutch_exchange_rule4": "C18-C21 (score differences of players floating the same way as one or two rounds before) are not weighed: " +
-		"in the 13.0 bracket the reference pairs MDP 52 (downfloated last round) with 76 and floats 31, we pair 31 and float 52 again",
-}
+var knownDifferent = map[string]string{}
 
 // TestReferencePairings pairs the next round of tournaments whose expected
 // pairing comes from a FIDE-endorsed engine's own test suite (see
