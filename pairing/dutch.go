@@ -561,7 +561,14 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 			}
 			setNextSD(a, nil, i < nb, false)
 			vals[fByeScore] = int64(maxPts - a.pts)
-			vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
+			if a.pts == resPts {
+				// C9 decides the bye only in the bracket of the bye's
+				// own scoregroup: the bracket that makes the assignee.
+				// (C5 above already fixes the assignee's score, so
+				// weighing lower players here would let the bye's
+				// unplayed games decide pairs in this bracket.)
+				vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
+			}
 			vals[fByeRank] = int64(a.rankPos)
 			g.add(i, byeNode, weigh(0, nSig), weigh(nSig, len(fs)), true)
 		}
@@ -632,8 +639,9 @@ func (t *tourney) colourFields(a, b *entrant, vals []int64, fC10, fC11, fC12, fC
 //     one colour and the other the other (played games only, aligned from
 //     the latest);
 //  4. grant the higher-ranked player's preference;
-//  5. the higher-ranked player takes the initial colour (first move) with an
-//     odd pairing number, the other colour with an even one.
+//  5. the higher-ranked player takes the initial colour (the first move
+//     unless SwissOptions.InitialSecond) with an odd pairing number, the
+//     other colour with an even one.
 func (t *tourney) allocate(a, b *entrant) (*entrant, *entrant) {
 	hi, lo := a, b
 	if b.rankPos < a.rankPos {
@@ -678,10 +686,14 @@ func (t *tourney) allocate(a, b *entrant) (*entrant, *entrant) {
 		}
 		return give(hi, hi.pref)
 	}
-	if hi.id%2 == 0 { // pairing number id+1 is odd
-		return give(hi, first)
+	initial, other := first, second
+	if t.initialSecond {
+		initial, other = second, first
 	}
-	return give(hi, second)
+	if hi.id%2 == 0 { // pairing number id+1 is odd
+		return give(hi, initial)
+	}
+	return give(hi, other)
 }
 
 func abs(x int) int {

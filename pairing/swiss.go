@@ -43,6 +43,10 @@ type SwissGame struct {
 type SwissOptions struct {
 	Rounds   int     // total rounds planned; the last one has topscorer exceptions
 	ByeScore float64 // points for a pairing-allocated bye; 0 means the default, 1
+	// InitialSecond makes the "initial colour" of the rules (the top seed's
+	// colour in round 1, and rule 5.2.5's) the second move instead of the
+	// first: TRF's "XXC black1".
+	InitialSecond bool
 }
 
 // ErrNoLegalPairing is matched (errors.Is) by the error PairSwiss returns
@@ -160,10 +164,11 @@ type entrant struct {
 }
 
 type tourney struct {
-	round   int
-	final   bool
-	players []*entrant // active players in pairing order
-	byID    map[int]*entrant
+	round         int
+	final         bool
+	initialSecond bool       // the initial colour is the second move
+	players       []*entrant // active players in pairing order
+	byID          map[int]*entrant
 }
 
 func newTourney(players []SwissPlayer, history []SwissGame, round int, opt SwissOptions) (*tourney, error) {
@@ -266,7 +271,7 @@ func newTourney(players []SwissPlayer, history []SwissGame, round int, opt Swiss
 		}
 		gi = gj
 	}
-	t := &tourney{round: round, final: opt.Rounds > 0 && round >= opt.Rounds, byID: map[int]*entrant{}}
+	t := &tourney{round: round, final: opt.Rounds > 0 && round >= opt.Rounds, initialSecond: opt.InitialSecond, byID: map[int]*entrant{}}
 	for i, e := range all {
 		for r := 1; r < round; r++ {
 			if !played[i][r] {

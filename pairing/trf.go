@@ -24,10 +24,14 @@ import (
 
 // TRF is the part of a tournament report the Swiss pairing needs.
 type TRF struct {
-	Name    string // from the 012 line, may be empty
-	Rounds  int    // XXR: total rounds planned, 0 if not given
-	Players []TRFPlayer
-	Games   []SwissGame // IDs are starting numbers minus one
+	Name   string // from the 012 line, may be empty
+	Rounds int    // XXR: total rounds planned, 0 if not given
+	// InitialBlack is "XXC black1" (or "152 B"): the top seed's first-round
+	// colour, and the colour of rule 5.2.5, is chess Black, our second
+	// mover. The default, "XXC white1", is the first move.
+	InitialBlack bool
+	Players      []TRFPlayer
+	Games        []SwissGame // IDs are starting numbers minus one
 }
 
 // TRFPlayer is one 001 line's identity; its rounds are in TRF.Games.
@@ -86,6 +90,26 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 				return nil, fmt.Errorf("trf line %d: XXR: %q is not a number of rounds", ln, strings.TrimSpace(s[3:]))
 			}
 			t.Rounds = n
+		case strings.HasPrefix(s, "XXC"):
+			for _, tok := range strings.Fields(s[3:]) {
+				switch tok {
+				case "white1":
+					t.InitialBlack = false
+				case "black1":
+					t.InitialBlack = true
+				default:
+					return nil, fmt.Errorf("trf line %d: XXC: %q is not supported (want white1 or black1)", ln, tok)
+				}
+			}
+		case strings.HasPrefix(s, "152 "):
+			switch strings.TrimSpace(s[3:]) {
+			case "W":
+				t.InitialBlack = false
+			case "B":
+				t.InitialBlack = true
+			default:
+				return nil, fmt.Errorf("trf line %d: 152: initial colour %q is not W or B", ln, strings.TrimSpace(s[3:]))
+			}
 		case strings.HasPrefix(s, "142 "):
 			if n, err := strconv.Atoi(strings.TrimSpace(s[3:])); err == nil && n > 0 {
 				rounds142 = n
@@ -338,6 +362,12 @@ func WriteTRF(w io.Writer, t *TRF) error {
 	if t.Rounds > 0 {
 		fmt.Fprintf(bw, "XXR %d\n", t.Rounds)
 	}
+	// Pairing engines want the initial colour spelled out.
+	if t.InitialBlack {
+		bw.WriteString("XXC black1\n")
+	} else {
+		bw.WriteString("XXC white1\n")
+	}
 	for i, p := range t.Players {
 		// Columns count bytes, so pad and cut by bytes (at a rune start).
 		name := p.Name
@@ -371,7 +401,7 @@ func (t *TRF) Swiss() (players []SwissPlayer, history []SwissGame, round int, op
 	for _, g := range t.Games {
 		round = max(round, g.Round)
 	}
-	return players, t.Games, round + 1, SwissOptions{Rounds: t.Rounds}
+	return players, t.Games, round + 1, SwissOptions{Rounds: t.Rounds, InitialSecond: t.InitialBlack}
 }
 
 // PairTRF reads a report of the rounds played so far and writes the next
