@@ -23,6 +23,8 @@ import (
 //	C7           MDPs paired by score, highest first (downfloater scores)
 //	C8           most pairs in the following bracket (see below)
 //	C9           the bye goes to the player with fewest unplayed games
+//	             (weighed in the bracket the bye comes from, when the bye
+//	             is its single downfloater)
 //	C10, C11     topscorers (final round): colour difference beyond ±2,
 //	             same colour three times in a row
 //	C12, C13     colour preferences, then strong preferences, granted
@@ -154,11 +156,18 @@ func (t *tourney) pairBrackets(relax Relaxation, forceFull bool) ([]Pairing, err
 			lower = next
 			windowUsed = true
 		}
-		mate, err := t.matchBracket(bracket, lower, next, len(g), whole, relax)
+		mate, err := t.matchBracket(bracket, lower, next, len(g), whole, relax, true)
 		if err != nil {
 			return nil, err
 		}
 		nb := len(bracket)
+		if whole && t.byeOutside(bracket, lower, mate) {
+			// C9 is for the bracket whose single downfloater is the
+			// bye: here some of its players go below its score too.
+			if mate, err = t.matchBracket(bracket, lower, next, len(g), whole, relax, false); err != nil {
+				return nil, err
+			}
+		}
 		if whole {
 			nodes := nb + len(lower)
 			if nodes%2 == 1 {
@@ -181,8 +190,11 @@ func (t *tourney) pairBrackets(relax Relaxation, forceFull bool) ([]Pairing, err
 				if i < m {
 					pairs = append(pairs, pair{e, bracket[m]})
 				}
-			case whole && m == nb+len(lower):
+			case whole && m == nb+len(lower) && len(lower) == 0:
 				bye = e
+			// A player the matching gives the bye while lower brackets
+			// remain floats down like any other: the bye is settled in
+			// the last bracket, where C9 weighs every candidate.
 			default:
 				carry = append(carry, e)
 			}
@@ -219,6 +231,25 @@ func (t *tourney) pairBrackets(relax Relaxation, forceFull bool) ([]Pairing, err
 		out = append(out, Pairing{Round: t.round, Black: bye.id, White: Bye})
 	}
 	return out, nil
+}
+
+// byeOutside reports whether a whole-remainder matching gives the bye to a
+// player of the bracket while some player of the bracket is paired below
+// the bracket's score: then the bye is not the bracket's single
+// downfloater, and C9 must not decide the bracket (as bbpPairings reads it).
+func (t *tourney) byeOutside(bracket, lower []*entrant, mate []int) bool {
+	nb := len(bracket)
+	resPts := bracket[nb-1].pts
+	byeNode := nb + len(lower)
+	if byeNode >= len(mate) || mate[byeNode] < 0 || mate[byeNode] >= nb {
+		return false
+	}
+	for i := range nb {
+		if m := mate[i]; m >= nb && m < byeNode && lower[m-nb].pts < resPts {
+			return true
+		}
+	}
+	return false
 }
 
 // explain says, for the error message, why nothing legal exists.
@@ -268,7 +299,7 @@ type field struct {
 // the bracket's players, then the lower players, then (when whole and the
 // count is odd) the bye. next is the following scoregroup (for C8);
 // residents is how many of bracket's players belong to its scoregroup.
-func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, whole bool, relax Relaxation) ([]int, error) {
+func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, whole bool, relax Relaxation, c9 bool) ([]int, error) {
 	nb := len(bracket)
 	nodes := append(append([]*entrant{}, bracket...), lower...)
 	byeNode := -1
@@ -561,12 +592,11 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 			}
 			setNextSD(a, nil, i < nb, false)
 			vals[fByeScore] = int64(maxPts - a.pts)
-			if a.pts == resPts {
-				// C9 decides the bye only in the bracket of the bye's
-				// own scoregroup: the bracket that makes the assignee.
-				// (C5 above already fixes the assignee's score, so
-				// weighing lower players here would let the bye's
-				// unplayed games decide pairs in this bracket.)
+			if c9 && i < nb {
+				// C9 decides the bye only in the bracket the assignee
+				// comes from (C5 above already fixes the assignee's
+				// score): weighing lower players here would let the
+				// bye's unplayed games decide pairs in this bracket.
 				vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
 			}
 			vals[fByeRank] = int64(a.rankPos)
