@@ -227,10 +227,11 @@ func newTourney(players []SwissPlayer, history []SwissGame, round int, opt Swiss
 			if g.White == Bye {
 				b.unplayed++
 				if g.Forfeit {
+					// A requested bye, even a full-point one, is not a
+					// pairing-allocated bye and keeps the player eligible
+					// (as bbpPairings reads C.04.3: only a PAB or a
+					// forfeit win against a paired opponent does not).
 					b.pts += s
-					if s >= 2 {
-						b.noBye = true
-					}
 				} else {
 					b.pts += byePts
 					b.noBye = true
