@@ -49,13 +49,19 @@ func TestCrossCheck(t *testing.T) {
 		}
 		seed = n
 	}
-	maxPlayers := 120
+	// ARENA_CROSSCHECK_PLAYERS is the field size range, "MIN-MAX" or "MAX".
+	minPlayers, maxPlayers := 9, 120
 	if s := os.Getenv("ARENA_CROSSCHECK_PLAYERS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("ARENA_CROSSCHECK_PLAYERS: %v", err)
+		lo, hi, ok := strings.Cut(s, "-")
+		if !ok {
+			lo, hi = "9", s
 		}
-		maxPlayers = n
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil || a < 2 || b < a {
+			t.Fatalf("ARENA_CROSSCHECK_PLAYERS: %q is not MIN-MAX or MAX (at least 2 players)", s)
+		}
+		minPlayers, maxPlayers = a, b
 	}
 	keep := os.Getenv("ARENA_CROSSCHECK_OUT")
 	dir := t.TempDir()
@@ -64,8 +70,8 @@ func TestCrossCheck(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, uint64(ev)))
 		// Every third event is small and long, where pairings run out of
 		// legal options and the last rounds get hard.
-		n, planned := 9+rng.IntN(maxPlayers-8), 5+rng.IntN(7)
-		if ev%3 == 0 {
+		n, planned := minPlayers+rng.IntN(maxPlayers-minPlayers+1), 5+rng.IntN(7)
+		if ev%3 == 0 && minPlayers <= 9 {
 			n, planned = 9+rng.IntN(12), 7+rng.IntN(6)
 		}
 		e := &crossEvent{
@@ -121,6 +127,7 @@ func TestCrossCheck(t *testing.T) {
 				t.Fatalf("%s: reference pairing: %v", name, err)
 			}
 		}
+		t.Logf("event %d: %d players, %d rounds planned; %d differences so far", ev, n, planned, differ)
 	}
 	t.Logf("%d events, %d rounds paired, %d differ; the reference failed in %d events", events, rounds, differ, failed)
 }

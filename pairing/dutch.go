@@ -54,13 +54,10 @@ import (
 //
 //   - The rules' generation order (transpositions and exchanges), which
 //     decides between pairings equal on every criterion, is exact
-//     (dutch_order.go) in every bracket whose graph has at most
-//     orderEdges edges and whose decisions fit in orderWork: the ranking
-//     and S1/S2 fields above only guide the first matching. Bigger
-//     brackets (the early rounds of events of several hundred players)
-//     keep those approximate fields; exactness there needs an incremental
-//     matcher, which re-optimizes from the last solution instead of
-//     solving each decision from scratch.
+//     (dutch_order.go, dutch_tight.go) wherever the tight-graph search or
+//     the bounded weighted trials can decide; a decision neither reaches
+//     keeps the first matching's choice (counted in orderExhausted; none
+//     in the cross-checks and benchmarks so far).
 //   - C18-C21 (score differences of repeated floaters) are weighed by MDP
 //     score (dutch_floatsd.go), exact except where two MDPs meet. C8 weighs
 //     the following bracket's pairs and then its score differences, but

@@ -25,23 +25,29 @@ import "math/bits"
 // criteria and the approximate guidance fields) once the MDPs' pairs are
 // fixed. The rest needs about n·log n bits, so it is decided one player at a
 // time: a preference is kept iff some matching satisfying it (and every
-// decision before it) is still optimal, which one matching of the bracket's
-// graph with the preference imposed answers. The guidance fields make the
-// first matching agree with the exact order in most places, and a decision
-// the current matching already satisfies costs nothing. An opponent is found
-// by bisecting the candidates below the current one, one matching per step.
+// decision before it) is still optimal.
+//
+// Each decision is first taken on the tight graph (dutch_tight.go): under
+// duals optimal for the criteria, one unweighted search answers it, and the
+// matching it yields is checked to weigh the optimum. Only when that check
+// fails (a blossom of positive dual in the way) does the decision fall back
+// to the exact trials: one weighted matching of the bracket's graph with the
+// preference imposed, bisecting the candidates for an opponent. The guidance
+// fields make the first matching agree with the order in most places, so
+// that those trials are few; a decision the current matching already
+// satisfies costs nothing.
 
-// Every decision costs a matching of the bracket's graph from scratch (the
-// matcher is not incremental), restricted to the edges the duals leave
-// possible. In the huge early-round brackets of big events almost every edge
-// stays possible, so the cost is out of reach there: graphs of more than
-// orderEdges edges are paired by the criteria and the guidance alone, as
-// before, and orderWork bounds the edges summed over one bracket's
-// matchings. orderExhausted counts the brackets left partly to the guidance.
+// The trials match the bracket's graph from scratch, so they are bounded:
+// none in graphs of more than orderEdges edges (which are matched without
+// the guidance, since every decision there is taken on the tight graph),
+// and orderWork edges summed over one bracket's trials. A decision out of
+// their reach keeps the current matching's choice; orderExhausted counts
+// the brackets where that happened.
 var (
 	orderEdges     = 60_000
 	orderWork      = 400_000
 	orderExhausted int
+	orderFallbacks int // decisions the tight graph handed to the trials
 )
 
 // bracketGraph is one bracket's matching problem: its edges weigh the
@@ -58,12 +64,28 @@ type bracketGraph struct {
 	work         int
 	first        int // work of the first matching, not counted against orderWork
 
-	mate      []int // the current matching: optimal, obeying every decision
-	size      int   // its number of pairs
-	best      wide  // its weight above the guidance, which decisions keep
-	exhausted bool
-	slack     []wide // per edge, under the duals of the current matching
-	bound     wide   // the most slack an edge of a later optimum may have
+	mate  []int  // the current matching: optimal, obeying every decision
+	size  int    // its number of pairs
+	best  wide   // its weight above the guidance, which decisions keep
+	slack []wide // per edge, under the duals of the current matching
+	bound wide   // the most slack an edge of a later optimum may have
+
+	// The tight graph of the current phase (dutch_tight.go), built on first
+	// use; noTight when it cannot describe the phase. zero marks the
+	// vertices of zero dual under the duals of slack, and dualsTight says
+	// those duals are the criteria's own (no guidance, same weights), so
+	// that the tight graph can be read off them without another matching.
+	tg         *tightGraph
+	noTight    bool
+	zero       []bool
+	dualsTight bool
+	// noGuide drops the guidance from the weights: in big brackets every
+	// decision is taken on the tight graph, and the guidance only makes
+	// the matchings slower to find.
+	noGuide bool
+	// approx marks a bracket where some decision kept the first matching's
+	// choice because the exact trials were out of reach.
+	approx bool
 
 	// The remainder (phase 3), once the MDPs' pairs are fixed: rpos[v] is
 	// v's position in it or -1; p is its number of pairs.
@@ -107,6 +129,15 @@ func (g *bracketGraph) key(u, v int) wide {
 }
 
 func (g *bracketGraph) weight(k int) wide {
+	w := g.guided(k)
+	if g.noGuide {
+		return w.shr(g.gbits).shl(g.gbits)
+	}
+	return w
+}
+
+// guided is edge k's weight with the guidance fields.
+func (g *bracketGraph) guided(k int) wide {
 	e := g.edges[k]
 	if g.rpos == nil {
 		return e.w
@@ -133,9 +164,9 @@ func (g *bracketGraph) weight(k int) wide {
 }
 
 // solve matches the graph without the banned edges and those extra bans,
-// and returns each edge's slack under duals certifying the result (see
-// matchWithSlacks; banned edges get none).
-func (g *bracketGraph) solve(extra func(k int) bool) ([]int, func() []wide) {
+// and returns each edge's slack under duals certifying the result (banned
+// edges get an out-of-reach slack) and which vertices have a zero dual.
+func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
 	es := make([]matchEdge, 0, len(g.edges))
 	lk := make([]bool, 0, len(g.edges))
 	idx := make([]int32, 0, len(g.edges))
@@ -148,15 +179,16 @@ func (g *bracketGraph) solve(extra func(k int) bool) ([]int, func() []wide) {
 		idx = append(idx, int32(k))
 	}
 	g.work += len(es)
-	mate, slacks := matchWithSlacks(g.nv, es, lk, g.whole)
-	return mate, func() []wide {
-		sl := slacks()
-		slack := make([]wide, len(g.edges))
-		for i, k := range idx {
-			slack[k] = sl[i]
-		}
-		return slack
+	mate, sl, zero := matchWithDuals(g.nv, es, lk, g.whole)
+	slack := make([]wide, len(g.edges))
+	out := wideOf(1).shl(wideBits - 2)
+	for k := range slack {
+		slack[k] = out
 	}
+	for i, k := range idx {
+		slack[k] = sl[i]
+	}
+	return mate, slack, zero
 }
 
 // solveOnly is solve without the duals, for the trials.
@@ -178,9 +210,10 @@ func (g *bracketGraph) solveOnly(extra func(k int) bool) []int {
 // bound on the slack of an edge any later optimal matching may use: a
 // later optimum has the same weight above the guidance, so it weighs at
 // most the guidance of mate less (see matchWithSlacks).
-func (g *bracketGraph) accept(mate []int, slacks func() []wide) {
-	slack := slacks()
-	g.mate, g.slack = mate, slack
+func (g *bracketGraph) accept(mate []int, slack []wide, zero []bool) {
+	g.tg, g.noTight = nil, false
+	g.mate, g.slack, g.zero = mate, slack, zero
+	g.dualsTight = g.noGuide
 	var guide wide
 	for u, v := range mate {
 		if v > u {
@@ -263,16 +296,41 @@ func (g *bracketGraph) commit(r rule) {
 	}
 }
 
+// slowAllowed says whether the exact trials (a weighted matching each) are
+// within the bracket's budget.
+func (g *bracketGraph) slowAllowed() bool {
+	return len(g.edges) <= orderEdges && g.work <= orderWork+g.first
+}
+
 // try keeps preference pref if an optimal matching obeys it (and makes that
 // matching the current one), else commits alt; it reports which. Past the
-// work bound it sets exhausted and decides nothing.
+// work bound it keeps the current matching's choice and marks the bracket
+// approximate.
 func (g *bracketGraph) try(pref, alt rule) bool {
 	if g.satisfied(g.mate, pref) {
 		g.commit(pref)
 		return true
 	}
-	if g.work > orderWork+g.first {
-		g.exhausted = true
+	if len(pref.vs) == 1 {
+		v := pref.vs[0]
+		var cands []int
+		for _, k := range g.adj[v] {
+			if !g.banned[k] && !pref.ban(int(k)) {
+				cands = append(cands, g.other(int(k), v))
+			}
+		}
+		if found, ok := g.fastDecide(v, cands, true); ok {
+			if found {
+				g.commit(pref)
+				return true
+			}
+			g.commit(alt)
+			return false
+		}
+	}
+	if !g.slowAllowed() {
+		g.approx = true
+		g.commit(alt)
 		return false
 	}
 	trial := g.solveOnly(pref.ban)
@@ -292,11 +350,8 @@ func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v
 // refine returns the first pairing in the generation order among the
 // optimal ones.
 func (g *bracketGraph) refine() []int {
-	if len(g.edges) > orderEdges {
-		orderExhausted++
-		return maxWeightMatchingHinted(g.nv, g.edges, g.likely, g.whole)
-	}
 	g.banned = make([]bool, len(g.edges))
+	g.noGuide = len(g.edges) > orderEdges
 	g.accept(g.solve(nil))
 	g.first = g.work
 	g.size, g.best = g.value(g.mate)
@@ -304,7 +359,7 @@ func (g *bracketGraph) refine() []int {
 	inBracket := func(v int) bool { return v >= 0 && v < nb }
 
 	// 1. Which MDPs are paired, lowest BSN first.
-	for i := 0; i < nmdp && !g.exhausted; i++ {
+	for i := 0; i < nmdp; i++ {
 		out := rule{[]int{i}, func(k int) bool { return g.touches(k, i) && !inBracket(g.other(k, i)) }}
 		in := rule{[]int{i}, func(k int) bool { return g.touches(k, i) && inBracket(g.other(k, i)) }}
 		// C7 fixes how many MDPs of each score are paired, so i can only
@@ -323,7 +378,7 @@ func (g *bracketGraph) refine() []int {
 		}
 	}
 	// 2. Their opponents, MDP by MDP: the lowest resident possible.
-	for i := 0; i < nmdp && !g.exhausted; i++ {
+	for i := 0; i < nmdp; i++ {
 		if !inBracket(g.mate[i]) {
 			continue
 		}
@@ -332,10 +387,6 @@ func (g *bracketGraph) refine() []int {
 			cands = append(cands, j)
 		}
 		g.lowestOpponent(i, cands)
-	}
-	if g.exhausted {
-		orderExhausted++
-		return g.mate
 	}
 
 	// 3. The remainder, with the exchange keys weighed.
@@ -355,8 +406,10 @@ func (g *bracketGraph) refine() []int {
 		}
 	}
 	if g.p == 0 {
+		g.done()
 		return g.mate
 	}
+	g.tg, g.noTight, g.dualsTight = nil, false, false // the keys change the weights
 	g.nrem = len(rem)
 	// The proxy sums to at most P·P·R over the pairs.
 	g.proxy = bits.Len64(uint64(g.p)*uint64(g.p)*uint64(g.nrem)) < int(g.gbits)
@@ -392,7 +445,7 @@ func (g *bracketGraph) refine() []int {
 		// The exchange count is fixed by the keys: once that many are
 		// out (in), the rest are in (out) without asking.
 		found := 0
-		for pos := g.p - 1; pos >= 0 && !g.exhausted; pos-- {
+		for pos := g.p - 1; pos >= 0; pos-- {
 			if found == exchanges {
 				g.commit(inS1(rem[pos]))
 			} else if g.try(outS1(rem[pos]), inS1(rem[pos])) {
@@ -400,7 +453,7 @@ func (g *bracketGraph) refine() []int {
 			}
 		}
 		found = 0
-		for pos := g.p; pos < len(rem) && !g.exhausted; pos++ {
+		for pos := g.p; pos < len(rem); pos++ {
 			if found == exchanges {
 				g.commit(outS1(rem[pos]))
 			} else if g.try(inS1(rem[pos]), outS1(rem[pos])) {
@@ -419,9 +472,6 @@ func (g *bracketGraph) refine() []int {
 	}
 	taken := map[int]bool{}
 	for _, s := range S1 {
-		if g.exhausted {
-			break
-		}
 		var cands []int
 		for _, y := range S2 {
 			if y == g.mate[s] {
@@ -434,16 +484,25 @@ func (g *bracketGraph) refine() []int {
 		g.lowestOpponent(s, cands)
 		taken[g.mate[s]] = true
 	}
-	if g.exhausted {
+	g.done()
+	return g.mate
+}
+
+// done counts the bracket if some decision in it was approximate.
+func (g *bracketGraph) done() {
+	if g.approx {
 		orderExhausted++
 	}
-	return g.mate
 }
 
 // lowestOpponent gives s the first of cands (ranked above its current
 // partner, in order) that an optimal matching allows, bisecting: each step
 // asks whether s can meet one of cands[lo..mid]. Then it fixes s's pair.
 func (g *bracketGraph) lowestOpponent(s int, all []int) {
+	if _, ok := g.fastDecide(s, all, false); ok || len(all) == 0 {
+		g.fixPair(s)
+		return
+	}
 	// Only candidates whose edge could still be in an optimum are worth a
 	// matching; the others are ruled out at once.
 	var cands []int
@@ -456,7 +515,11 @@ func (g *bracketGraph) lowestOpponent(s int, all []int) {
 	}
 	set := map[int]bool{}
 	lo, hi := 0, len(cands) // the answer is cands[lo..hi], hi meaning the current partner
-	for lo < hi && !g.exhausted {
+	for lo < hi {
+		if !g.slowAllowed() {
+			g.approx = true
+			break
+		}
 		mid := (lo + hi - 1) / 2
 		clear(set)
 		for _, y := range cands[lo : mid+1] {
@@ -471,11 +534,17 @@ func (g *bracketGraph) lowestOpponent(s int, all []int) {
 					break
 				}
 			}
-		} else if !g.exhausted {
+		} else {
 			lo = mid + 1
 		}
 	}
-	if p := g.mate[s]; p >= 0 && !g.exhausted {
+	g.fixPair(s)
+}
+
+// fixPair makes s's current pair final: every other edge at s and at its
+// partner is banned.
+func (g *bracketGraph) fixPair(s int) {
+	if p := g.mate[s]; p >= 0 {
 		for _, v := range [2]int{s, p} {
 			for _, k := range g.adj[v] {
 				e := g.edges[k]

@@ -70,10 +70,22 @@ func benchSwiss(b *testing.B, n, rounds int) {
 	h := greedyHistory(n, rounds-1, 3)
 	opt := SwissOptions{Rounds: rounds}
 	b.ResetTimer()
+	defer reportOrder(b)()
 	for b.Loop() {
 		if _, err := PairSwiss(players, h, rounds, opt); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// reportOrder reports, per pairing, the brackets whose generation order
+// was left partly to the first matching and the decisions the tight graph
+// could not take: both should stay zero.
+func reportOrder(b *testing.B) func() {
+	approx, fallbacks := orderExhausted, orderFallbacks
+	return func() {
+		b.ReportMetric(float64(orderExhausted-approx)/float64(b.N), "approx-brackets/op")
+		b.ReportMetric(float64(orderFallbacks-fallbacks)/float64(b.N), "slow-decisions/op")
 	}
 }
 
@@ -90,6 +102,7 @@ func benchEarly(b *testing.B, n, round int) {
 		s.pairAndPlay(r)
 	}
 	b.ResetTimer()
+	defer reportOrder(b)()
 	for b.Loop() {
 		if _, err := PairSwiss(s.players, s.history, round, s.opt); err != nil {
 			b.Fatal(err)
