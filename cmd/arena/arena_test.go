@@ -23,7 +23,7 @@ import (
 func TestMain(m *testing.M) {
 	bundled.ServeIfAsked()
 	if os.Getenv("ARENA_TEST_MAIN") == "1" {
-		os.Exit(arena(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(arena(commandLine(os.Args), os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

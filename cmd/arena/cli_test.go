@@ -129,3 +129,30 @@ func TestGomokuCliGauntletLoseOnly(t *testing.T) {
 		t.Errorf("%d PGN games and %d SGF games, want %d (weak's losses)\n%s", c, strings.Count(string(s), "(;FF[4]"), losses, out)
 	}
 }
+
+// Installed under c-gomoku-cli's name (a link to the arena), the program
+// takes c-gomoku-cli's command line as is: no `gomoku-cli` word first.
+func TestInstalledAsCGomokuCli(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "c-gomoku-cli")
+	if err := os.Symlink(self, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	cmd, out := startArenaAs(t, link, nil, nil,
+		"-engine", "cmd=builtin:random seed=1", "-engine", "cmd=builtin:greedy",
+		"-each", "tc=0/5", "-games", "2", "-rule", "0")
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("c-gomoku-cli: %v\n%s", err, out)
+	}
+	if !strings.Contains(out.String(), "Score of random vs greedy: ") {
+		t.Errorf("no c-gomoku-cli score line in\n%s", out)
+	}
+	// The same arguments to the arena under its own name are no command.
+	cmd, out = startArenaAs(t, self, nil, nil, "-engine", "cmd=builtin:random")
+	if err := cmd.Wait(); err == nil || !strings.Contains(out.String(), "unknown command") {
+		t.Errorf("the arena took c-gomoku-cli's arguments without the gomoku-cli word: %v\n%s", err, out)
+	}
+}

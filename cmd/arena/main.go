@@ -49,12 +49,20 @@ const (
 var errUsage = errors.New("usage")
 
 func main() {
-	args := os.Args[1:]
-	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "c-gomoku-cli" {
-		// Installed under c-gomoku-cli's name: its scripts run unchanged.
-		args = append([]string{"gomoku-cli"}, args...)
+	os.Exit(arena(commandLine(os.Args), os.Stdout, os.Stderr))
+}
+
+// commandLine is the arena command line for a program started as argv:
+// installed under c-gomoku-cli's name, the program is `arena gomoku-cli`,
+// so that c-gomoku-cli's scripts run unchanged.
+func commandLine(argv []string) []string {
+	if len(argv) == 0 {
+		return nil
 	}
-	os.Exit(arena(args, os.Stdout, os.Stderr))
+	if strings.TrimSuffix(filepath.Base(argv[0]), ".exe") == "c-gomoku-cli" {
+		return append([]string{"gomoku-cli"}, argv[1:]...)
+	}
+	return argv[1:]
 }
 
 func arena(args []string, stdout, stderr io.Writer) int {
