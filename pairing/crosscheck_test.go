@@ -66,6 +66,7 @@ func TestCrossCheck(t *testing.T) {
 	keep := os.Getenv("ARENA_CROSSCHECK_OUT")
 	dir := t.TempDir()
 	rounds, differ, failed := 0, 0, 0
+	approx, fallbacks := orderExhausted, orderFallbacks
 	for ev := range events {
 		rng := rand.New(rand.NewPCG(seed, uint64(ev)))
 		// Every third event is small and long, where pairings run out of
@@ -130,6 +131,7 @@ func TestCrossCheck(t *testing.T) {
 		t.Logf("event %d: %d players, %d rounds planned; %d differences so far", ev, n, planned, differ)
 	}
 	t.Logf("%d events, %d rounds paired, %d differ; the reference failed in %d events", events, rounds, differ, failed)
+	t.Logf("brackets left partly to the first matching: %d; decisions handed from the tight graph to the trials: %d", orderExhausted-approx, orderFallbacks-fallbacks)
 }
 
 // crossEvent is one random tournament of the cross-check.

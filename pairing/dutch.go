@@ -63,7 +63,9 @@ import (
 //     the following bracket's pairs and then its score differences, but
 //     not when that bracket is the last one.
 //   - Colour allocation and preferences follow the 2017 text; the 2025
-//     wording of those articles has not been checked.
+//     wording of those articles was not available, but bbpPairings' 2025
+//     implementation allocates the same colours on every cross-checked
+//     round (crosscheck_test.go).
 
 // weightBudget is the most bits a packed edge weight may use: the matcher
 // doubles weights and adds pairs of duals, and the sparse matcher adds a
