@@ -63,6 +63,23 @@ func TestMemoryHogForfeits(t *testing.T) {
 	}
 }
 
+// TestMemoryHogForfeitsInTheOpening: the limit holds for the answers of an
+// opening procedure too, not only for moves.
+func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
+	spec := engine.Spec{Name: "hog", Command: "builtin:faulty", Args: []string{"hog=100000000"},
+		StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{Memory: 50 << 20}}
+	e, err := engine.Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeAndCheckGone(t, e) })
+	g := Game{Rule: freestyle(t), Size: 15, Procedure: ProcedureSwap2}
+	rec := Play(context.Background(), g, player(e, fast), player(start(t, "greedy"), fast))
+	if rec.End != results.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 0 {
+		t.Fatalf("%s %q, winner %q, %d moves; want hog to lose by memory at its Swap2 answer", rec.End, rec.Detail, rec.WinnerName(), len(rec.Moves))
+	}
+}
+
 func freestyle(t *testing.T) rules.Rule {
 	r, err := rules.ByName("freestyle")
 	if err != nil {

@@ -142,6 +142,11 @@ func (o *procedure) ask(s rules.Seat, what string, req func(deadline time.Time) 
 		return r, false
 	}
 	clk.Charge(rules.White, r.Elapsed)
+	if over, detail := sd.Engine.CheckMemory(); over {
+		sd.Engine.Kill() // the next game starts a fresh process
+		o.lose(s, results.MemoryLimit, detail, nil)
+		return r, false
+	}
 	return r, true
 }
 

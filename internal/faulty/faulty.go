@@ -33,11 +33,14 @@
 //	ponder             think busily all the time, also on the opponent's
 //	                   time, and before every move report the milliseconds
 //	                   spent so since the previous one: "MESSAGE pondered Nms"
-//	hog=BYTES          at the first move allocate and touch that much memory,
-//	                   and keep it
+//	hog=BYTES          at the first move (or SWAP2BOARD answer) allocate and
+//	                   touch that much memory, and keep it
 //	fork-bomb=N        at the first move fork min(N, 200) copies of itself
 //	                   that only wait, as far as the process limit lets it,
 //	                   and report "MESSAGE forked K of N" (the first error too)
+//
+// SWAP2BOARD is answered with three stones at the centre of the empty board
+// and SWAP to any other, so that opening-procedure faults can be staged.
 //
 // The router (the arena binary, or a test's TestMain) runs it as
 // "PROGRAM engine faulty ARGS..." and exits with Main's result.
@@ -347,6 +350,8 @@ func (b *brain) run() int {
 				}
 			}
 			code = b.move()
+		case "SWAP2BOARD":
+			code = b.swap2()
 		case "TAKEBACK":
 			if x, y, ok := pair(rest); ok {
 				b.set(x, y, 0)
@@ -408,6 +413,40 @@ func pair(s string) (x, y int, ok bool) {
 	return x, y, found && err1 == nil && err2 == nil
 }
 
+// hogMemory allocates and touches hog's memory once.
+func (b *brain) hogMemory() {
+	if b.o.hog > 0 && b.hog == nil {
+		b.hog = make([]byte, b.o.hog)
+		for i := 0; i < len(b.hog); i += 4096 {
+			b.hog[i] = 1
+		}
+	}
+}
+
+// swap2 answers SWAP2BOARD once its stone block is read: three stones at
+// the centre of the empty board, SWAP to any other.
+func (b *brain) swap2() int {
+	stones := 0
+	for {
+		l, ok := b.readLine()
+		if !ok {
+			return ExitOK
+		}
+		if strings.EqualFold(strings.TrimSpace(l), "DONE") {
+			break
+		}
+		stones++
+	}
+	b.hogMemory()
+	if stones > 0 {
+		b.say("SWAP")
+		return -1
+	}
+	c := b.size / 2
+	b.say(fmt.Sprintf("%d,%d %d,%d %d,%d", c, c, c+1, c, c, c+1))
+	return -1
+}
+
 // move answers a move request; it returns an exit status to stop, or -1.
 func (b *brain) move() int {
 	if b.size == 0 {
@@ -420,12 +459,7 @@ func (b *brain) move() int {
 	if b.o.ponder {
 		b.say(fmt.Sprintf("MESSAGE pondered %dms", b.pondered.Swap(0)/int64(time.Millisecond)))
 	}
-	if b.o.hog > 0 && b.hog == nil {
-		b.hog = make([]byte, b.o.hog)
-		for i := 0; i < len(b.hog); i += 4096 {
-			b.hog[i] = 1
-		}
-	}
+	b.hogMemory()
 	if b.o.forkBomb > 0 && !b.bombed {
 		b.bombed = true
 		b.say(forkBomb(b.o.forkBomb))
