@@ -50,13 +50,7 @@ func TestIdleEngineIsFrozen(t *testing.T) {
 
 // TestMemoryHogForfeits: an engine over its memory limit after a move loses.
 func TestMemoryHogForfeits(t *testing.T) {
-	spec := engine.Spec{Name: "hog", Command: "builtin:faulty", Args: []string{"hog=100000000"},
-		StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{Memory: 50 << 20}}
-	e, err := engine.Start(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { closeAndCheckGone(t, e) })
+	e := startHog(t)
 	rec := Play(context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(e, fast))
 	if rec.End != results.MemoryLimit || rec.Winner != rules.Black || !rec.End.Forfeit() {
 		t.Fatalf("%s %q, winner %v", rec.End, rec.Detail, rec.Winner)
@@ -66,6 +60,17 @@ func TestMemoryHogForfeits(t *testing.T) {
 // TestMemoryHogForfeitsInTheOpening: the limit holds for the answers of an
 // opening procedure too, not only for moves.
 func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
+	e := startHog(t)
+	g := Game{Rule: freestyle(t), Size: 15, Procedure: ProcedureSwap2}
+	rec := Play(context.Background(), g, player(e, fast), player(start(t, "greedy"), fast))
+	if rec.End != results.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 0 {
+		t.Fatalf("%s %q, winner %q, %d moves; want hog to lose by memory at its Swap2 answer", rec.End, rec.Detail, rec.WinnerName(), len(rec.Moves))
+	}
+}
+
+// startHog starts a faulty engine that takes 100 MB at its first answer,
+// limited to 50 MiB.
+func startHog(t *testing.T) *engine.Engine {
 	spec := engine.Spec{Name: "hog", Command: "builtin:faulty", Args: []string{"hog=100000000"},
 		StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{Memory: 50 << 20}}
 	e, err := engine.Start(spec)
@@ -73,11 +78,7 @@ func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { closeAndCheckGone(t, e) })
-	g := Game{Rule: freestyle(t), Size: 15, Procedure: ProcedureSwap2}
-	rec := Play(context.Background(), g, player(e, fast), player(start(t, "greedy"), fast))
-	if rec.End != results.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 0 {
-		t.Fatalf("%s %q, winner %q, %d moves; want hog to lose by memory at its Swap2 answer", rec.End, rec.Detail, rec.WinnerName(), len(rec.Moves))
-	}
+	return e
 }
 
 func freestyle(t *testing.T) rules.Rule {

@@ -333,21 +333,15 @@ func (b *brain) run() int {
 			code = b.move()
 		case "BOARD":
 			b.clear()
-			for {
-				l, ok := b.readLine()
-				if !ok {
-					return ExitOK
-				}
-				if strings.EqualFold(strings.TrimSpace(l), "DONE") {
-					break
-				}
-				f := strings.Split(strings.TrimSpace(l), ",")
+			if !b.readBlock(func(f []string) {
 				if len(f) == 3 {
 					x, _ := strconv.Atoi(f[0])
 					y, _ := strconv.Atoi(f[1])
 					v, _ := strconv.Atoi(f[2])
 					b.set(x, y, int8(v))
 				}
+			}) {
+				return ExitOK
 			}
 			code = b.move()
 		case "SWAP2BOARD":
@@ -423,19 +417,27 @@ func (b *brain) hogMemory() {
 	}
 }
 
+// readBlock reads a stone block up to DONE, handing each line's
+// comma-separated fields to stone; false when input ends first.
+func (b *brain) readBlock(stone func(fields []string)) bool {
+	for {
+		l, ok := b.readLine()
+		if !ok {
+			return false
+		}
+		if strings.EqualFold(strings.TrimSpace(l), "DONE") {
+			return true
+		}
+		stone(strings.Split(strings.TrimSpace(l), ","))
+	}
+}
+
 // swap2 answers SWAP2BOARD once its stone block is read: three stones at
 // the centre of the empty board, SWAP to any other.
 func (b *brain) swap2() int {
 	stones := 0
-	for {
-		l, ok := b.readLine()
-		if !ok {
-			return ExitOK
-		}
-		if strings.EqualFold(strings.TrimSpace(l), "DONE") {
-			break
-		}
-		stones++
+	if !b.readBlock(func([]string) { stones++ }) {
+		return ExitOK
 	}
 	b.hogMemory()
 	if stones > 0 {
