@@ -103,6 +103,7 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 			return finish(ctx, rec, c.Opponent(), end, detail)
 		}
 	}
+	rec.BlackAbout, rec.WhiteAbout = black.Engine.Identity().Raw, white.Engine.Identity().Raw
 
 	clocks := [3]*clock.Clock{rules.Black: clock.New(black.Clock), rules.White: clock.New(white.Clock)}
 	var over bool

@@ -138,6 +138,14 @@ func TestGamesEndWithTheRightResult(t *testing.T) {
 
 // An engine process is reused for the next game with RESTART, and a crashed
 // or hung one is started again.
+// The record says which programs played: their answers to ABOUT.
+func TestRecordNamesThePrograms(t *testing.T) {
+	rec := Play(context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(start(t, "random"), fast))
+	if !strings.Contains(rec.BlackAbout, `name="greedy"`) || !strings.Contains(rec.WhiteAbout, `name="random"`) {
+		t.Errorf("BlackAbout %q, WhiteAbout %q", rec.BlackAbout, rec.WhiteAbout)
+	}
+}
+
 func TestNextGameAfterAFault(t *testing.T) {
 	free, _ := rules.ByName("freestyle")
 	b := start(t, "faulty", "hang-at=1")

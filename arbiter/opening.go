@@ -97,6 +97,7 @@ func (g Game) runProcedure(ctx context.Context, rec *results.Record, sides *[3]*
 func (o *procedure) settle(black rules.Seat) {
 	o.seats[black].color, o.seats[black.Other()].color = rules.Black, rules.White
 	o.rec.Black, o.rec.White = o.seats[black].Engine.Name(), o.seats[black.Other()].Engine.Name()
+	o.rec.BlackAbout, o.rec.WhiteAbout = o.seats[black].Engine.Identity().Raw, o.seats[black.Other()].Engine.Identity().Raw
 }
 
 func (o *procedure) note(format string, a ...any) {

@@ -20,7 +20,7 @@ import (
 func scripted(t *testing.T, name, probe string, answers ...string) *engine.Engine {
 	t.Helper()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "n=0\nwhile read -r line; do\n case \"$line\" in\n START*|RESTART) echo OK;;\n RIFPROBE) echo '%s';;\n BEGIN|TURN*|DONE)\n  n=$((n+1))\n  case $n in\n", probe)
+	fmt.Fprintf(&sb, "n=0\nwhile read -r line; do\n case \"$line\" in\n START*|RESTART) echo OK;;\n ABOUT) echo 'name=\"%s\"';;\n RIFPROBE) echo '%s';;\n BEGIN|TURN*|DONE)\n  n=$((n+1))\n  case $n in\n", name, probe)
 	for i, a := range answers {
 		switch {
 		case strings.HasPrefix(a, "!"): // a shell command

@@ -81,6 +81,7 @@ type Engine struct {
 	closed bool
 
 	stderr  ring
+	about   *About // the answer to ABOUT, asked once after the first START
 	pending notes  // seen outside a move request, reported with the next reply
 	buf     []byte // command being written
 	queue   []byte // INFO lines to go out with the next move request
@@ -261,8 +262,53 @@ func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
 		if err := e.startGame(p, size, deadline); err != nil {
 			return err
 		}
+		if err := e.askAbout(deadline); err != nil {
+			return err
+		}
 	}
 	return e.writeInfos(p, infos, deadline)
+}
+
+// aboutWait bounds the wait for the answer to ABOUT: an engine that does
+// not answer is not held up long, and a late answer is only a stray line
+// (logged, never a move) in the game.
+const aboutWait = 500 * time.Millisecond
+
+// askAbout asks ABOUT once in the engine's life, after its first START, so
+// that records can say which program and version played. Silence or an
+// ERROR/UNKNOWN answer leaves the identity empty; only an exit is an error.
+func (e *Engine) askAbout(deadline time.Time) error {
+	e.mu.Lock()
+	asked := e.about != nil
+	if !asked {
+		e.about = &About{}
+	}
+	e.mu.Unlock()
+	if asked {
+		return nil
+	}
+	a, err := e.About(earliest(deadline, time.Now().Add(aboutWait)))
+	var fe *FaultError
+	if errors.As(err, &fe) && fe.Fault == FaultExit {
+		return fe
+	}
+	if err == nil {
+		e.mu.Lock()
+		e.about = &a
+		e.mu.Unlock()
+	}
+	return nil
+}
+
+// Identity is the engine's answer to ABOUT (zero before its first game,
+// or when it gave none).
+func (e *Engine) Identity() About {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.about == nil {
+		return About{}
+	}
+	return *e.about
 }
 
 // restartGame sends RESTART; false means the engine cannot restart in place.

@@ -439,6 +439,39 @@ func TestAbout(t *testing.T) {
 	}
 }
 
+// NewGame asks ABOUT once, after the engine's first START; an engine that
+// does not answer it only costs the short wait, and still plays.
+func TestIdentityAfterFirstGame(t *testing.T) {
+	t.Parallel()
+	e := startFaulty(t)
+	if id := e.Identity(); id.Raw != "" {
+		t.Errorf("identity before any game: %+v", id)
+	}
+	if err := e.NewGame(15, nil, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	if id := e.Identity(); id.Name != "faulty" || id.Version != "1.0" {
+		t.Errorf("identity after the first START: %+v", id)
+	}
+
+	// A program that ignores ABOUT: the game starts all the same.
+	mute, err := Start(Spec{Name: "mute", Command: "/bin/sh", StartTimeout: 2 * time.Second, CloseGrace: 100 * time.Millisecond,
+		Args: []string{"-c", "while read -r l; do case \"$l\" in START*) echo OK;; BEGIN) echo 7,7;; esac; done"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mute.Close() })
+	if err := mute.NewGame(15, nil, in(generous)); err != nil {
+		t.Fatalf("NewGame of an engine ignoring ABOUT: %v", err)
+	}
+	if r := mute.Begin(in(generous)); r.Fault != "" || r.Move != (rules.Point{X: 7, Y: 7}) {
+		t.Errorf("first move after an unanswered ABOUT: %+v", r)
+	}
+	if id := mute.Identity(); id.Raw != "" {
+		t.Errorf("identity of an engine ignoring ABOUT: %+v", id)
+	}
+}
+
 func TestSendInfoAndZeroDeadline(t *testing.T) {
 	t.Parallel()
 	e := startFaulty(t)

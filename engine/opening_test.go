@@ -60,7 +60,7 @@ func FuzzParseOpeningAnswer(f *testing.F) {
 func scripted(t *testing.T, answers ...string) *Engine {
 	t.Helper()
 	var sb strings.Builder
-	sb.WriteString("n=0\nwhile read -r line; do\n case \"$line\" in\n START*) echo OK;;\n RIFPROBE) echo UNKNOWN command;;\n DONE)\n  n=$((n+1))\n  case $n in\n")
+	sb.WriteString("n=0\nwhile read -r line; do\n case \"$line\" in\n START*) echo OK;;\n ABOUT) echo 'name=\"scripted\"';;\n RIFPROBE) echo UNKNOWN command;;\n DONE)\n  n=$((n+1))\n  case $n in\n")
 	for i, a := range answers {
 		sb.WriteString("   " + string(rune('1'+i)) + ") printf '%s\\n' '" + a + "';;\n")
 	}

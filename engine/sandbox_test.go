@@ -9,7 +9,8 @@ import (
 )
 
 // probe is a shell engine that reports what it can see and do in MESSAGE
-// lines while answering START, then plays 7,7.
+// lines while answering START, then plays 7,7 (ignoring anything else,
+// ABOUT included).
 const probe = `#!/bin/sh
 read cmd
 try() { if eval "$2" >/dev/null 2>&1; then echo "MESSAGE $1 yes"; else echo "MESSAGE $1 no"; fi; }
@@ -21,8 +22,7 @@ try write-tmp 'echo x > /tmp/t'
 try network 'test "$(grep -c : /proc/net/dev)" -gt 1'
 try see-arbiter 'test -d /proc/$ARBITER'
 echo OK
-read cmd
-echo 7,7
+while read cmd; do case "$cmd" in BEGIN*) echo 7,7; break;; esac; done
 read cmd
 `
 

@@ -55,19 +55,23 @@ type Move struct {
 // Record is everything one game leaves behind. The last move of a game lost
 // by an illegal or forbidden move is that move, kept with the reason.
 type Record struct {
-	Event  string
-	Round  int // 1-based; 0 outside a tournament
-	Game   int // 1-based index of the game in the event or match
-	Rule   string
-	Size   int
-	Black  string // engine names
-	White  string
-	Moves  []Move
-	Winner rules.Color // Empty for a draw
-	End    Termination
-	Detail string `json:",omitempty"` // e.g. "occupied 7,7", "exit status 2"
-	Start  time.Time
-	Finish time.Time
+	Event string
+	Round int // 1-based; 0 outside a tournament
+	Game  int // 1-based index of the game in the event or match
+	Rule  string
+	Size  int
+	Black string // engine names
+	White string
+	// BlackAbout and WhiteAbout are the engines' answers to ABOUT (program,
+	// version, author), as sent, when they gave one.
+	BlackAbout string `json:",omitempty"`
+	WhiteAbout string `json:",omitempty"`
+	Moves      []Move
+	Winner     rules.Color // Empty for a draw
+	End        Termination
+	Detail     string `json:",omitempty"` // e.g. "occupied 7,7", "exit status 2"
+	Start      time.Time
+	Finish     time.Time
 	// Messages are the engines' MESSAGE/ERROR lines and protocol warnings,
 	// bounded, each prefixed with the engine's name.
 	Messages []string `json:",omitempty"`
