@@ -37,15 +37,18 @@ import "math/bits"
 // that those trials are few; a decision the current matching already
 // satisfies costs nothing.
 
-// The trials match the bracket's graph from scratch, so they are bounded:
-// none in graphs of more than orderEdges edges (which are matched without
-// the guidance, since every decision there is taken on the tight graph),
-// and orderWork edges summed over one bracket's trials. A decision out of
-// their reach keeps the current matching's choice; orderExhausted counts
-// the brackets where that happened.
+// The trials match the bracket's graph from scratch (less the edges no
+// optimum can use), so they are bounded: orderWork edges summed over one
+// bracket's trials, or orderRounds times its first matching's, whichever
+// is more. A decision out of their reach keeps the current matching's
+// choice; orderExhausted counts the brackets where that happened. Graphs of
+// more than orderEdges edges are matched without the guidance: there the
+// tight graph decides, the trials are rare, and the guidance would only
+// make the first matching slower.
 var (
 	orderEdges     = 60_000
 	orderWork      = 400_000
+	orderRounds    = 4 // or that many first matchings' worth, if more
 	orderExhausted int
 	orderFallbacks int // decisions the tight graph handed to the trials
 )
@@ -299,7 +302,7 @@ func (g *bracketGraph) commit(r rule) {
 // slowAllowed says whether the exact trials (a weighted matching each) are
 // within the bracket's budget.
 func (g *bracketGraph) slowAllowed() bool {
-	return len(g.edges) <= orderEdges && g.work <= orderWork+g.first
+	return g.work <= g.first+max(orderWork, orderRounds*g.first)
 }
 
 // try keeps preference pref if an optimal matching obeys it (and makes that
