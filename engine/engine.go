@@ -41,6 +41,10 @@ type Spec struct {
 	WriteTimeout time.Duration
 	Limits       Limits   // memory, processes, freezing (limits.go)
 	Sandbox      *Sandbox // nil: not confined (sandbox.go)
+	// Transcript, when set, sees every line written to the engine (sent)
+	// and read from its output, long ones cut, with the process id; it is
+	// called from several goroutines and must not block for long.
+	Transcript func(pid int, sent bool, line string)
 }
 
 // Info is one INFO line: INFO key value.
@@ -168,7 +172,7 @@ func (e *Engine) spawn() error {
 	if e.spec.Sandbox != nil {
 		path, args = e.spec.Sandbox.command(path, args, e.dir)
 	}
-	p, err := spawn(path, args, e.dir, e.env, &e.stderr)
+	p, err := spawn(path, args, e.dir, e.env, &e.stderr, e.spec.Transcript)
 	if err == nil {
 		if err = applyLimits(p, e.spec.Limits); err != nil {
 			p.kill()

@@ -2,10 +2,12 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -469,6 +471,50 @@ func TestIdentityAfterFirstGame(t *testing.T) {
 	}
 	if id := mute.Identity(); id.Raw != "" {
 		t.Errorf("identity of an engine ignoring ABOUT: %+v", id)
+	}
+}
+
+// The transcript sees every command written and every line read, in order
+// per direction, with the process id.
+func TestTranscript(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var lines []string
+	spec := Spec{Name: "faulty", Command: "builtin:faulty", Args: []string{"messages=1"}, StartTimeout: generous,
+		Transcript: func(pid int, sent bool, line string) {
+			dir := "<"
+			if sent {
+				dir = ">"
+			}
+			mu.Lock()
+			lines = append(lines, fmt.Sprintf("%d %s %s", pid, dir, line))
+			mu.Unlock()
+		}}
+	e, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if err := e.NewGame(15, []Info{{"timeout_turn", "1000"}}, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Begin(in(generous))
+	if r.Fault != "" {
+		t.Fatal(r.Fault, r.Detail)
+	}
+	pid := e.Pid()
+	mu.Lock()
+	got := strings.Join(lines, "\n")
+	mu.Unlock()
+	for _, want := range []string{
+		fmt.Sprintf("%d > START 15", pid), fmt.Sprintf("%d < OK", pid),
+		fmt.Sprintf("%d > ABOUT", pid), fmt.Sprintf("%d > INFO timeout_turn 1000", pid),
+		fmt.Sprintf("%d > BEGIN", pid), fmt.Sprintf("%d < MESSAGE depth 1", pid),
+		fmt.Sprintf("%d < %d,%d", pid, r.Move.X, r.Move.Y),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, got)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -110,12 +111,14 @@ type proc struct {
 	frozen  bool          // stopped by Freeze (guarded by Engine.mu)
 	cgroup  string        // its pids cgroup, removed by kill (limits.go)
 	ns      namespaces    // how it was started
-	nproc   uint64        // its RLIMIT_NPROC, where it has no cgroup (limits.go)
+	// transcript sees the lines written and read (Spec.Transcript).
+	transcript func(sent bool, line string)
+	nproc      uint64 // its RLIMIT_NPROC, where it has no cgroup (limits.go)
 }
 
 // spawn starts path in its own process group with fresh pipes and begins
 // draining its output.
-func spawn(path string, args []string, dir string, env []string, errRing *ring) (*proc, error) {
+func spawn(path string, args []string, dir string, env []string, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -156,11 +159,15 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring) 
 	}
 	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, stderr: errR,
 		out: newOutQueue(), exited: make(chan struct{}), ns: ns}
+	if transcript != nil {
+		pid := p.pid
+		p.transcript = func(sent bool, line string) { transcript(pid, sent, line) }
+	}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 	}()
-	go drainStdout(outR, p.out)
+	go drainStdout(outR, p.out, p.transcript)
 	go drainStderr(errR, errRing)
 	return p, nil
 }
@@ -206,6 +213,11 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 	_, err := p.stdin.Write(b)
 	switch {
 	case err == nil:
+		if p.transcript != nil {
+			for l := range strings.SplitSeq(strings.TrimSuffix(string(b), "\n"), "\n") {
+				p.transcript(true, clip(l, transcriptLine))
+			}
+		}
 		return "", ""
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return FaultTimeout, "engine is not reading its input"

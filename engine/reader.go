@@ -182,7 +182,7 @@ func (r *ring) snapshot() []string {
 }
 
 // drainStdout feeds q from r until EOF or error, then closes q.
-func drainStdout(r io.Reader, q *outQueue) {
+func drainStdout(r io.Reader, q *outQueue, transcript func(sent bool, line string)) {
 	lr := newLineReader(r, MaxLine)
 	for {
 		b, trunc, err := lr.ReadLine()
@@ -191,8 +191,14 @@ func drainStdout(r io.Reader, q *outQueue) {
 			return
 		}
 		q.push(outLine{text: string(b), truncated: trunc})
+		if transcript != nil {
+			transcript(false, clip(string(b), transcriptLine))
+		}
 	}
 }
+
+// transcriptLine bounds the lines a transcript sees.
+const transcriptLine = 1024
 
 // drainStderr keeps the last lines of r in g until EOF or error.
 func drainStderr(r io.Reader, g *ring) {

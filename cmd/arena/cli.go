@@ -65,8 +65,13 @@ import (
 // results-only PGN the rating tools read, without invented chess moves;
 // files get games in the order they finish; -draw and -resign (score
 // adjudication) are accepted and ignored, as the protocol has no score;
-// -log writes no protocol transcript (the arbiter keeps none) — -msg FILE
-// keeps the engines' messages, and -debug prints them after every game.
+// -log (and -debug, which also prints the engines' messages after every
+// game) appends every line to and from the engines to one file,
+// c-gomoku-cli.log, each line with the time, the engine's name and its
+// process id, where c-gomoku-cli writes one file per thread.
+
+// cliLog is the transcript file of -log and -debug.
+const cliLog = "c-gomoku-cli.log"
 
 // cliUsage is what `arena gomoku-cli -h` prints.
 const cliUsage = `usage: arena gomoku-cli [-each ENGINE_OPTIONS] -engine ENGINE_OPTIONS -engine ENGINE_OPTIONS ... [OPTIONS]
@@ -114,27 +119,28 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		return fmt.Errorf("%w: "+format+" (see arena gomoku-cli -h)", append([]any{errUsage}, a...)...)
 	}
 	var (
-		engines  []*cliEngine
-		each     *cliEngine
-		ruleArg  = "0"
-		size     = 15
-		games    = 1
-		rounds   = 1
-		conc     = 1
-		drawAt   = 0
-		gauntlet bool
-		loseOnly bool
-		repeat   bool
-		trans    bool
-		board    bool
-		fatal    bool
-		debug    bool
-		sprt     *results.SPRT
-		suite    arbiter.Suite
-		openFile string
-		openType = rules.OffsetFormat
-		sgf, pgn string
-		msg      string
+		engines    []*cliEngine
+		each       *cliEngine
+		ruleArg    = "0"
+		size       = 15
+		games      = 1
+		rounds     = 1
+		conc       = 1
+		drawAt     = 0
+		gauntlet   bool
+		loseOnly   bool
+		repeat     bool
+		trans      bool
+		board      bool
+		fatal      bool
+		debug      bool
+		transcript bool
+		sprt       *results.SPRT
+		suite      arbiter.Suite
+		openFile   string
+		openType   = rules.OffsetFormat
+		sgf, pgn   string
+		msg        string
 	)
 	// values reads the KEY=VALUE tokens after args[i], up to the next option.
 	values := func(i int) (int, []string) {
@@ -202,9 +208,9 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		case "-fatalerror":
 			fatal = true
 		case "-debug":
-			debug = true
+			debug, transcript = true, true
 		case "-log":
-			fmt.Fprintln(stderr, "arena gomoku-cli: -log: no protocol transcript is kept; -msg FILE keeps the engines' messages")
+			transcript = true
 		case "-sgf":
 			i, sgf, err = next(i)
 		case "-pgn":
@@ -270,6 +276,9 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		loseOnly = false
 	}
 	p := &matchPlan{Match: newMatch("gomoku-cli", rule, size), PGN: pgn, SGF: sgf, Msg: msg, ScoreLines: true, Debug: debug}
+	if transcript {
+		p.Log = cliLog
+	}
 	p.MoveCap, p.StartTimeout, p.Concurrency = drawAt, engine.DefaultStartTimeout, conc
 	p.Games, p.Rounds, p.Gauntlet, p.SPRT, p.LoseOnly, p.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
 	for i, e := range engines {

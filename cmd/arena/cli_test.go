@@ -156,3 +156,30 @@ func TestInstalledAsCGomokuCli(t *testing.T) {
 		t.Errorf("the arena took c-gomoku-cli's arguments without the gomoku-cli word: %v\n%s", err, out)
 	}
 }
+
+// -log appends every line to and from the engines to c-gomoku-cli.log.
+func TestGomokuCliLog(t *testing.T) {
+	t.Chdir(t.TempDir())
+	out, errOut, code := runArena(t, "gomoku-cli", "-each", "tc=0/5",
+		"-engine", "cmd=builtin:random seed=1", "name=one", "-engine", "cmd=builtin:greedy", "name=two",
+		"-games", "2", "-rule", "0", "-log")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	b, err := os.ReadFile("c-gomoku-cli.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d{3} one\[\d+\] -> START 15$`),
+		regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d{3} two\[\d+\] <- OK$`),
+		regexp.MustCompile(`(?m)^\S+ one\[\d+\] -> (BEGIN|TURN \d+,\d+)$`),
+		regexp.MustCompile(`(?m)^\S+ two\[\d+\] <- \d+,\d+$`),
+		regexp.MustCompile(`(?m)^\S+ one\[\d+\] -> END$`),
+	} {
+		if !want.MatchString(log) {
+			t.Errorf("the transcript has no line like %v:\n%s", want, log)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gomoku-arena/arbiter"
@@ -176,6 +177,7 @@ type matchPlan struct {
 	PGN            string // results appended in the rating tools' PGN form
 	SGF            string // games appended to one SGF collection
 	Msg            string // engine messages appended, grouped by game
+	Log            string // every line to and from the engines, appended with times
 	Quiet          bool
 	Hints          bool // suggest -opening-policy when an engine ignores outer-open
 	ScoreLines     bool // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
@@ -239,6 +241,27 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		}
 		defer f.Close()
 		files[name] = f
+	}
+
+	if p.Log != "" {
+		f, err := os.OpenFile(p.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		var mu sync.Mutex
+		for i := range m.Entrants {
+			name := m.Entrants[i].Spec.Name
+			m.Entrants[i].Spec.Transcript = func(pid int, sent bool, line string) {
+				dir := "<-"
+				if sent {
+					dir = "->"
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintf(f, "%s %s[%d] %s %s\n", time.Now().Format("15:04:05.000"), name, pid, dir, line)
+			}
+		}
 	}
 
 	// The user's Ctrl-C drains and aborts the match through drain and abort;
