@@ -43,6 +43,10 @@ type SwissGame struct {
 type SwissOptions struct {
 	Rounds   int     // total rounds planned; the last one has topscorer exceptions
 	ByeScore float64 // points for a pairing-allocated bye; 0 means the default, 1
+	// Forbidden lists groups of players (IDs) who must never be paired
+	// with each other (team mates, say): an absolute criterion, like a
+	// rematch.
+	Forbidden [][]int
 	// InitialSecond makes the "initial colour" of the rules (the top seed's
 	// colour in round 1, and rule 5.2.5's) the second move instead of the
 	// first: TRF's "XXC black1".
@@ -187,6 +191,15 @@ func newTourney(players []SwissPlayer, history []SwissGame, round int, opt Swiss
 		all[i] = &entrant{id: i, met: map[int]bool{}}
 	}
 	valid := func(id int) bool { return id >= 0 && id < len(players) }
+	for _, group := range opt.Forbidden {
+		for _, a := range group {
+			for _, b := range group {
+				if a != b && valid(a) && valid(b) {
+					all[a].met[b] = true // never paired, as if they had met
+				}
+			}
+		}
+	}
 	games := append([]SwissGame(nil), history...)
 	sort.SliceStable(games, func(i, j int) bool { return games[i].Round < games[j].Round })
 	// Scores before each round, to find floats.

@@ -26,6 +26,11 @@ import (
 type TRF struct {
 	Name   string // from the 012 line, may be empty
 	Rounds int    // XXR: total rounds planned, 0 if not given
+	// ByeScore is the pairing-allocated bye's points (BBU, a 162 "P" entry
+	// or XXS PAB=); 0 means the default, a win.
+	ByeScore float64
+	// Forbidden lists groups of players (IDs) who must not meet (XXP).
+	Forbidden [][]int
 	// InitialBlack is "XXC black1" (or "152 B"): the top seed's first-round
 	// colour, and the colour of rule 5.2.5, is chess Black, our second
 	// mover. The default, "XXC white1", is the first move.
@@ -72,6 +77,11 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 		players   []int
 	}
 	var absences []absence
+	type forbid struct {
+		no      int
+		players []int
+	}
+	var forbidden []forbid
 	rounds142 := 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
@@ -110,6 +120,57 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			default:
 				return nil, fmt.Errorf("trf line %d: 152: initial colour %q is not W or B", ln, strings.TrimSpace(s[3:]))
 			}
+		case strings.HasPrefix(s, "XXP"):
+			var group []int
+			for _, f := range strings.Fields(s[3:]) {
+				p, err := strconv.Atoi(f)
+				if err != nil || p < 1 {
+					return nil, fmt.Errorf("trf line %d: XXP: %q is not a starting rank", ln, f)
+				}
+				group = append(group, p)
+			}
+			forbidden = append(forbidden, forbid{ln, group})
+		case strings.HasPrefix(s, "BBW"), strings.HasPrefix(s, "BBD"), strings.HasPrefix(s, "BBL"),
+			strings.HasPrefix(s, "BBZ"), strings.HasPrefix(s, "BBF"), strings.HasPrefix(s, "BBU"):
+			v, err := strconv.ParseFloat(strings.TrimSpace(s[3:]), 64)
+			if err != nil {
+				return nil, fmt.Errorf("trf line %d: %s: %q is not a number of points", ln, s[:3], strings.TrimSpace(s[3:]))
+			}
+			if err := t.points(map[string]string{"BBW": "W", "BBD": "D", "BBL": "L", "BBZ": "Z", "BBF": "Z", "BBU": "P"}[s[:3]], v); err != nil {
+				return nil, fmt.Errorf("trf line %d: %s: %v", ln, s[:3], err)
+			}
+		case strings.HasPrefix(s, "162 "):
+			// "162  W 1.0    D 0.5 ...": a result code in column 6, its
+			// points in the next four, again every 9 columns.
+			for i := 5; i < len(s); i += 9 {
+				f := strings.TrimSpace(s[i:min(i+5, len(s))])
+				if f == "" {
+					continue
+				}
+				v, err := strconv.ParseFloat(strings.TrimSpace(f[1:]), 64)
+				if err != nil {
+					return nil, fmt.Errorf("trf line %d: 162 (column %d): %q is not a result code and points", ln, i+1, f)
+				}
+				if err := t.points(f[:1], v); err != nil {
+					return nil, fmt.Errorf("trf line %d: 162 (column %d): %v", ln, i+1, err)
+				}
+			}
+		case strings.HasPrefix(s, "XXS"):
+			// JaVaFo's points: "XXS WW=1 BW=1 WD=0.5 ... PAB=1".
+			codes := map[string]string{"WW": "W", "BW": "W", "W": "W", "FW": "W", "FPB": "W",
+				"WD": "D", "BD": "D", "D": "D", "HPB": "D", "WL": "L", "BL": "L", "FL": "Z", "ZPB": "Z", "PAB": "P"}
+			for _, f := range strings.Fields(s[3:]) {
+				k, vs, _ := strings.Cut(f, "=")
+				v, err := strconv.ParseFloat(vs, 64)
+				if err != nil || codes[k] == "" {
+					return nil, fmt.Errorf("trf line %d: XXS: %q is not KEY=POINTS", ln, f)
+				}
+				if err := t.points(codes[k], v); err != nil {
+					return nil, fmt.Errorf("trf line %d: XXS: %s: %v", ln, k, err)
+				}
+			}
+		case strings.HasPrefix(s, "XXA"), strings.HasPrefix(s, "250 "), strings.HasPrefix(s, "260 "):
+			return nil, fmt.Errorf("trf line %d: %s: accelerated pairings and round-bounded forbidden pairs are not supported", ln, strings.TrimSpace(s[:3]))
 		case strings.HasPrefix(s, "142 "):
 			if n, err := strconv.Atoi(strings.TrimSpace(s[3:])); err == nil && n > 0 {
 				rounds142 = n
@@ -269,6 +330,16 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			t.Games = append(t.Games, SwissGame{Round: round, Black: i, White: e.opp - 1, Score: score, Forfeit: forfeit})
 		}
 	}
+	for _, f := range forbidden {
+		var ids []int
+		for _, p := range f.players {
+			if p > n {
+				return nil, fmt.Errorf("trf line %d: XXP: %d is not a starting rank (1-%d)", f.no, p, n)
+			}
+			ids = append(ids, p-1)
+		}
+		t.Forbidden = append(t.Forbidden, ids)
+	}
 	// 240 records of played rounds repeat what the 001 lines say; only the
 	// next round's are news.
 	for _, a := range absences {
@@ -299,6 +370,29 @@ func trfScore(c byte) (score float64, forfeit, ok bool) {
 		return 0, true, true
 	}
 	return 0, false, false
+}
+
+// points checks one entry of a point system (code W win, D draw, L loss,
+// Z zero-point bye or forfeit loss, P pairing-allocated bye): the pairing
+// counts the standard points, so only those are accepted, and a bye worth
+// a win or a draw.
+func (t *TRF) points(code string, v float64) error {
+	std := map[string]float64{"W": 1, "D": 0.5, "L": 0, "Z": 0}
+	if code == "P" {
+		if v != 1 && v != 0.5 {
+			return fmt.Errorf("a pairing-allocated bye of %g points is not supported (1 or 0.5)", v)
+		}
+		t.ByeScore = v
+		return nil
+	}
+	want, ok := std[code]
+	if !ok {
+		return fmt.Errorf("unknown result code %q", code)
+	}
+	if v != want {
+		return fmt.Errorf("%g points for %s is not supported: pairing counts win 1, draw 0.5, loss 0", v, map[string]string{"W": "a win", "D": "a draw", "L": "a loss", "Z": "a zero-point bye or forfeit loss"}[code])
+	}
+	return nil
 }
 
 // WriteTRF writes a tournament report: the 012 name line when set, XXR when
@@ -401,7 +495,7 @@ func (t *TRF) Swiss() (players []SwissPlayer, history []SwissGame, round int, op
 	for _, g := range t.Games {
 		round = max(round, g.Round)
 	}
-	return players, t.Games, round + 1, SwissOptions{Rounds: t.Rounds, InitialSecond: t.InitialBlack}
+	return players, t.Games, round + 1, SwissOptions{Rounds: t.Rounds, ByeScore: t.ByeScore, Forbidden: t.Forbidden, InitialSecond: t.InitialBlack}
 }
 
 // PairTRF reads a report of the rounds played so far and writes the next

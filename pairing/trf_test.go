@@ -107,9 +107,23 @@ func TestTRFErrorsNameLineAndField(t *testing.T) {
 		{"gap", strings.Replace(ok, "001    2", "001    3", 1), "starting ranks must run"},
 		{"xxr", "XXR x\n" + ok, "line 1: XXR"},
 		{"short", "001    1  A\n", "line 1: player line too short"},
+		{"xxc", "XXC rank\n" + ok, "line 1: XXC"},
+		{"xxp", "XXP 1 x\n" + ok, "line 1: XXP"},
+		{"xxp rank", "XXP 1 9\n" + ok, "line 1: XXP: 9 is not a starting rank"},
+		{"points", "BBW 3.0\n" + ok, "line 1: BBW: 3 points for a win is not supported"},
+		{"bye points", "BBU 0.0\n" + ok, "line 1: BBU: a pairing-allocated bye of 0 points"},
+		{"162", "162  W 1.0    D 1.0\n" + ok, "line 1: 162 (column 15): 1 points for a draw"},
+		{"xxs", "XXS WW=1 WD=1\n" + ok, "line 1: XXS: WD"},
+		{"xxa", "XXA    1  1.0\n" + ok, "line 1: XXA: accelerated pairings"},
 	}
 	if _, err := ReadTRF(strings.NewReader(ok)); err != nil {
 		t.Fatalf("valid file rejected: %v", err)
+	}
+	// The standard points, spelled in each of the three ways, are accepted,
+	// and a bye worth half a point is taken.
+	std := "BBW 1.0\nBBD 0.5\nBBL 0.0\nBBZ 0.0\nBBF 0.0\nBBU 0.5\n162  W 1.0    D 0.5    L 0.0    Z 0.0    P 0.5\nXXS WW=1 BW=1 WD=0.5 BD=0.5 WL=0 BL=0 ZPB=0 HPB=0.5 FPB=1 PAB=0.5 FW=1 FL=0\nXXP 1 2\n"
+	if tr, err := ReadTRF(strings.NewReader(std + ok)); err != nil || tr.ByeScore != 0.5 || len(tr.Forbidden) != 1 || len(tr.Forbidden[0]) != 2 {
+		t.Fatalf("standard points rejected or misread: %+v, %v", tr, err)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
