@@ -19,6 +19,9 @@ type Tournament struct {
 	*Director
 	Format pairing.Format // resolved, never auto
 	Rounds int            // Swiss rounds
+	// ByePoints is what a Swiss bye scores, for pairing as for standings:
+	// 1, 0.5 or 0; nil means a win.
+	ByePoints *float64
 	// Openings, when set, are assigned one per pairing of two entrants, so
 	// the games of a pair with colours exchanged share their opening.
 	Openings [][]rules.Point
@@ -142,7 +145,7 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*results.Reco
 	for i := range players {
 		players[i].ID = i
 	}
-	opt := pairing.SwissOptions{Rounds: t.Rounds}
+	opt := pairing.SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints}
 	number := 0
 	for r := 1; r <= t.Rounds; r++ {
 		history := t.SwissHistory(*all, r)

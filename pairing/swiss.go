@@ -42,7 +42,7 @@ type SwissGame struct {
 // SwissOptions configures the event.
 type SwissOptions struct {
 	Rounds   int     // total rounds planned; the last one has topscorer exceptions
-	ByeScore float64 // points for a pairing-allocated bye; 0 means the default, 1
+	ByePoints *float64 // points for a pairing-allocated bye: 1, 0.5 or 0; nil means 1
 	// Forbidden lists groups of players (IDs) who must never be paired
 	// with each other (team mates, say): an absolute criterion, like a
 	// rematch.
@@ -180,8 +180,11 @@ func newTourney(players []SwissPlayer, history []SwissGame, round int, opt Swiss
 		return nil, fmt.Errorf("swiss: round %d: rounds are numbered from 1", round)
 	}
 	byePts := 2
-	if opt.ByeScore != 0 {
-		byePts = halfPoints(opt.ByeScore)
+	if opt.ByePoints != nil {
+		byePts = halfPoints(*opt.ByePoints)
+		if byePts < 0 || byePts > 2 {
+			return nil, fmt.Errorf("swiss: a bye of %v points: want 0, 0.5 or 1", *opt.ByePoints)
+		}
 	}
 	all := make([]*entrant, len(players))
 	for i, p := range players {

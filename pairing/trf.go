@@ -26,9 +26,9 @@ import (
 type TRF struct {
 	Name   string // from the 012 line, may be empty
 	Rounds int    // XXR: total rounds planned, 0 if not given
-	// ByeScore is the pairing-allocated bye's points (BBU, a 162 "P" entry
-	// or XXS PAB=); 0 means the default, a win.
-	ByeScore float64
+	// ByePoints is the pairing-allocated bye's points (BBU, a 162 "P"
+	// entry or XXS PAB=): 1, 0.5 or 0; nil means a win's.
+	ByePoints *float64
 	// Forbidden lists groups of players (IDs) who must not meet (XXP).
 	Forbidden [][]int
 	// InitialBlack is "XXC black1" (or "152 B"): the top seed's first-round
@@ -375,14 +375,14 @@ func trfScore(c byte) (score float64, forfeit, ok bool) {
 // points checks one entry of a point system (code W win, D draw, L loss,
 // Z zero-point bye or forfeit loss, P pairing-allocated bye): the pairing
 // counts the standard points, so only those are accepted, and a bye worth
-// a win or a draw.
+// a win, a draw or nothing.
 func (t *TRF) points(code string, v float64) error {
 	std := map[string]float64{"W": 1, "D": 0.5, "L": 0, "Z": 0}
 	if code == "P" {
-		if v != 1 && v != 0.5 {
-			return fmt.Errorf("a pairing-allocated bye of %g points is not supported (1 or 0.5)", v)
+		if v != 1 && v != 0.5 && v != 0 {
+			return fmt.Errorf("a pairing-allocated bye of %g points is not supported (1, 0.5 or 0)", v)
 		}
-		t.ByeScore = v
+		t.ByePoints = &v
 		return nil
 	}
 	want, ok := std[code]
@@ -396,7 +396,8 @@ func (t *TRF) points(code string, v float64) error {
 }
 
 // WriteTRF writes a tournament report: the 012 name line when set, XXR when
-// Rounds is set, and one 001 line per player with points, rank and every
+// Rounds is set, XXC, BBU when a bye is not worth a win, XXP for each
+// forbidden group, and one 001 line per player with points, rank and every
 // round up to the last one in Games. Byes are written "0000 - U" (pairing
 // allocated) or "0000 - F/H/Z" (requested or absent), forfeits "+"/"-".
 func WriteTRF(w io.Writer, t *TRF) error {
@@ -425,6 +426,9 @@ func WriteTRF(w io.Writer, t *TRF) error {
 			}
 			if !g.Forfeit {
 				s = 2
+				if t.ByePoints != nil {
+					s = halfPoints(*t.ByePoints)
+				}
 			}
 			cells[g.Black][g.Round-1] = "0000 - " + code
 			pts[g.Black] += s
@@ -462,6 +466,16 @@ func WriteTRF(w io.Writer, t *TRF) error {
 	} else {
 		bw.WriteString("XXC white1\n")
 	}
+	if t.ByePoints != nil && *t.ByePoints != 1 {
+		fmt.Fprintf(bw, "BBU %.1f\n", *t.ByePoints)
+	}
+	for _, group := range t.Forbidden {
+		bw.WriteString("XXP")
+		for _, id := range group {
+			fmt.Fprintf(bw, " %d", id+1)
+		}
+		bw.WriteString("\n")
+	}
 	for i, p := range t.Players {
 		// Columns count bytes, so pad and cut by bytes (at a rune start).
 		name := p.Name
@@ -495,7 +509,7 @@ func (t *TRF) Swiss() (players []SwissPlayer, history []SwissGame, round int, op
 	for _, g := range t.Games {
 		round = max(round, g.Round)
 	}
-	return players, t.Games, round + 1, SwissOptions{Rounds: t.Rounds, ByeScore: t.ByeScore, Forbidden: t.Forbidden, InitialSecond: t.InitialBlack}
+	return players, t.Games, round + 1, SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints, Forbidden: t.Forbidden, InitialSecond: t.InitialBlack}
 }
 
 // PairTRF reads a report of the rounds played so far and writes the next

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -111,7 +112,7 @@ func TestTRFErrorsNameLineAndField(t *testing.T) {
 		{"xxp", "XXP 1 x\n" + ok, "line 1: XXP"},
 		{"xxp rank", "XXP 1 9\n" + ok, "line 1: XXP: 9 is not a starting rank"},
 		{"points", "BBW 3.0\n" + ok, "line 1: BBW: 3 points for a win is not supported"},
-		{"bye points", "BBU 0.0\n" + ok, "line 1: BBU: a pairing-allocated bye of 0 points"},
+		{"bye points", "BBU 0.7\n" + ok, "line 1: BBU: a pairing-allocated bye of 0.7 points"},
 		{"162", "162  W 1.0    D 1.0\n" + ok, "line 1: 162 (column 15): 1 points for a draw"},
 		{"xxs", "XXS WW=1 WD=1\n" + ok, "line 1: XXS: WD"},
 		{"xxa", "XXA    1  1.0\n" + ok, "line 1: XXA: accelerated pairings"},
@@ -122,7 +123,7 @@ func TestTRFErrorsNameLineAndField(t *testing.T) {
 	// The standard points, spelled in each of the three ways, are accepted,
 	// and a bye worth half a point is taken.
 	std := "BBW 1.0\nBBD 0.5\nBBL 0.0\nBBZ 0.0\nBBF 0.0\nBBU 0.5\n162  W 1.0    D 0.5    L 0.0    Z 0.0    P 0.5\nXXS WW=1 BW=1 WD=0.5 BD=0.5 WL=0 BL=0 ZPB=0 HPB=0.5 FPB=1 PAB=0.5 FW=1 FL=0\nXXP 1 2\n"
-	if tr, err := ReadTRF(strings.NewReader(std + ok)); err != nil || tr.ByeScore != 0.5 || len(tr.Forbidden) != 1 || len(tr.Forbidden[0]) != 2 {
+	if tr, err := ReadTRF(strings.NewReader(std + ok)); err != nil || tr.ByePoints == nil || *tr.ByePoints != 0.5 || len(tr.Forbidden) != 1 || len(tr.Forbidden[0]) != 2 {
 		t.Fatalf("standard points rejected or misread: %+v, %v", tr, err)
 	}
 	for _, tc := range tests {
@@ -221,4 +222,41 @@ func FuzzReadTRF(f *testing.F) {
 			t.Fatalf("players %d -> %d", len(tr.Players), len(back.Players))
 		}
 	})
+}
+
+// A bye worth half a point and a forbidden group survive a round trip, and
+// the points column counts the bye as written.
+func TestTRFByePointsAndForbiddenRoundTrip(t *testing.T) {
+	half := 0.5
+	in := &TRF{Rounds: 3, ByePoints: &half, Forbidden: [][]int{{0, 2}},
+		Players: []TRFPlayer{{Name: "A"}, {Name: "B"}, {Name: "C"}},
+		Games:   []SwissGame{{Round: 1, Black: 0, White: 1, Score: 1}, {Round: 1, Black: 2, White: Bye}}}
+	var b strings.Builder
+	if err := WriteTRF(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "BBU 0.5\n") || !strings.Contains(b.String(), "XXP 1 3\n") {
+		t.Fatalf("no BBU or XXP line:\n%s", b.String())
+	}
+	out, err := ReadTRF(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.ByePoints == nil || *out.ByePoints != 0.5 || !reflect.DeepEqual(out.Forbidden, in.Forbidden) {
+		t.Fatalf("read back ByePoints %v, Forbidden %v", out.ByePoints, out.Forbidden)
+	}
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(l, "001    3") && strings.TrimSpace(l[trfPoints:trfPoints+4]) != "0.5" {
+			t.Errorf("C's points column: %q, want 0.5\n%s", l[trfPoints:trfPoints+4], l)
+		}
+	}
+	// Round 2: A may meet neither B (a rematch) nor C (forbidden), so A
+	// takes the bye and B meets C.
+	var got strings.Builder
+	if err := PairTRF(strings.NewReader(b.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if p := got.String(); !strings.Contains(p, "\n1 0\n") || strings.Contains(p, "1 3") || strings.Contains(p, "3 1") {
+		t.Errorf("round 2 pairing:\n%s", p)
+	}
 }

@@ -123,7 +123,7 @@ func newEvent(cfg *config.Event) (*event, error) {
 		}
 		d.Entrants = append(d.Entrants, ent)
 	}
-	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds}
+	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints}
 	if t.Rounds == 0 {
 		t.Rounds = pairing.DefaultSwissRounds
 	}
@@ -422,7 +422,7 @@ func played(recs []*results.Record) int {
 // which any pairing engine can check: arena pair event.trf pairs the next
 // round.
 func (ev *event) writeTRF(round int, all []*results.Record) error {
-	trf := &pairing.TRF{Name: ev.cfg.Name, Rounds: ev.t.Rounds, Games: ev.t.SwissHistory(all, round+1)}
+	trf := &pairing.TRF{Name: ev.cfg.Name, Rounds: ev.t.Rounds, ByePoints: ev.t.ByePoints, Games: ev.t.SwissHistory(all, round+1)}
 	for _, e := range ev.cfg.Engines {
 		trf.Players = append(trf.Players, pairing.TRFPlayer{Name: e.Name, Rating: e.Rating})
 	}

@@ -250,8 +250,8 @@ func (ev *Event) check() error {
 	if ev.Concurrency < 1 {
 		return ev.errAt("concurrency", "must be at least 1")
 	}
-	if ev.ByePoints != nil && (*ev.ByePoints < 0 || *ev.ByePoints > 1) {
-		return ev.errAt("bye_points", "must be between 0 and 1")
+	if b := ev.ByePoints; b != nil && *b != 0 && *b != 0.5 && *b != 1 {
+		return ev.errAt("bye_points", "must be 0, 0.5 or 1 (a loss, a draw or a win)")
 	}
 	if _, err := results.ParseTiebreaks(ev.Tiebreaks); err != nil {
 		return ev.errAt("tiebreaks", err.Error())

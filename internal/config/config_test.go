@@ -59,6 +59,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		{"unknown builtin", `command = "builtin:random"`, `t.toml:16: engine[1].command: engine "b": no bundled engine "randomm"`},
 		{"bad format", `format = "auto"`, `t.toml:3: format: "knockout" is not one of`},
 		{"syntax", `concurrency = 2`, `t.toml:4:`},
+		{"bye points", `concurrency = 2`, `t.toml:5: bye_points: must be 0, 0.5 or 1`},
 	}
 	edits := map[string]string{
 		"unknown top-level key": `concurency = 2`,
@@ -72,6 +73,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		"bad format":            `format = "knockout"`,
 		"unknown builtin":       `command = "builtin:randomm"`,
 		"syntax":                `concurrency = = 2`,
+		"bye points":            "concurrency = 2\nbye_points = 0.3",
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
