@@ -85,6 +85,18 @@ func TestCrossCheck(t *testing.T) {
 		for i := range n {
 			e.trf.Players = append(e.trf.Players, TRFPlayer{Name: fmt.Sprintf("P%d", i+1), Rating: 2600 - 7*i})
 		}
+		// A quarter of the events have team mates who must not meet, a
+		// quarter a bye worth half a point or nothing.
+		if rng.IntN(4) == 0 {
+			for range 1 + rng.IntN(3) {
+				group := rng.Perm(n)[:2+rng.IntN(3)]
+				e.trf.Forbidden = append(e.trf.Forbidden, group)
+			}
+		}
+		if rng.IntN(4) == 0 {
+			bye := []float64{0.5, 0}[rng.IntN(2)]
+			e.trf.ByePoints = &bye
+		}
 		for r := 1; r <= e.trf.Rounds; r++ {
 			name := fmt.Sprintf("s%d-e%d-r%d", seed, ev, r)
 			in := filepath.Join(dir, name+".trf")
@@ -107,6 +119,7 @@ func TestCrossCheck(t *testing.T) {
 				// Only exit code 1 means "no valid pairing" (bbpPairings);
 				// anything else is the reference failing: the event stops.
 				t.Logf("%s: reference failed (%v); event abandoned", name, refErr)
+				keepCase(t, keep, name, trf.Bytes(), want, got.Bytes())
 				failed++
 				break
 			}

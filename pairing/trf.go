@@ -467,7 +467,7 @@ func WriteTRF(w io.Writer, t *TRF) error {
 		bw.WriteString("XXC white1\n")
 	}
 	if t.ByePoints != nil && *t.ByePoints != 1 {
-		fmt.Fprintf(bw, "BBU %.1f\n", *t.ByePoints)
+		fmt.Fprintf(bw, "BBU %4.1f\n", *t.ByePoints) // points in columns 5-8
 	}
 	for _, group := range t.Forbidden {
 		bw.WriteString("XXP")

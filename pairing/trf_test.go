@@ -235,7 +235,7 @@ func TestTRFByePointsAndForbiddenRoundTrip(t *testing.T) {
 	if err := WriteTRF(&b, in); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "BBU 0.5\n") || !strings.Contains(b.String(), "XXP 1 3\n") {
+	if !strings.Contains(b.String(), "BBU  0.5\n") || !strings.Contains(b.String(), "XXP 1 3\n") {
 		t.Fatalf("no BBU or XXP line:\n%s", b.String())
 	}
 	out, err := ReadTRF(strings.NewReader(b.String()))
