@@ -41,7 +41,7 @@ type SwissGame struct {
 
 // SwissOptions configures the event.
 type SwissOptions struct {
-	Rounds   int     // total rounds planned; the last one has topscorer exceptions
+	Rounds    int      // total rounds planned; the last one has topscorer exceptions
 	ByePoints *float64 // points for a pairing-allocated bye: 1, 0.5 or 0; nil means 1
 	// Forbidden lists groups of players (IDs) who must never be paired
 	// with each other (team mates, say): an absolute criterion, like a
