@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The duals matchWithSlacks reports must bound what forcing an edge costs:
+// The duals matchWithDuals reports must bound what forcing an edge costs:
 // the best matching through edge e (of the same size, with maxCardinality)
 // weighs at most the optimum minus e's slack / 4. The exact Dutch order rests
 // on it (dutch_order.go drops edges whose slack exceeds what a tie may cost).
@@ -22,8 +22,7 @@ func TestMatchWithSlacksBound(t *testing.T) {
 			}
 		}
 		maxCard := it%2 == 0
-		mate, slacks := matchWithSlacks(n, edges, nil, maxCard)
-		slack := slacks()
+		mate, slack, _ := matchWithDuals(n, edges, nil, maxCard)
 		card, opt := bruteMatching(n, edges, maxCard)
 		got := 0
 		var w wide

@@ -205,46 +205,14 @@ func sharedBlossomDuals(chain [][]int32, zsum [][]wide, u, v int) wide {
 	return zsum[u][i-1]
 }
 
-// matchWithSlacks is maxWeightMatchingHinted that also returns every edge's
+// matchWithDuals is maxWeightMatchingHinted that also returns every edge's
 // slack under duals certifying the result, in units of a quarter of the
-// input weights: an edge whose slack exceeds 4·g is in no matching that
-// weighs less than g below the optimum (for maxCardinality: of the same
-// size), because the duals bound every matching's weight by the optimum
-// plus zero, minus the slacks of its edges.
-func matchWithSlacks(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, func() []wide) {
-	mate, m := matchCertified(n, edges, likely, maxCardinality)
-	return mate, func() []wide { return m.slacks(n) }
-}
-
-// matchWithDuals is matchWithSlacks computed at once, with zero[v] telling
-// whether vertex v's dual is zero (an optimum may leave v unmatched).
+// input weights, and zero[v] telling whether vertex v's dual is zero (an
+// optimum may leave v unmatched). An edge whose slack exceeds 4·g is in no
+// matching that weighs less than g below the optimum (for maxCardinality:
+// of the same size), because the duals bound every matching's weight by
+// the optimum plus zero, minus the slacks of its edges.
 func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, []wide, []bool) {
-	mate, m := matchCertified(n, edges, likely, maxCardinality)
-	zero := make([]bool, n)
-	for v := range zero {
-		zero[v] = m.dual[v].isZero()
-	}
-	return mate, m.slacks(n), zero
-}
-
-// certified is a matcher whose duals certify its matching on every edge
-// of work (the weights actually matched).
-type certified struct {
-	*matcher
-	work []matchEdge
-}
-
-func (m certified) slacks(n int) []wide {
-	chain, zsum := m.blossomChains(n)
-	slack := make([]wide, len(m.work))
-	for k, e := range m.work {
-		w2 := e.w.add(e.w)
-		slack[k] = m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(chain, zsum, e.u, e.v))
-	}
-	return slack
-}
-
-func matchCertified(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, certified) {
 	work := edges
 	if maxCardinality {
 		// As in sparseMatcher: a bonus per edge heavier than any matching
@@ -271,7 +239,17 @@ func matchCertified(n int, edges []matchEdge, likely []bool, maxCardinality bool
 		m = &matcher{}
 		mate = m.run(n, work, false)
 	}
-	return mate, certified{m, work}
+	chain, zsum := m.blossomChains(n)
+	slack := make([]wide, len(work))
+	for k, e := range work {
+		w2 := e.w.add(e.w)
+		slack[k] = m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(chain, zsum, e.u, e.v))
+	}
+	zero := make([]bool, n)
+	for v := range zero {
+		zero[v] = m.dual[v].isZero()
+	}
+	return mate, slack, zero
 }
 
 func reverse32(s []int32) {

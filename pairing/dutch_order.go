@@ -212,7 +212,7 @@ func (g *bracketGraph) solveOnly(extra func(k int) bool) []int {
 // accept makes mate (with its slacks) the current matching and sets the
 // bound on the slack of an edge any later optimal matching may use: a
 // later optimum has the same weight above the guidance, so it weighs at
-// most the guidance of mate less (see matchWithSlacks).
+// most the guidance of mate less (see matchWithDuals).
 func (g *bracketGraph) accept(mate []int, slack []wide, zero []bool) {
 	g.tg, g.noTight = nil, false
 	g.mate, g.slack, g.zero = mate, slack, zero
