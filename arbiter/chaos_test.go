@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"gomoku-arena/engine"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -52,7 +52,7 @@ func TestIdleEngineIsFrozen(t *testing.T) {
 func TestMemoryHogForfeits(t *testing.T) {
 	e := startHog(t)
 	rec := Play(context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(e, fast))
-	if rec.End != results.MemoryLimit || rec.Winner != rules.Black || !rec.End.Forfeit() {
+	if rec.End != record.MemoryLimit || rec.Winner != rules.Black || !rec.End.Forfeit() {
 		t.Fatalf("%s %q, winner %v", rec.End, rec.Detail, rec.Winner)
 	}
 }
@@ -63,7 +63,7 @@ func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
 	e := startHog(t)
 	g := Game{Rule: freestyle(t), Size: 15, Procedure: ProcedureSwap2}
 	rec := Play(context.Background(), g, player(e, fast), player(start(t, "greedy"), fast))
-	if rec.End != results.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 0 {
+	if rec.End != record.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 0 {
 		t.Fatalf("%s %q, winner %q, %d moves; want hog to lose by memory at its Swap2 answer", rec.End, rec.Detail, rec.WinnerName(), len(rec.Moves))
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -35,7 +35,7 @@ type Fixture struct {
 type Key struct{ Round, Number int }
 
 // KeyOf is the key of a finished game's record.
-func KeyOf(rec *results.Record) Key { return Key{rec.Round, rec.Game} }
+func KeyOf(rec *record.Record) Key { return Key{rec.Round, rec.Game} }
 
 // Director plays fixtures between entrants: up to Concurrency games at once,
 // and unless Instances is set never one entrant in two games at the same
@@ -53,7 +53,7 @@ type Director struct {
 	// Finished is called for every finished game, in the director's own
 	// goroutine, before either entrant starts another game. Its error (a
 	// journal that cannot be written) stops the event.
-	Finished func(*results.Record) error
+	Finished func(*record.Record) error
 	// Started, if set, is told when a game begins (from the director's
 	// goroutine), and Moved after each of its stones (from the game's): for
 	// progress displays.
@@ -83,7 +83,7 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 	busy := make([]bool, len(d.Entrants))
 	type outcome struct {
 		f   Fixture
-		rec *results.Record
+		rec *record.Record
 	}
 	done := make(chan outcome)
 	pending := append([]Fixture(nil), fixtures...)
@@ -113,7 +113,7 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 		rec := o.rec
 		running--
 		busy[o.f.Black], busy[o.f.White] = false, false
-		if rec.End == results.Aborted || firstErr != nil {
+		if rec.End == record.Aborted || firstErr != nil {
 			continue
 		}
 		if err := d.Finished(rec); err != nil {
@@ -124,7 +124,7 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 
 // play plays one fixture, taking an engine process for each side. An
 // engine that cannot be started loses the game as a crash.
-func (d *Director) play(abort context.Context, f Fixture) *results.Record {
+func (d *Director) play(abort context.Context, f Fixture) *record.Record {
 	g := Game{Event: d.Event, Round: f.Round, Number: f.Number, Rule: d.Rule, Size: d.Size,
 		Opening: f.Opening, Procedure: d.Procedure, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
 	if d.Moved != nil {
@@ -142,9 +142,9 @@ func (d *Director) play(abort context.Context, f Fixture) *results.Record {
 				winner = rules.Black
 			}
 			now := time.Now()
-			return &results.Record{Event: d.Event, Round: f.Round, Game: f.Number, Rule: d.Rule.Name(), Size: d.Size,
+			return &record.Record{Event: d.Event, Round: f.Round, Game: f.Number, Rule: d.Rule.Name(), Size: d.Size,
 				Black: d.Entrants[f.Black].Spec.Name, White: d.Entrants[f.White].Spec.Name,
-				Winner: winner, End: results.Crash, Detail: err.Error(), Start: now, Finish: now}
+				Winner: winner, End: record.Crash, Detail: err.Error(), Start: now, Finish: now}
 		}
 		ent := d.Entrants[idx]
 		players[i] = &Player{Engine: e, BoardMode: ent.BoardMode, Infos: ent.Infos, Clock: ent.Clock, Swap2Colors: ent.Swap2Colors}

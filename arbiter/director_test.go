@@ -9,7 +9,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/pairing"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -28,7 +28,7 @@ func director(t *testing.T, n int, instances bool) *Director {
 
 // overlaps plays the fixtures and reports the most games any entrant had
 // running at once.
-func overlaps(t *testing.T, d *Director, fs []Fixture) (most int, recs []*results.Record) {
+func overlaps(t *testing.T, d *Director, fs []Fixture) (most int, recs []*record.Record) {
 	var mu sync.Mutex
 	running := map[int]int{}
 	d.Started = func(f Fixture) {
@@ -39,7 +39,7 @@ func overlaps(t *testing.T, d *Director, fs []Fixture) (most int, recs []*result
 			most = max(most, running[e])
 		}
 	}
-	d.Finished = func(rec *results.Record) error {
+	d.Finished = func(rec *record.Record) error {
 		mu.Lock()
 		defer mu.Unlock()
 		for i, e := range d.Entrants {
@@ -97,7 +97,7 @@ func TestDirectorEngineThatCannotStart(t *testing.T) {
 		t.Fatalf("%d records", len(recs))
 	}
 	for _, r := range recs {
-		if r.End != results.Crash || r.WinnerName() != "a" {
+		if r.End != record.Crash || r.WinnerName() != "a" {
 			t.Errorf("game %d: %s won by %s (%s)", r.Game, r.WinnerName(), r.End, r.Detail)
 		}
 	}

@@ -22,7 +22,7 @@ import (
 
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -75,10 +75,10 @@ type side struct {
 }
 
 // Play plays one game to its end and returns its record. It returns early,
-// with End = results.Aborted, when ctx is cancelled; the engines are then
+// with End = record.Aborted, when ctx is cancelled; the engines are then
 // killed.
-func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
-	rec := &results.Record{
+func Play(ctx context.Context, g Game, black, white *Player) *record.Record {
+	rec := &record.Record{
 		Event: g.Event, Round: g.Round, Game: g.Number, Rule: g.Rule.Name(), Size: g.Size,
 		Black: black.Engine.Name(), White: white.Engine.Name(), Start: time.Now(),
 	}
@@ -95,7 +95,7 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 		panic(fmt.Sprintf("arbiter: invalid opening: %v", err))
 	}
 	for _, m := range pos.Moves {
-		rec.Moves = append(rec.Moves, results.Move{Point: m, Color: colorOf(len(rec.Moves)), Opening: true})
+		rec.Moves = append(rec.Moves, record.Move{Point: m, Color: colorOf(len(rec.Moves)), Opening: true})
 	}
 
 	for _, c := range []rules.Color{rules.Black, rules.White} {
@@ -121,25 +121,25 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 		switch reply.Fault {
 		case engine.FaultTimeout:
 			s.Engine.Kill() // it may still be thinking; the next game restarts it
-			return finish(ctx, rec, c.Opponent(), results.Time, fmt.Sprintf("no move within %v", clk.Budget(c)))
+			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("no move within %v", clk.Budget(c)))
 		case engine.FaultExit:
-			return finish(ctx, rec, c.Opponent(), results.Crash, reply.Detail)
+			return finish(ctx, rec, c.Opponent(), record.Crash, reply.Detail)
 		case engine.FaultMalformed:
-			rec.Moves = append(rec.Moves, results.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line})
-			return finish(ctx, rec, c.Opponent(), results.Illegal, fmt.Sprintf("malformed move %q", reply.Line))
+			rec.Moves = append(rec.Moves, record.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line})
+			return finish(ctx, rec, c.Opponent(), record.Illegal, fmt.Sprintf("malformed move %q", reply.Line))
 		}
 		budget := clk.Budget(c)
 		onTime := clk.Charge(c, reply.Elapsed)
-		mv := results.Move{Point: reply.Move, Color: c, Think: reply.Elapsed, Left: clk.Left(c)}
+		mv := record.Move{Point: reply.Move, Color: c, Think: reply.Elapsed, Left: clk.Left(c)}
 		if !onTime {
 			s.Engine.Kill()
 			rec.Moves = append(rec.Moves, mv)
-			return finish(ctx, rec, c.Opponent(), results.Time, fmt.Sprintf("move after %v, budget %v", reply.Elapsed.Round(time.Millisecond), budget))
+			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("move after %v, budget %v", reply.Elapsed.Round(time.Millisecond), budget))
 		}
 		if over, detail := s.Engine.CheckMemory(); over {
 			s.Engine.Kill() // the next game starts a fresh process
 			rec.Moves = append(rec.Moves, mv)
-			return finish(ctx, rec, c.Opponent(), results.MemoryLimit, detail)
+			return finish(ctx, rec, c.Opponent(), record.MemoryLimit, detail)
 		}
 		v := g.Rule.Play(pos, reply.Move)
 		mv.Captured = v.Captured
@@ -158,13 +158,13 @@ func Play(ctx context.Context, g Game, black, white *Player) *results.Record {
 			return finish(ctx, rec, v.Winner, end, detail)
 		}
 		if g.MoveCap > 0 && len(pos.Moves) >= g.MoveCap {
-			return finish(ctx, rec, rules.Empty, results.MoveCap, fmt.Sprintf("%d stones", len(pos.Moves)))
+			return finish(ctx, rec, rules.Empty, record.MoveCap, fmt.Sprintf("%d stones", len(pos.Moves)))
 		}
 	}
 }
 
 // start begins a new game on one engine; a failure is that side's forfeit.
-func (g Game) start(s *side) (results.Termination, string) {
+func (g Game) start(s *side) (record.Termination, string) {
 	timeout := g.StartTimeout
 	if timeout == 0 {
 		timeout = 10 * time.Second
@@ -184,14 +184,14 @@ func (g Game) start(s *side) (results.Termination, string) {
 	}
 	var refusal *engine.Refusal
 	if errors.As(err, &refusal) {
-		return results.Refusal, err.Error()
+		return record.Refusal, err.Error()
 	}
 	var fault *engine.FaultError
 	if errors.As(err, &fault) && fault.Fault == engine.FaultTimeout {
 		s.Engine.Kill()
-		return results.Refusal, err.Error()
+		return record.Refusal, err.Error()
 	}
-	return results.Crash, err.Error()
+	return record.Crash, err.Error()
 }
 
 // RuleInfos tell an engine the rule: the Gomocup code for engines that know
@@ -260,24 +260,24 @@ func colorOf(i int) rules.Color {
 }
 
 // judge maps a rule's verdict to a termination.
-func judge(v rules.Verdict, m rules.Point) (results.Termination, string) {
+func judge(v rules.Verdict, m rules.Point) (record.Termination, string) {
 	switch {
 	case v.Reason == rules.Forbidden33 || v.Reason == rules.Forbidden44 || v.Reason == rules.ForbiddenOverline:
-		return results.Forbidden, fmt.Sprintf("%s at %v", v.Reason, m)
+		return record.Forbidden, fmt.Sprintf("%s at %v", v.Reason, m)
 	case v.Illegal:
-		return results.Illegal, fmt.Sprintf("%s at %v", v.Reason, m)
+		return record.Illegal, fmt.Sprintf("%s at %v", v.Reason, m)
 	case v.Reason == rules.CaptureWin:
-		return results.CaptureWin, ""
+		return record.CaptureWin, ""
 	case v.Reason == rules.FullBoard:
-		return results.FullBoard, ""
+		return record.FullBoard, ""
 	}
-	return results.Five, ""
+	return record.Five, ""
 }
 
-func finish(ctx context.Context, rec *results.Record, winner rules.Color, end results.Termination, detail string) *results.Record {
+func finish(ctx context.Context, rec *record.Record, winner rules.Color, end record.Termination, detail string) *record.Record {
 	if ctx.Err() != nil {
 		// The engines died because the game was aborted, not by their fault.
-		rec.Winner, rec.End, rec.Detail = rules.Empty, results.Aborted, "stopped by the arbiter"
+		rec.Winner, rec.End, rec.Detail = rules.Empty, record.Aborted, "stopped by the arbiter"
 		return rec
 	}
 	rec.Winner, rec.End, rec.Detail = winner, end, detail

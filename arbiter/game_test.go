@@ -12,7 +12,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -57,7 +57,7 @@ func player(e *engine.Engine, ctl clock.Control) *Player { return &Player{Engine
 
 // replay checks a record against the rules: every stone the engines played
 // is legal until the last, and the end matches the rules' verdict.
-func replay(t *testing.T, rec *results.Record) {
+func replay(t *testing.T, rec *record.Record) {
 	t.Helper()
 	r, err := rules.ByName(rec.Rule)
 	if err != nil {
@@ -75,8 +75,8 @@ func replay(t *testing.T, rec *results.Record) {
 			return
 		}
 		v := r.Play(p, m.Point)
-		onBoard := rec.End == results.Five || rec.End == results.Illegal || rec.End == results.Forbidden ||
-			rec.End == results.FullBoard || rec.End == results.CaptureWin
+		onBoard := rec.End == record.Five || rec.End == record.Illegal || rec.End == record.Forbidden ||
+			rec.End == record.FullBoard || rec.End == record.CaptureWin
 		if v.Over != (onBoard && i == len(rec.Moves)-1) {
 			t.Fatalf("move %d %v: verdict %+v, record ends at move %d with %s", i+1, m.Point, v, len(rec.Moves), rec.End)
 		}
@@ -94,32 +94,32 @@ func TestGamesEndWithTheRightResult(t *testing.T) {
 		ctl         clock.Control
 		opening     []rules.Point
 		winner      rules.Color
-		end         results.Termination
+		end         record.Termination
 		detail      string
 		startTimout time.Duration
 	}{
-		{"search beats random", outer, []string{"search"}, []string{"random", "seed=1"}, fast, nil, rules.Black, results.Five, "", 0},
-		{"crash", free, []string{"faulty", "crash-at=3"}, []string{"faulty"}, fast, nil, rules.White, results.Crash, "", 0},
-		{"exit right after a move", free, []string{"faulty"}, []string{"faulty", "exit-after-move=2"}, fast, nil, rules.Black, results.Crash, "", 0},
+		{"search beats random", outer, []string{"search"}, []string{"random", "seed=1"}, fast, nil, rules.Black, record.Five, "", 0},
+		{"crash", free, []string{"faulty", "crash-at=3"}, []string{"faulty"}, fast, nil, rules.White, record.Crash, "", 0},
+		{"exit right after a move", free, []string{"faulty"}, []string{"faulty", "exit-after-move=2"}, fast, nil, rules.Black, record.Crash, "", 0},
 		{"hang with a clock", free, []string{"faulty", "hang-at=2"}, []string{"faulty"},
-			clock.Control{Turn: 300 * time.Millisecond, Tolerance: 100 * time.Millisecond}, nil, rules.White, results.Time, "", 0},
+			clock.Control{Turn: 300 * time.Millisecond, Tolerance: 100 * time.Millisecond}, nil, rules.White, record.Time, "", 0},
 		{"hang without a clock", free, []string{"faulty"}, []string{"faulty", "deaf-at=1"},
-			clock.Control{Hang: 400 * time.Millisecond}, nil, rules.Black, results.Time, "", 0},
+			clock.Control{Hang: 400 * time.Millisecond}, nil, rules.Black, record.Time, "", 0},
 		{"late past the tolerance", free, []string{"faulty", "think=400ms"}, []string{"faulty"},
-			clock.Control{Turn: 100 * time.Millisecond, Tolerance: 100 * time.Millisecond}, nil, rules.White, results.Time, "", 0},
+			clock.Control{Turn: 100 * time.Millisecond, Tolerance: 100 * time.Millisecond}, nil, rules.White, record.Time, "", 0},
 		{"late inside the tolerance is charged, not lost", free, []string{"faulty", "think=150ms", "crash-at=3"}, []string{"faulty"},
-			clock.Control{Turn: 100 * time.Millisecond, Tolerance: 2 * time.Second}, nil, rules.White, results.Crash, "", 0},
-		{"occupied point", free, []string{"faulty"}, []string{"faulty", "illegal-at=2"}, fast, nil, rules.Black, results.Illegal, "occupied", 0},
-		{"off the board", free, []string{"faulty", "offboard-at=1"}, []string{"faulty"}, fast, nil, rules.White, results.Illegal, "off board at 99,99", 0},
-		{"negative coordinate", free, []string{"faulty"}, []string{"faulty", "negative-at=1"}, fast, nil, rules.Black, results.Illegal, "off board at -1,3", 0},
-		{"malformed move", free, []string{"faulty", "malformed-at=2"}, []string{"faulty"}, fast, nil, rules.White, results.Illegal, `malformed move "7,"`, 0},
-		{"refuses START", free, []string{"faulty"}, []string{"faulty", "refuse-start"}, fast, nil, rules.Black, results.Refusal, "", 0},
-		{"silent on START", free, []string{"faulty", "silent-start"}, []string{"faulty"}, fast, nil, rules.White, results.Refusal, "", 300 * time.Millisecond},
-		{"outer-open strict: centre first stone loses", outer, []string{"faulty"}, []string{"greedy"}, fast, nil, rules.White, results.Illegal, string(rules.OutsideOuterZone), 0},
-		{"outer-open arbiter-opens: any engine can play", outer, []string{"greedy"}, []string{"faulty", "crash-at=3"}, fast, []rules.Point{{X: 0, Y: 7}}, rules.Black, results.Crash, "", 0},
+			clock.Control{Turn: 100 * time.Millisecond, Tolerance: 2 * time.Second}, nil, rules.White, record.Crash, "", 0},
+		{"occupied point", free, []string{"faulty"}, []string{"faulty", "illegal-at=2"}, fast, nil, rules.Black, record.Illegal, "occupied", 0},
+		{"off the board", free, []string{"faulty", "offboard-at=1"}, []string{"faulty"}, fast, nil, rules.White, record.Illegal, "off board at 99,99", 0},
+		{"negative coordinate", free, []string{"faulty"}, []string{"faulty", "negative-at=1"}, fast, nil, rules.Black, record.Illegal, "off board at -1,3", 0},
+		{"malformed move", free, []string{"faulty", "malformed-at=2"}, []string{"faulty"}, fast, nil, rules.White, record.Illegal, `malformed move "7,"`, 0},
+		{"refuses START", free, []string{"faulty"}, []string{"faulty", "refuse-start"}, fast, nil, rules.Black, record.Refusal, "", 0},
+		{"silent on START", free, []string{"faulty", "silent-start"}, []string{"faulty"}, fast, nil, rules.White, record.Refusal, "", 300 * time.Millisecond},
+		{"outer-open strict: centre first stone loses", outer, []string{"faulty"}, []string{"greedy"}, fast, nil, rules.White, record.Illegal, string(rules.OutsideOuterZone), 0},
+		{"outer-open arbiter-opens: any engine can play", outer, []string{"greedy"}, []string{"faulty", "crash-at=3"}, fast, []rules.Point{{X: 0, Y: 7}}, rules.Black, record.Crash, "", 0},
 		{"garbage, floods and suggestions are not faults", free,
 			[]string{"faulty", "garbage", "stderr-flood=3000000", "messages=50", "crash-at=6"},
-			[]string{"faulty", "suggest", "long-line=2000000"}, fast, nil, rules.White, results.Crash, "", 0},
+			[]string{"faulty", "suggest", "long-line=2000000"}, fast, nil, rules.White, record.Crash, "", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,14 +152,14 @@ func TestNextGameAfterAFault(t *testing.T) {
 	w := start(t, "greedy")
 	ctl := clock.Control{Turn: 200 * time.Millisecond, Tolerance: 100 * time.Millisecond}
 	g := Game{Rule: free, Size: 15}
-	if rec := Play(context.Background(), g, player(b, ctl), player(w, ctl)); rec.End != results.Time {
+	if rec := Play(context.Background(), g, player(b, ctl), player(w, ctl)); rec.End != record.Time {
 		t.Fatalf("first game: %s %s", rec.End, rec.Detail)
 	}
 	// Same processes, colours exchanged: the hung engine was killed and must
 	// be restarted; greedy is reused.
 	ctl = fast
 	rec := Play(context.Background(), g, player(w, ctl), player(b, ctl))
-	if rec.End != results.Time || rec.Winner != rules.Black {
+	if rec.End != record.Time || rec.Winner != rules.Black {
 		t.Fatalf("second game: %v by %s %s", rec.Winner, rec.End, rec.Detail)
 	}
 }
@@ -173,7 +173,7 @@ func TestAbortedGame(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	rec := Play(ctx, Game{Rule: free, Size: 15}, player(b, fast), player(w, fast))
-	if rec.End != results.Aborted || rec.Winner != rules.Empty {
+	if rec.End != record.Aborted || rec.Winner != rules.Empty {
 		t.Fatalf("got %v by %s", rec.Winner, rec.End)
 	}
 }

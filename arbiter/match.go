@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"gomoku-arena/results"
+	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -26,7 +27,7 @@ type Match struct {
 	Gauntlet bool
 	Suite    Suite
 	// SPRT, if set, stops the match as soon as it decides (two entrants).
-	SPRT *results.SPRT
+	SPRT *rating.SPRT
 	// LoseOnly collects only the games the first entrant lost (see
 	// MatchGame.Collect).
 	LoseOnly bool
@@ -44,11 +45,11 @@ type Match struct {
 // the first entrant's point of view.
 type Encounter struct {
 	First, Second int // entrants, by index
-	WDL           results.WDL
+	WDL           rating.WDL
 	// Penta counts the finished game pairs, when the suite pairs games.
-	Penta results.Pentanomial
+	Penta rating.Pentanomial
 	// Decision is the SPRT's, once it decided; Continue before.
-	Decision results.Decision
+	Decision rating.Decision
 
 	twin map[int]float64 // pair number -> the first entrant's score in the pair's game that finished first
 }
@@ -62,7 +63,7 @@ type place struct {
 
 // MatchGame is a finished game as the match counted it.
 type MatchGame struct {
-	Record    *results.Record
+	Record    *record.Record
 	Encounter *Encounter
 	Score     float64 // the encounter's first entrant's: 1, ½ or 0
 	Played    int     // games counted in the match so far, this one included
@@ -117,7 +118,7 @@ func (m *Match) Validate() error {
 // SPRTModel is the SPRT's model, normalized when unset.
 func (m *Match) SPRTModel() string {
 	if m.SPRT == nil || m.SPRT.Model == "" {
-		return results.ModelNormalized
+		return rating.ModelNormalized
 	}
 	return m.SPRT.Model
 }
@@ -164,13 +165,13 @@ func (m *Match) Schedule() ([]*Encounter, []Fixture) {
 // counted. An error from either stops the match. Once an SPRT decides or a
 // fatal error happens no new game starts; the games in progress finish and
 // are counted. Cancelling drain or abort works as in Director.Play.
-func (m *Match) Run(drain, abort context.Context, kept func(*results.Record) error, counted func(MatchGame) error) error {
+func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) error, counted func(MatchGame) error) error {
 	if m.fixtures == nil {
 		m.Schedule()
 	}
 	stopped, stop := context.WithCancel(drain)
 	defer stop()
-	m.Finished = func(rec *results.Record) error {
+	m.Finished = func(rec *record.Record) error {
 		if err := kept(rec); err != nil {
 			return err
 		}
@@ -191,7 +192,7 @@ func (m *Match) Played() int { return m.played }
 
 // count adds a finished game to its encounter's tally and applies the
 // stopping rules.
-func (m *Match) count(rec *results.Record) MatchGame {
+func (m *Match) count(rec *record.Record) MatchGame {
 	p := m.places[rec.Game-1]
 	e := p.enc
 	// By name, not by the fixture's colours: Swap2 and the RIF opening may
@@ -213,13 +214,13 @@ func (m *Match) count(rec *results.Record) MatchGame {
 	m.played++
 	g := MatchGame{Record: rec, Encounter: e, Score: first, Played: m.played,
 		Collect: !m.LoseOnly || (e.First == 0 && first == 0)}
-	if m.SPRT != nil && e.Decision == results.Continue {
+	if m.SPRT != nil && e.Decision == rating.Continue {
 		e.Decision = m.SPRT.Decide(e.WDL, e.Penta)
-		g.Decided = e.Decision != results.Continue
+		g.Decided = e.Decision != rating.Continue
 	}
 	if m.FatalError && !m.fatal {
 		switch rec.End {
-		case results.Crash, results.Time, results.Refusal:
+		case record.Crash, record.Time, record.Refusal:
 			m.fatal, g.Fatal = true, true
 		}
 	}
@@ -231,7 +232,7 @@ func (e *Encounter) Points() float64 { return float64(e.WDL.W) + float64(e.WDL.D
 
 // Stats is the encounter's statistics: over game pairs when the suite
 // pairs games (and a pair has finished), else over single games.
-func (e *Encounter) Stats() results.MatchStats {
+func (e *Encounter) Stats() rating.MatchStats {
 	if e.Penta.Pairs() > 0 {
 		return e.Penta.Stats()
 	}
@@ -242,30 +243,30 @@ func (e *Encounter) Stats() results.MatchStats {
 // the first entrant at 0 in a gauntlet, else a mean of 0. A sweep makes
 // maximum likelihood infinite; the list is then fitted with prior virtual
 // draws per pair of entrants, else prior is 0.
-func (m *Match) Ratings() (list results.RatingList, prior float64, err error) {
+func (m *Match) Ratings() (list rating.RatingList, prior float64, err error) {
 	names := make([]string, len(m.Entrants))
 	for i, e := range m.Entrants {
 		names[i] = e.Spec.Name
 	}
-	var games []results.RatedGame
+	var games []rating.RatedGame
 	for _, e := range m.encounters {
 		for _, n := range []struct {
 			count int
 			score float64
 		}{{e.WDL.W, 1}, {e.WDL.D, 0.5}, {e.WDL.L, 0}} {
 			for range n.count {
-				games = append(games, results.RatedGame{First: e.First, Second: e.Second, Score: n.score})
+				games = append(games, rating.RatedGame{First: e.First, Second: e.Second, Score: n.score})
 			}
 		}
 	}
-	opt := results.RatingOptions{}
+	opt := rating.RatingOptions{}
 	if m.Gauntlet {
 		opt.Anchor = names[0]
 	}
-	list, err = results.RateBradleyTerry(names, games, opt)
-	if errors.Is(err, results.ErrInfiniteRatings) {
+	list, err = rating.RateBradleyTerry(names, games, opt)
+	if errors.Is(err, rating.ErrInfiniteRatings) {
 		opt.Prior = sweepPrior
-		list, err = results.RateBradleyTerry(names, games, opt)
+		list, err = rating.RateBradleyTerry(names, games, opt)
 	}
 	return list, opt.Prior, err
 }

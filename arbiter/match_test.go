@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"gomoku-arena/engine"
-	"gomoku-arena/results"
+	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -23,9 +24,9 @@ func paperMatch(engines, games int) *Match {
 
 // finished is the record of fixture n won by the given colour (rules.Empty
 // for a draw), ended as end.
-func finished(m *Match, n int, winner rules.Color, end results.Termination) *results.Record {
+func finished(m *Match, n int, winner rules.Color, end record.Termination) *record.Record {
 	f := m.fixtures[n-1]
-	return &results.Record{Game: n, Black: m.Entrants[f.Black].Spec.Name, White: m.Entrants[f.White].Spec.Name, Winner: winner, End: end}
+	return &record.Record{Game: n, Black: m.Entrants[f.Black].Spec.Name, White: m.Entrants[f.White].Spec.Name, Winner: winner, End: end}
 }
 
 func TestMatchSchedule(t *testing.T) {
@@ -97,16 +98,16 @@ func TestMatchCountsPairsOutOfOrder(t *testing.T) {
 		score  float64
 	}{{2, rules.White, 1}, {4, rules.Black, 0}, {5, rules.White, 0}, {1, rules.Black, 1}, {3, rules.Empty, 0.5}, {6, rules.Black, 0}}
 	for i, o := range order {
-		g := m.count(finished(m, o.n, o.winner, results.Five))
+		g := m.count(finished(m, o.n, o.winner, record.Five))
 		if g.Score != o.score || g.Played != i+1 || g.Encounter != encs[0] {
 			t.Errorf("game %d: score %v played %d; want %v and %d", o.n, g.Score, g.Played, o.score, i+1)
 		}
 	}
 	e := encs[0]
-	if want := (results.WDL{W: 2, D: 1, L: 3}); e.WDL != want {
+	if want := (rating.WDL{W: 2, D: 1, L: 3}); e.WDL != want {
 		t.Errorf("WDL %+v, want %+v", e.WDL, want)
 	}
-	if want := (results.Pentanomial{results.PairLL: 1, results.PairLD: 1, results.PairWW: 1}); e.Penta != want {
+	if want := (rating.Pentanomial{rating.PairLL: 1, rating.PairLD: 1, rating.PairWW: 1}); e.Penta != want {
 		t.Errorf("pentanomial %v, want %v", e.Penta, want)
 	}
 	if e.Points() != 2.5 || m.Played() != 6 {
@@ -120,12 +121,12 @@ func TestMatchCountsPairsOutOfOrder(t *testing.T) {
 func TestMatchCountsSwappedColours(t *testing.T) {
 	m := paperMatch(2, 2)
 	encs, _ := m.Schedule()
-	rec := finished(m, 1, rules.Black, results.Five)
+	rec := finished(m, 1, rules.Black, record.Five)
 	rec.Black, rec.White = rec.White, rec.Black // the procedure swapped them
 	if g := m.count(rec); g.Score != 0 {
 		t.Errorf("the first entrant lost with White after a swap, scored %v", g.Score)
 	}
-	if encs[0].WDL != (results.WDL{L: 1}) {
+	if encs[0].WDL != (rating.WDL{L: 1}) {
 		t.Errorf("WDL %+v", encs[0].WDL)
 	}
 }
@@ -134,9 +135,9 @@ func TestMatchWithoutPairsCountsNoPentanomial(t *testing.T) {
 	m := paperMatch(2, 2)
 	m.Suite.Pairs = false
 	encs, _ := m.Schedule()
-	m.count(finished(m, 1, rules.Black, results.Five))
-	m.count(finished(m, 2, rules.Black, results.Five))
-	if e := encs[0]; e.Penta.Pairs() != 0 || e.WDL != (results.WDL{W: 1, L: 1}) || e.Stats().Pairs != 0 {
+	m.count(finished(m, 1, rules.Black, record.Five))
+	m.count(finished(m, 2, rules.Black, record.Five))
+	if e := encs[0]; e.Penta.Pairs() != 0 || e.WDL != (rating.WDL{W: 1, L: 1}) || e.Stats().Pairs != 0 {
 		t.Errorf("encounter %+v", e)
 	}
 }
@@ -144,7 +145,7 @@ func TestMatchWithoutPairsCountsNoPentanomial(t *testing.T) {
 // The SPRT decides once; later games of the encounter do not decide again.
 func TestMatchSPRTDecidesOnce(t *testing.T) {
 	m := paperMatch(2, 100)
-	m.SPRT = &results.SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05, Model: results.ModelTrinomial}
+	m.SPRT = &rating.SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05, Model: rating.ModelTrinomial}
 	encs, _ := m.Schedule()
 	decided := 0
 	for n := 1; n <= 100; n++ {
@@ -153,9 +154,9 @@ func TestMatchSPRTDecidesOnce(t *testing.T) {
 		if f.White == 0 {
 			winner = rules.White
 		}
-		if m.count(finished(m, n, winner, results.Five)).Decided {
+		if m.count(finished(m, n, winner, record.Five)).Decided {
 			decided++
-			if n < 2 || encs[0].Decision != results.H1 {
+			if n < 2 || encs[0].Decision != rating.H1 {
 				t.Errorf("decided %v after %d games", encs[0].Decision, n)
 			}
 		}
@@ -169,7 +170,7 @@ func TestMatchFatalErrorOnlyOnce(t *testing.T) {
 	m := paperMatch(2, 4)
 	m.FatalError = true
 	m.Schedule()
-	ends := []results.Termination{results.Five, results.Time, results.Crash, results.Refusal}
+	ends := []record.Termination{record.Five, record.Time, record.Crash, record.Refusal}
 	var fatal []int
 	for n, end := range ends {
 		if m.count(finished(m, n+1, rules.Black, end)).Fatal {
@@ -189,7 +190,7 @@ func TestMatchLoseOnlyCollectsTheFirstEnginesLosses(t *testing.T) {
 		// Black wins every game: a wins games 1 and 3, loses 2 and 4.
 		var got []int
 		for n := 1; n <= 4; n++ {
-			if m.count(finished(m, n, rules.Black, results.Five)).Collect {
+			if m.count(finished(m, n, rules.Black, record.Five)).Collect {
 				got = append(got, n)
 			}
 		}
@@ -204,8 +205,8 @@ func TestMatchLoseOnlyCollectsTheFirstEnginesLosses(t *testing.T) {
 }
 
 func TestMatchValidate(t *testing.T) {
-	sprt := func(model string) *results.SPRT {
-		return &results.SPRT{Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: model}
+	sprt := func(model string) *rating.SPRT {
+		return &rating.SPRT{Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: model}
 	}
 	tests := []struct {
 		name   string
@@ -224,9 +225,9 @@ func TestMatchValidate(t *testing.T) {
 			m.Entrants = append(m.Entrants, m.Entrants[0])
 			m.SPRT = sprt("")
 		}, "an SPRT compares two engines, not 3"},
-		{"bad SPRT", func(m *Match) { m.SPRT = &results.SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05} }, "must be below"},
+		{"bad SPRT", func(m *Match) { m.SPRT = &rating.SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05} }, "must be below"},
 		{"pentanomial SPRT without pairs", func(m *Match) { m.SPRT, m.Suite.Pairs = sprt(""), false }, "the normalized SPRT model counts game pairs"},
-		{"trinomial SPRT without pairs", func(m *Match) { m.SPRT, m.Suite.Pairs = sprt(results.ModelTrinomial), false }, ""},
+		{"trinomial SPRT without pairs", func(m *Match) { m.SPRT, m.Suite.Pairs = sprt(rating.ModelTrinomial), false }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -256,7 +257,7 @@ func TestMatchRatingsAfterASweep(t *testing.T) {
 		if m.fixtures[n-1].White == entrant {
 			winner = rules.White
 		}
-		m.count(finished(m, n, winner, results.Five))
+		m.count(finished(m, n, winner, record.Five))
 	}
 	for _, n := range []int{1, 2, 4, 5, 7, 8, 9} {
 		win(n, min(m.fixtures[n-1].Black, m.fixtures[n-1].White)) // the lower index wins
@@ -285,11 +286,11 @@ func TestMatchRunStopsWhenTheSPRTDecides(t *testing.T) {
 	d.Concurrency = 1
 	d.Entrants[1].Spec.Args = []string{"crash-at=1"} // b loses every game
 	m := &Match{Director: d, Games: 200, Rounds: 1, Suite: Suite{Pairs: true},
-		SPRT: &results.SPRT{Elo1: 50, Alpha: 0.05, Beta: 0.05, Model: results.ModelTrinomial}}
+		SPRT: &rating.SPRT{Elo1: 50, Alpha: 0.05, Beta: 0.05, Model: rating.ModelTrinomial}}
 	encs, fixtures := m.Schedule()
 	kept, decided := 0, 0
 	err := m.Run(context.Background(), context.Background(),
-		func(*results.Record) error { kept++; return nil },
+		func(*record.Record) error { kept++; return nil },
 		func(g MatchGame) error {
 			if g.Decided {
 				decided = g.Played
@@ -300,7 +301,7 @@ func TestMatchRunStopsWhenTheSPRTDecides(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := encs[0]
-	if decided == 0 || e.Decision != results.H1 || m.Played() != decided || kept != decided || e.WDL.W != decided {
+	if decided == 0 || e.Decision != rating.H1 || m.Played() != decided || kept != decided || e.WDL.W != decided {
 		t.Errorf("decided after %d, played %d, kept %d of %d; tally %+v, decision %v", decided, m.Played(), kept, len(fixtures), e.WDL, e.Decision)
 	}
 }
@@ -313,7 +314,7 @@ func TestMatchRunKeptErrorStops(t *testing.T) {
 	broken := errors.New("disk full")
 	counted := 0
 	err := m.Run(context.Background(), context.Background(),
-		func(*results.Record) error { return broken },
+		func(*record.Record) error { return broken },
 		func(MatchGame) error { counted++; return nil })
 	if !errors.Is(err, broken) || counted != 0 || m.Played() != 0 {
 		t.Errorf("err %v, counted %d, played %d", err, counted, m.Played())

@@ -10,7 +10,7 @@ import (
 
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -51,7 +51,7 @@ const rifProbeTimeout = 2 * time.Second
 type procedure struct {
 	ctx    context.Context
 	g      Game
-	rec    *results.Record
+	rec    *record.Record
 	seats  [2]*side
 	clocks [2]*clock.Clock
 }
@@ -61,7 +61,7 @@ type procedure struct {
 // engine forfeited during the procedure; rec is finished). On return, sides
 // and clocks are indexed by the colours the procedure settled, and rec names
 // Black and White accordingly.
-func (g Game) runProcedure(ctx context.Context, rec *results.Record, sides *[3]*side, clocks *[3]*clock.Clock, pos *rules.Position) (*rules.Position, bool) {
+func (g Game) runProcedure(ctx context.Context, rec *record.Record, sides *[3]*side, clocks *[3]*clock.Clock, pos *rules.Position) (*rules.Position, bool) {
 	if g.Procedure == "" || g.Procedure == ProcedureNone {
 		return pos, false
 	}
@@ -125,34 +125,34 @@ func (o *procedure) ask(s rules.Seat, what string, req func(deadline time.Time) 
 	switch r.Fault {
 	case engine.FaultTimeout:
 		sd.Engine.Kill()
-		o.lose(s, results.Time, fmt.Sprintf("no answer to %s within %v", what, budget), nil)
+		o.lose(s, record.Time, fmt.Sprintf("no answer to %s within %v", what, budget), nil)
 		return r, false
 	case engine.FaultExit:
-		o.lose(s, results.Crash, r.Detail, nil)
+		o.lose(s, record.Crash, r.Detail, nil)
 		return r, false
 	case engine.FaultMalformed:
-		o.lose(s, results.Illegal, fmt.Sprintf("malformed answer to %s %q", what, r.Line), &results.Move{Color: o.seats[s].color, Think: r.Elapsed, Raw: r.Line})
+		o.lose(s, record.Illegal, fmt.Sprintf("malformed answer to %s %q", what, r.Line), &record.Move{Color: o.seats[s].color, Think: r.Elapsed, Raw: r.Line})
 		return r, false
 	case engine.FaultUnsupported:
-		o.lose(s, results.Refusal, fmt.Sprintf("does not take %s: %s", what, r.Detail), nil)
+		o.lose(s, record.Refusal, fmt.Sprintf("does not take %s: %s", what, r.Detail), nil)
 		return r, false
 	}
 	if !clk.Charge(rules.Black, r.Elapsed) {
 		sd.Engine.Kill()
-		o.lose(s, results.Time, fmt.Sprintf("answer to %s after %v, budget %v", what, r.Elapsed.Round(time.Millisecond), budget), nil)
+		o.lose(s, record.Time, fmt.Sprintf("answer to %s after %v, budget %v", what, r.Elapsed.Round(time.Millisecond), budget), nil)
 		return r, false
 	}
 	clk.Charge(rules.White, r.Elapsed)
 	if over, detail := sd.Engine.CheckMemory(); over {
 		sd.Engine.Kill() // the next game starts a fresh process
-		o.lose(s, results.MemoryLimit, detail, nil)
+		o.lose(s, record.MemoryLimit, detail, nil)
 		return r, false
 	}
 	return r, true
 }
 
 // lose ends the game as a forfeit by seat s, keeping the offending move.
-func (o *procedure) lose(s rules.Seat, end results.Termination, detail string, mv *results.Move) {
+func (o *procedure) lose(s rules.Seat, end record.Termination, detail string, mv *record.Move) {
 	if mv != nil {
 		o.rec.Moves = append(o.rec.Moves, *mv)
 	}
@@ -162,20 +162,20 @@ func (o *procedure) lose(s rules.Seat, end results.Termination, detail string, m
 // reject ends the game because the rules refused seat s's answer.
 func (o *procedure) reject(s rules.Seat, what string, r engine.OpeningReply, err error) {
 	var pe *rules.ProcedureError
-	var mv *results.Move
+	var mv *record.Move
 	if errors.As(err, &pe) && pe.Stone > 0 {
-		mv = &results.Move{Point: pe.Move, Color: colorOf(len(o.rec.Moves)), Think: r.Elapsed, Left: o.clocks[s].Left(rules.Black)}
+		mv = &record.Move{Point: pe.Move, Color: colorOf(len(o.rec.Moves)), Think: r.Elapsed, Left: o.clocks[s].Left(rules.Black)}
 	} else {
-		mv = &results.Move{Color: colorOf(len(o.rec.Moves)), Think: r.Elapsed, Raw: r.Line}
+		mv = &record.Move{Color: colorOf(len(o.rec.Moves)), Think: r.Elapsed, Raw: r.Line}
 	}
-	o.lose(s, results.Illegal, fmt.Sprintf("%s: %v", what, err), mv)
+	o.lose(s, record.Illegal, fmt.Sprintf("%s: %v", what, err), mv)
 }
 
 // placed records stones an engine placed; the answer's think time goes
 // with the first.
 func (o *procedure) placed(s rules.Seat, stones []rules.Point, think time.Duration) {
 	for i, m := range stones {
-		mv := results.Move{Point: m, Color: colorOf(len(o.rec.Moves)), Left: o.clocks[s].Left(rules.Black)}
+		mv := record.Move{Point: m, Color: colorOf(len(o.rec.Moves)), Left: o.clocks[s].Left(rules.Black)}
 		if i == 0 {
 			mv.Think = think
 		}
@@ -244,7 +244,7 @@ func (o *procedure) rif(listPos *rules.Position) (*rules.Position, rules.Seat, b
 			}
 			o.rec.Moves = o.rec.Moves[:0]
 			for _, m := range pos.Moves {
-				o.rec.Moves = append(o.rec.Moves, results.Move{Point: m, Color: colorOf(len(o.rec.Moves)), Opening: true})
+				o.rec.Moves = append(o.rec.Moves, record.Move{Point: m, Color: colorOf(len(o.rec.Moves)), Opening: true})
 			}
 			listPos = pos
 		}

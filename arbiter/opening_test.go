@@ -9,7 +9,7 @@ import (
 
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -58,7 +58,7 @@ func TestSwap2GameBetweenBundledEngines(t *testing.T) {
 		pa, pb := player(a, fast), player(b, fast)
 		pb.Swap2Colors = seed == 2
 		rec := Play(context.Background(), g, pa, pb)
-		if rec.End != results.Five && rec.End != results.FullBoard {
+		if rec.End != record.Five && rec.End != record.FullBoard {
 			t.Fatalf("seed %d: ended %s: %s\n%v", seed, rec.End, rec.Detail, rec.Messages)
 		}
 		replay(t, rec)
@@ -88,7 +88,7 @@ func TestSwap2SwapMovesTheNames(t *testing.T) {
 	if rec.Black != "second" || rec.White != "first" {
 		t.Fatalf("Black %q White %q, want second and first", rec.Black, rec.White)
 	}
-	if rec.End != results.Illegal || rec.Winner != rules.Black || !strings.Contains(rec.Detail, "occupied") {
+	if rec.End != record.Illegal || rec.Winner != rules.Black || !strings.Contains(rec.Detail, "occupied") {
 		t.Errorf("%s %v %q, want the first player (White) to lose with an occupied move 4", rec.End, rec.Winner, rec.Detail)
 	}
 	if len(rec.Moves) != 4 || rec.Moves[3].Color != rules.White {
@@ -106,20 +106,20 @@ func TestSwap2Forfeits(t *testing.T) {
 		name          string
 		first, second []string
 		loser         string
-		end           results.Termination
+		end           record.Termination
 		detail        string
 	}{
-		{"two stones to the empty board", []string{"7,7 8,7"}, nil, "first", results.Illegal, "wrong number of stones"},
-		{"swap to the empty board", []string{"SWAP"}, nil, "first", results.Illegal, "swap not allowed"},
-		{"occupied", []string{"7,7 8,7 7,7"}, nil, "first", results.Illegal, "occupied"},
-		{"off board", []string{"7,7 8,7 15,15"}, nil, "first", results.Illegal, "off board"},
-		{"garbage stone", []string{"7,7 8,7 9,"}, nil, "first", results.Illegal, "malformed"},
-		{"three stones at the choice", []string{"7,7 8,7 9,9"}, []string{"1,1 2,2 3,3"}, "second", results.Illegal, "wrong number of stones"},
-		{"occupied at the choice", []string{"7,7 8,7 9,9"}, []string{"8,7"}, "second", results.Illegal, "occupied"},
-		{"two stones at the last choice", []string{"7,7 8,7 9,9", "1,1 2,2"}, []string{"1,14 2,14"}, "first", results.Illegal, "wrong number of stones"},
-		{"timeout", []string{"7,7 8,7 9,9"}, []string{""}, "second", results.Time, "SWAP2BOARD"},
-		{"late past the tolerance", []string{"!sleep 1.5; echo '7,7 8,7 9,9'"}, nil, "first", results.Time, "no answer to SWAP2BOARD within"},
-		{"unknown command", []string{"UNKNOWN command SWAP2BOARD"}, nil, "first", results.Refusal, "SWAP2BOARD"},
+		{"two stones to the empty board", []string{"7,7 8,7"}, nil, "first", record.Illegal, "wrong number of stones"},
+		{"swap to the empty board", []string{"SWAP"}, nil, "first", record.Illegal, "swap not allowed"},
+		{"occupied", []string{"7,7 8,7 7,7"}, nil, "first", record.Illegal, "occupied"},
+		{"off board", []string{"7,7 8,7 15,15"}, nil, "first", record.Illegal, "off board"},
+		{"garbage stone", []string{"7,7 8,7 9,"}, nil, "first", record.Illegal, "malformed"},
+		{"three stones at the choice", []string{"7,7 8,7 9,9"}, []string{"1,1 2,2 3,3"}, "second", record.Illegal, "wrong number of stones"},
+		{"occupied at the choice", []string{"7,7 8,7 9,9"}, []string{"8,7"}, "second", record.Illegal, "occupied"},
+		{"two stones at the last choice", []string{"7,7 8,7 9,9", "1,1 2,2"}, []string{"1,14 2,14"}, "first", record.Illegal, "wrong number of stones"},
+		{"timeout", []string{"7,7 8,7 9,9"}, []string{""}, "second", record.Time, "SWAP2BOARD"},
+		{"late past the tolerance", []string{"!sleep 1.5; echo '7,7 8,7 9,9'"}, nil, "first", record.Time, "no answer to SWAP2BOARD within"},
+		{"unknown command", []string{"UNKNOWN command SWAP2BOARD"}, nil, "first", record.Refusal, "SWAP2BOARD"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := Game{Rule: ruleNamed(t, "freestyle"), Size: 15, Procedure: ProcedureSwap2}
@@ -138,7 +138,7 @@ func TestRIFGameBetweenBundledEngines(t *testing.T) {
 	g := Game{Rule: ruleNamed(t, "renju"), Size: 15, Procedure: ProcedureRIF, Number: 1,
 		Opening: rules.RIFOpenings[0].Stones(15)}
 	rec := Play(context.Background(), g, player(start(t, "search", "time=30"), fast), player(start(t, "greedy"), fast))
-	if rec.End != results.Five && rec.End != results.Forbidden && rec.End != results.FullBoard {
+	if rec.End != record.Five && rec.End != record.Forbidden && rec.End != record.FullBoard {
 		t.Fatalf("ended %s: %s\n%v", rec.End, rec.Detail, rec.Messages)
 	}
 	replay(t, rec)
@@ -193,17 +193,17 @@ func TestRIFProcedureChecks(t *testing.T) {
 		first, second []string
 		black         string
 		loser         string
-		end           results.Termination
+		end           record.Termination
 		detail        string
 	}{
 		// Kansei, White's 4th on its axis: 6,3 and 8,3 mirror each other.
-		{"symmetric offers", []string{"7,7 7,6 7,5", "6,3 8,3"}, []string{"7,4"}, "first", "first", results.Illegal, "symmetric"},
-		{"move 3 outside the 5x5", []string{"7,7 7,6 10,7"}, nil, "first", "first", results.Illegal, "central 5x5"},
-		{"an unoffered choice", []string{"7,7 7,6 7,5", "6,3 9,3"}, []string{"7,4", "1,1"}, "first", "second", results.Illegal, "not one of the offered"},
+		{"symmetric offers", []string{"7,7 7,6 7,5", "6,3 8,3"}, []string{"7,4"}, "first", "first", record.Illegal, "symmetric"},
+		{"move 3 outside the 5x5", []string{"7,7 7,6 10,7"}, nil, "first", "first", record.Illegal, "central 5x5"},
+		{"an unoffered choice", []string{"7,7 7,6 7,5", "6,3 9,3"}, []string{"7,4", "1,1"}, "first", "second", record.Illegal, "not one of the offered"},
 		// The second player swaps, the first (now White) plays move 4 as an
 		// ordinary move, the second offers and the first chooses badly.
-		{"a swap", []string{"7,7 7,6 7,5", "7,4", "0,0"}, []string{"SWAP", "6,3 9,3"}, "second", "first", results.Illegal, "not one of the offered"},
-		{"no answer to the swap", []string{"7,7 7,6 7,5"}, []string{""}, "first", "second", results.Time, "RIFSWAP"},
+		{"a swap", []string{"7,7 7,6 7,5", "7,4", "0,0"}, []string{"SWAP", "6,3 9,3"}, "second", "first", record.Illegal, "not one of the offered"},
+		{"no answer to the swap", []string{"7,7 7,6 7,5"}, []string{""}, "first", "second", record.Time, "RIFSWAP"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := Game{Rule: ruleNamed(t, "renju"), Size: 15, Procedure: ProcedureRIF}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"gomoku-arena/pairing"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -29,16 +29,16 @@ type Tournament struct {
 	Notice func(string)
 	// RoundDone, if set, is called after each Swiss round with every record
 	// so far (to write the TRF report).
-	RoundDone func(round int, all []*results.Record) error
+	RoundDone func(round int, all []*record.Record) error
 }
 
 // Run plays every fixture not in done. finished is called with each newly
 // finished game, and with each bye, to journal it, before either engine
 // plays again. Notice, if set, hears about decisions a person should know
 // of (a Swiss round with no legal pairing).
-func (t *Tournament) Run(drain, abort context.Context, done []*results.Record, finished func(*results.Record) error) error {
-	all := append([]*results.Record(nil), done...)
-	t.Director.Finished = func(rec *results.Record) error {
+func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, finished func(*record.Record) error) error {
+	all := append([]*record.Record(nil), done...)
+	t.Director.Finished = func(rec *record.Record) error {
 		all = append(all, rec)
 		return finished(rec)
 	}
@@ -56,10 +56,10 @@ func (t *Tournament) Run(drain, abort context.Context, done []*results.Record, f
 }
 
 // journalByes records the byes of the given rounds that the journal lacks.
-func (t *Tournament) journalByes(rounds [][]pairing.Pairing, done []*results.Record) error {
+func (t *Tournament) journalByes(rounds [][]pairing.Pairing, done []*record.Record) error {
 	have := map[Key]bool{}
 	for _, r := range done {
-		if r.End == results.ByeEnd {
+		if r.End == record.ByeEnd {
 			have[Key{r.Round, t.index(r.Black)}] = true
 		}
 	}
@@ -69,8 +69,8 @@ func (t *Tournament) journalByes(rounds [][]pairing.Pairing, done []*results.Rec
 				continue
 			}
 			now := time.Now()
-			rec := &results.Record{Event: t.Event, Round: p.Round, Rule: t.Rule.Name(), Size: t.Size,
-				Black: t.Entrants[p.Black].Spec.Name, Winner: rules.Black, End: results.ByeEnd, Start: now, Finish: now}
+			rec := &record.Record{Event: t.Event, Round: p.Round, Rule: t.Rule.Name(), Size: t.Size,
+				Black: t.Entrants[p.Black].Spec.Name, Winner: rules.Black, End: record.ByeEnd, Start: now, Finish: now}
 			if err := t.Director.Finished(rec); err != nil {
 				return err
 			}
@@ -123,7 +123,7 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 }
 
 // remaining drops the fixtures that have a record.
-func remaining(fs []Fixture, done []*results.Record) []Fixture {
+func remaining(fs []Fixture, done []*record.Record) []Fixture {
 	have := map[Key]bool{}
 	for _, r := range done {
 		have[KeyOf(r)] = true
@@ -140,7 +140,7 @@ func remaining(fs []Fixture, done []*results.Record) []Fixture {
 // runSwiss pairs and plays one round at a time. Each round is paired from
 // the records of the rounds before it, so a resumed event pairs every round
 // exactly as it did the first time.
-func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*results.Record) error {
+func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Record) error {
 	players := make([]pairing.SwissPlayer, len(t.Entrants))
 	for i := range players {
 		players[i].ID = i
@@ -188,16 +188,16 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*results.Reco
 // SwissHistory is what the Swiss pairing needs to know of the rounds before
 // round r. A refusal is the only game not played over the board; a crash, a
 // time loss or an illegal move is a played loss.
-func (t *Tournament) SwissHistory(all []*results.Record, r int) []pairing.SwissGame {
+func (t *Tournament) SwissHistory(all []*record.Record, r int) []pairing.SwissGame {
 	var h []pairing.SwissGame
 	for _, rec := range all {
 		if rec.Round >= r {
 			continue
 		}
 		g := pairing.SwissGame{Round: rec.Round, Black: t.index(rec.Black), White: pairing.Bye, Score: rec.Score()}
-		if rec.End != results.ByeEnd {
+		if rec.End != record.ByeEnd {
 			g.White = t.index(rec.White)
-			g.Forfeit = rec.End == results.Refusal
+			g.Forfeit = rec.End == record.Refusal
 		}
 		h = append(h, g)
 	}

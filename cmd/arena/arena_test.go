@@ -15,7 +15,8 @@ import (
 
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/pairing"
-	"gomoku-arena/results"
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/record"
 )
 
 // The test binary is also the arena command (ARENA_TEST_MAIN=1) and the
@@ -54,7 +55,7 @@ func TestDemoConfigRunsAndResumes(t *testing.T) {
 	if !strings.Contains(out, "demo — standings") {
 		t.Fatalf("no standings in\n%s", out)
 	}
-	recs, err := results.ReadJournal(filepath.Join(dir, "out", "demo", "journal.jsonl"))
+	recs, err := journal.Read(filepath.Join(dir, "out", "demo", "journal.jsonl"))
 	if err != nil || len(recs) != 12 {
 		t.Fatalf("journal: %v, %d records", err, len(recs))
 	}
@@ -107,7 +108,7 @@ func TestKilledArbiterResumesWithEveryGameOnce(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfg := writeEvent(t, dir, "killed", "")
-	journal := filepath.Join(dir, "out", "journal.jsonl")
+	journalPath := filepath.Join(dir, "out", "journal.jsonl")
 
 	cmd := exec.Command(self, "run", cfg)
 	cmd.Env = append(os.Environ(), "ARENA_TEST_MAIN=1")
@@ -118,7 +119,7 @@ func TestKilledArbiterResumesWithEveryGameOnce(t *testing.T) {
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		recs, _ := results.ReadJournal(journal)
+		recs, _ := journal.Read(journalPath)
 		if len(recs) >= 3 {
 			break
 		}
@@ -137,7 +138,7 @@ func TestKilledArbiterResumesWithEveryGameOnce(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errOut)
 	}
-	recs, err := results.ReadJournal(journal)
+	recs, err := journal.Read(journalPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +349,7 @@ func TestThirteenEntrantsPlayAnElevenRoundSwiss(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	recs, err := results.ReadJournal(filepath.Join(dir, "out", "journal.jsonl"))
+	recs, err := journal.Read(filepath.Join(dir, "out", "journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +357,7 @@ func TestThirteenEntrantsPlayAnElevenRoundSwiss(t *testing.T) {
 	rounds := map[int]bool{}
 	for _, r := range recs {
 		rounds[r.Round] = true
-		if r.End == results.ByeEnd {
+		if r.End == record.ByeEnd {
 			byes[r.Black]++
 			continue
 		}
@@ -405,7 +406,7 @@ func TestExtendingASwiss(t *testing.T) {
 	if _, e, code := runArena(t, "run", "-quiet", "-extend", write(3)); code != 0 {
 		t.Fatalf("3 rounds with -extend: %s", e)
 	}
-	recs, _ := results.ReadJournal(filepath.Join(dir, "out", "journal.jsonl"))
+	recs, _ := journal.Read(filepath.Join(dir, "out", "journal.jsonl"))
 	if len(recs) != 3*3 { // 5 entrants: 2 games and a bye a round
 		t.Errorf("%d records after extending to 3 rounds, want 9", len(recs))
 	}

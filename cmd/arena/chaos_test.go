@@ -12,9 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/record"
 
-	"gomoku-arena/results"
+	"golang.org/x/sys/unix"
 )
 
 // init lets a test run the arena with a file size limit (ARENA_TEST_FSIZE
@@ -45,23 +46,23 @@ func init() {
 // by it (forfeits), and a piece of the detail.
 var misbehaving = []struct {
 	name, engine string // engine: the [[engine]] table's body
-	end          results.Termination
+	end          record.Termination
 	detail       string
 }{
-	{"crash-at-3", `args = ["crash-at=3"]`, results.Crash, "exit status 3"},
-	{"exit-after-move", `args = ["exit-after-move=2"]`, results.Crash, ""},
-	{"hang-clock", "args = [\"hang-at=2\"]\n[engine.clock]\nturn = \"300ms\"\ntolerance = \"100ms\"", results.Time, ""},
-	{"hang-no-clock", "args = [\"hang-at=2\"]\n[engine.clock]\nmatch = \"0s\"\nhang = \"700ms\"", results.Time, ""},
-	{"deaf", "args = [\"deaf-at=2\"]\n[engine.clock]\nturn = \"300ms\"", results.Time, ""},
-	{"silent-start", `args = ["silent-start"]`, results.Refusal, "START"},
-	{"error-start", `args = ["refuse-start"]`, results.Refusal, "cannot play"},
+	{"crash-at-3", `args = ["crash-at=3"]`, record.Crash, "exit status 3"},
+	{"exit-after-move", `args = ["exit-after-move=2"]`, record.Crash, ""},
+	{"hang-clock", "args = [\"hang-at=2\"]\n[engine.clock]\nturn = \"300ms\"\ntolerance = \"100ms\"", record.Time, ""},
+	{"hang-no-clock", "args = [\"hang-at=2\"]\n[engine.clock]\nmatch = \"0s\"\nhang = \"700ms\"", record.Time, ""},
+	{"deaf", "args = [\"deaf-at=2\"]\n[engine.clock]\nturn = \"300ms\"", record.Time, ""},
+	{"silent-start", `args = ["silent-start"]`, record.Refusal, "START"},
+	{"error-start", `args = ["refuse-start"]`, record.Refusal, "cannot play"},
 	{"ignore-end", `args = ["ignore-end"]`, "", ""},
 	{"stderr-flood", `args = ["stderr-flood=4000000"]`, "", ""},
 	{"long-line", `args = ["long-line=10000000"]`, "", ""},
 	{"garbage", `args = ["garbage"]`, "", ""},
-	{"offboard", `args = ["offboard-at=2"]`, results.Illegal, "99,99"},
-	{"negative", `args = ["negative-at=2"]`, results.Illegal, "-1,3"},
-	{"hog", "args = [\"hog=150000000\"]\nmax_memory = \"64MiB\"", results.MemoryLimit, "limit 64.0 MiB"},
+	{"offboard", `args = ["offboard-at=2"]`, record.Illegal, "99,99"},
+	{"negative", `args = ["negative-at=2"]`, record.Illegal, "-1,3"},
+	{"hog", "args = [\"hog=150000000\"]\nmax_memory = \"64MiB\"", record.MemoryLimit, "limit 64.0 MiB"},
 	{"fork-bomb", "args = [\"fork-bomb=200\"]\nmax_processes = 40", "", ""},
 	{"lingering-child", `args = ["spawn-child"]`, "", ""},
 }
@@ -162,11 +163,11 @@ func TestChaosEvent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("arena: %v\n%s", err, out)
 	}
-	recs, err := results.ReadJournal(filepath.Join(dir, "out", "journal.jsonl"))
+	recs, err := journal.Read(filepath.Join(dir, "out", "journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]*results.Record{}
+	byName := map[string]*record.Record{}
 	for _, r := range recs {
 		other := r.Black
 		if other == "greedy" {
@@ -270,10 +271,10 @@ func TestStoppedArbiterLeavesNoEngine(t *testing.T) {
 				t.Skip("without PID namespaces an engine's helpers outlive a SIGKILLed arbiter (engine/doc.go)")
 			}
 			cmd, out := startArenaAs(t, bin, cred, nil, "run", writeStopEvent(t, dir))
-			journal := filepath.Join(dir, "out", "journal.jsonl")
+			journalPath := filepath.Join(dir, "out", "journal.jsonl")
 			deadline := time.Now().Add(30 * time.Second)
 			for {
-				if recs, _ := results.ReadJournal(journal); len(recs) >= 2 {
+				if recs, _ := journal.Read(journalPath); len(recs) >= 2 {
 					break // and two games are in progress
 				}
 				if time.Now().After(deadline) {
@@ -396,15 +397,15 @@ func TestFullDiskStopsCleanlyAndResumes(t *testing.T) {
 	self, _ := os.Executable()
 	dir := t.TempDir()
 	cfg := writeEvent(t, dir, "full", "")
-	journal := filepath.Join(dir, "out", "journal.jsonl")
+	journalPath := filepath.Join(dir, "out", "journal.jsonl")
 	cmd, out := startArena(t, []string{"ARENA_TEST_FSIZE=7000"}, "run", "-quiet", cfg)
 	err := cmd.Wait()
 	if err == nil || !strings.Contains(out.String(), "file too large") {
 		t.Fatalf("want a failed run naming the full disk: %v\n%s", err, out)
 	}
 	waitNoEngines(t, self)
-	b, _ := os.ReadFile(journal)
-	before, err := results.ReadJournal(journal)
+	b, _ := os.ReadFile(journalPath)
+	before, err := journal.Read(journalPath)
 	if err != nil || len(before) == 0 || len(before) >= 12 {
 		t.Fatalf("journal after the stop: %d records, %v", len(before), err)
 	}
@@ -415,7 +416,7 @@ func TestFullDiskStopsCleanlyAndResumes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, o, errOut)
 	}
-	recs, err := results.ReadJournal(journal)
+	recs, err := journal.Read(journalPath)
 	if err != nil || len(recs) != 12 {
 		t.Fatalf("resumed journal: %d records, %v", len(recs), err)
 	}
@@ -440,21 +441,21 @@ func TestTornJournalLineIsRepaired(t *testing.T) {
 	if _, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 {
 		t.Fatalf("run: %s", errOut)
 	}
-	journal := filepath.Join(dir, "out", "journal.jsonl")
-	b, _ := os.ReadFile(journal)
+	journalPath := filepath.Join(dir, "out", "journal.jsonl")
+	b, _ := os.ReadFile(journalPath)
 	last := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
-	os.WriteFile(journal, b[:last+(len(b)-last)/2], 0o644) // half of the last game's line
-	if recs, err := results.ReadJournal(journal); err != nil || len(recs) != 11 {
+	os.WriteFile(journalPath, b[:last+(len(b)-last)/2], 0o644) // half of the last game's line
+	if recs, err := journal.Read(journalPath); err != nil || len(recs) != 11 {
 		t.Fatalf("torn journal: %d records, %v", len(recs), err)
 	}
 	if o, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 || !strings.Contains(o, "11 games already finished") {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, o, errOut)
 	}
-	recs, err := results.ReadJournal(journal)
+	recs, err := journal.Read(journalPath)
 	if err != nil || len(recs) != 12 {
 		t.Fatalf("repaired journal: %d records, %v", len(recs), err)
 	}
-	if a, _ := os.ReadFile(journal); !bytes.Equal(a[:last], b[:last]) || a[len(a)-1] != '\n' {
+	if a, _ := os.ReadFile(journalPath); !bytes.Equal(a[:last], b[:last]) || a[len(a)-1] != '\n' {
 		t.Errorf("the finished games' lines changed, or the journal does not end a line")
 	}
 }

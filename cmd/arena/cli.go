@@ -10,7 +10,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
-	"gomoku-arena/results"
+	"gomoku-arena/results/rating"
 	"gomoku-arena/rules"
 )
 
@@ -135,7 +135,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		fatal      bool
 		debug      bool
 		transcript bool
-		sprt       *results.SPRT
+		sprt       *rating.SPRT
 		suite      arbiter.Suite
 		openFile   string
 		openType   = rules.OffsetFormat
@@ -249,7 +249,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		case "-sprt":
 			var vals []string
 			i, vals = values(i)
-			s, err := parseSPRT(strings.Join(vals, " "), " ", results.ModelTrinomial)
+			s, err := parseSPRT(strings.Join(vals, " "), " ", rating.ModelTrinomial)
 			if err != nil {
 				return nil, usage("-sprt: %v", err)
 			}

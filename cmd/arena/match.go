@@ -19,7 +19,10 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
-	"gomoku-arena/results"
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
+	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
 )
 
@@ -97,7 +100,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		p.Procedure = *procedure
 	}
 	if *sprtFlag != "" {
-		s, err := parseSPRT(*sprtFlag, ",", results.ModelNormalized)
+		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
 			return fmt.Errorf("%w: -sprt: %v", errUsage, err)
 		}
@@ -218,17 +221,17 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	}
 	m := p.Match
 	encs, fixtures := m.Schedule()
-	var journal *results.Journal
+	var jnl *journal.Journal
 	if p.Out != "" {
 		if err := mkdirs(p.Out); err != nil {
 			return err
 		}
-		j, _, err := results.OpenJournal(filepath.Join(p.Out, "journal.jsonl"))
+		j, _, err := journal.Open(filepath.Join(p.Out, "journal.jsonl"))
 		if err != nil {
 			return err
 		}
 		defer j.Close()
-		journal = j
+		jnl = j
 	}
 	files := map[*string]*os.File{}
 	for _, name := range []*string{&p.PGN, &p.SGF, &p.Msg} {
@@ -282,9 +285,9 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		fatal    error
 		decision string
 	)
-	kept := func(rec *results.Record) error {
-		if journal != nil {
-			if err := journal.Append(rec); err != nil {
+	kept := func(rec *record.Record) error {
+		if jnl != nil {
+			if err := jnl.Append(rec); err != nil {
 				return err
 			}
 		}
@@ -357,7 +360,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	return nil
 }
 
-func loserName(rec *results.Record) string {
+func loserName(rec *record.Record) string {
 	switch rec.Winner {
 	case rules.Black:
 		return rec.White
@@ -369,14 +372,14 @@ func loserName(rec *results.Record) string {
 
 // appendGame adds a finished game to the files that collect every game; a
 // nil file is not written.
-func appendGame(pgn, sgf, msg *os.File, rec *results.Record) error {
+func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
 	if pgn != nil {
-		if err := results.WriteRatingPGN(pgn, rec.Black, rec.White, rec.Score()); err != nil {
+		if err := rating.WriteRatingPGN(pgn, rec.Black, rec.White, rec.Score()); err != nil {
 			return err
 		}
 	}
 	if sgf != nil {
-		if err := results.WriteSGF(sgf, rec); err != nil {
+		if err := record.WriteSGF(sgf, rec); err != nil {
 			return err
 		}
 		if _, err := io.WriteString(sgf, "\n"); err != nil {
@@ -478,7 +481,7 @@ func (p *matchPlan) ratingTables(w io.Writer, m *arbiter.Match) {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(i, j int) bool { return list.Ratings[order[i]].Elo > list.Ratings[order[j]].Elo })
-	rt := results.Table{Title: title, Header: []string{"#", "Engine", "Elo", "95% interval", "Games", "Points", "Score"}}
+	rt := report.Table{Title: title, Header: []string{"#", "Engine", "Elo", "95% interval", "Games", "Points", "Score"}}
 	for rank, i := range order {
 		r := list.Ratings[i]
 		rt.Rows = append(rt.Rows, []string{strconv.Itoa(rank + 1), r.Name, fmt.Sprintf("%+.1f", r.Elo),
@@ -487,8 +490,8 @@ func (p *matchPlan) ratingTables(w io.Writer, m *arbiter.Match) {
 	}
 	rt.Right = []bool{true, false, true, true, true, true, true}
 	fmt.Fprintln(w)
-	rt.Write(w, results.Text)
-	lt := results.Table{Title: "likelihood of superiority (row is stronger than column)", Header: []string{"Engine"}}
+	rt.Write(w, report.Text)
+	lt := report.Table{Title: "likelihood of superiority (row is stronger than column)", Header: []string{"Engine"}}
 	lt.Right = []bool{false}
 	for _, j := range order {
 		lt.Header = append(lt.Header, names[j])
@@ -506,14 +509,14 @@ func (p *matchPlan) ratingTables(w io.Writer, m *arbiter.Match) {
 		lt.Rows = append(lt.Rows, row)
 	}
 	fmt.Fprintln(w)
-	lt.Write(w, results.Text)
+	lt.Write(w, report.Text)
 }
 
 // parseSPRT reads "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized"
 // (fields split by sep); unset fields take elo0 0, alpha and beta 0.05 and
 // the given model.
-func parseSPRT(s, sep, model string) (results.SPRT, error) {
-	t := results.SPRT{Alpha: 0.05, Beta: 0.05, Model: model}
+func parseSPRT(s, sep, model string) (rating.SPRT, error) {
+	t := rating.SPRT{Alpha: 0.05, Beta: 0.05, Model: model}
 	elo1 := false
 	for _, f := range strings.Split(s, sep) {
 		f = strings.TrimSpace(f)
@@ -673,7 +676,7 @@ func programName(program string) string {
 
 // eloText is the Elo difference with its 95% interval, or what a sweep or
 // an empty match means instead.
-func eloText(st results.MatchStats) string {
+func eloText(st rating.MatchStats) string {
 	switch {
 	case st.Games == 0:
 		return "Elo n/a"

@@ -13,7 +13,8 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
-	"gomoku-arena/results"
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/rating"
 	"gomoku-arena/rules"
 )
 
@@ -31,7 +32,7 @@ func TestMatchSPRTStopsEarlyWithH1(t *testing.T) {
 	if !strings.Contains(out, "SPRT: H1 accepted after") {
 		t.Fatalf("no H1 decision in\n%s", out)
 	}
-	recs, err := results.ReadJournal(filepath.Join(dir, "journal.jsonl"))
+	recs, err := journal.Read(filepath.Join(dir, "journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,16 +123,16 @@ func TestMatchBadOpeningNamesTheLine(t *testing.T) {
 func TestParseSPRT(t *testing.T) {
 	tests := []struct {
 		in   string
-		want results.SPRT
+		want rating.SPRT
 		err  string
 	}{
-		{"elo1=5", results.SPRT{Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: "normalized"}, ""},
-		{"elo0=-2,elo1=3,alpha=0.1,beta=0.2,model=trinomial", results.SPRT{Elo0: -2, Elo1: 3, Alpha: 0.1, Beta: 0.2, Model: "trinomial"}, ""},
-		{"elo0=0", results.SPRT{}, "elo1 is required"},
-		{"elo1=5,gamma=1", results.SPRT{}, "unknown key"},
-		{"elo1=x", results.SPRT{}, "not a number"},
-		{"elo0=5,elo1=0", results.SPRT{}, "must be below"},
-		{"elo1=5,model=bayes", results.SPRT{}, "model"},
+		{"elo1=5", rating.SPRT{Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: "normalized"}, ""},
+		{"elo0=-2,elo1=3,alpha=0.1,beta=0.2,model=trinomial", rating.SPRT{Elo0: -2, Elo1: 3, Alpha: 0.1, Beta: 0.2, Model: "trinomial"}, ""},
+		{"elo0=0", rating.SPRT{}, "elo1 is required"},
+		{"elo1=5,gamma=1", rating.SPRT{}, "unknown key"},
+		{"elo1=x", rating.SPRT{}, "not a number"},
+		{"elo0=5,elo1=0", rating.SPRT{}, "must be below"},
+		{"elo1=5,model=bayes", rating.SPRT{}, "model"},
 	}
 	for _, tt := range tests {
 		got, err := parseSPRT(tt.in, ",", "normalized")

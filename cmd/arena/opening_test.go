@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"gomoku-arena/results"
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -32,7 +33,7 @@ func writeFamilyEvent(t *testing.T, dir, name, head string, engines ...string) s
 }
 
 // runEventOK runs the event and returns its games (byes left out).
-func runEventOK(t *testing.T, cfg string) []*results.Record {
+func runEventOK(t *testing.T, cfg string) []*record.Record {
 	t.Helper()
 	out, errOut, code := runArena(t, "run", "-quiet", cfg)
 	if code != 0 {
@@ -42,20 +43,20 @@ func runEventOK(t *testing.T, cfg string) []*results.Record {
 		t.Fatalf("no standings in\n%s", out)
 	}
 	name := strings.TrimSuffix(filepath.Base(cfg), ".toml")
-	recs, err := results.ReadJournal(filepath.Join(filepath.Dir(cfg), "out-"+name, "journal.jsonl"))
+	recs, err := journal.Read(filepath.Join(filepath.Dir(cfg), "out-"+name, "journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var games []*results.Record
+	var games []*record.Record
 	for _, r := range recs {
-		if r.End != results.ByeEnd {
+		if r.End != record.ByeEnd {
 			games = append(games, r)
 		}
 	}
 	return games
 }
 
-func firstThree(rec *results.Record) []rules.Point {
+func firstThree(rec *record.Record) []rules.Point {
 	var pts []rules.Point
 	for _, m := range rec.Moves[:min(3, len(rec.Moves))] {
 		pts = append(pts, m.Point)
@@ -77,7 +78,7 @@ func TestRenjuEventPlaysTheCanonicalOpenings(t *testing.T) {
 	if len(recs) != n*(n-1) {
 		t.Fatalf("%d games, want %d", len(recs), n*(n-1))
 	}
-	byPair := map[[2]string][]*results.Record{}
+	byPair := map[[2]string][]*record.Record{}
 	for _, r := range recs {
 		if r.End.Forfeit() {
 			t.Errorf("game %d %s vs %s: forfeit %s (%s)", r.Game, r.Black, r.White, r.End, r.Detail)
@@ -122,7 +123,7 @@ func TestPenteMatchBetweenBundledEngines(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
-	recs, err := results.ReadJournal(filepath.Join(dir, "journal.jsonl"))
+	recs, err := journal.Read(filepath.Join(dir, "journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 
+	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
+	"gomoku-arena/results/report"
+	"gomoku-arena/results/standings"
 )
 
 func mkdirs(out string) error {
@@ -22,7 +25,7 @@ func mkdirs(out string) error {
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // gameFile is the base name of a game's files: number, round and players.
-func gameFile(rec *results.Record) string {
+func gameFile(rec *record.Record) string {
 	base := fmt.Sprintf("%04d", rec.Game)
 	if rec.Round > 0 {
 		base += fmt.Sprintf("-r%02d", rec.Round)
@@ -33,20 +36,20 @@ func gameFile(rec *results.Record) string {
 // writeGame writes a finished game as SGF and psq. These files are derived
 // from the journal (arena standings rewrites them), so they are replaced
 // whole, never appended.
-func writeGame(out string, rec *results.Record) error {
+func writeGame(out string, rec *record.Record) error {
 	if err := mkdirs(out); err != nil {
 		return err
 	}
 	base := filepath.Join(out, "games", gameFile(rec))
 	for _, w := range []struct {
 		ext   string
-		write func(io.Writer, *results.Record) error
-	}{{".sgf", results.WriteSGF}, {".psq", results.WritePSQ}} {
+		write func(io.Writer, *record.Record) error
+	}{{".sgf", record.WriteSGF}, {".psq", record.WritePSQ}} {
 		var b bytes.Buffer
 		if err := w.write(&b, rec); err != nil {
 			return fmt.Errorf("game %d: %w", rec.Game, err)
 		}
-		if err := results.WriteFile(base+w.ext, b.Bytes()); err != nil {
+		if err := durable.WriteFile(base+w.ext, b.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -56,7 +59,7 @@ func writeGame(out string, rec *results.Record) error {
 // writeStandings prints the standings and crosstable and writes them to the
 // output folder in every table format. They are derived from the journal's
 // records alone.
-func writeStandings(stdout io.Writer, out string, id identity, done []*results.Record) error {
+func writeStandings(stdout io.Writer, out string, id identity, done []*record.Record) error {
 	swiss := id.Format == string(pairing.SwissFormat)
 	var names []string
 	index := map[string]int{}
@@ -68,11 +71,11 @@ func writeStandings(stdout io.Writer, out string, id identity, done []*results.R
 		ratings = append(ratings, float64(e.Rating))
 		rated = rated || e.Rating > 0
 	}
-	games, err := results.GameResults(done, index)
+	games, err := standings.GameResults(done, index)
 	if err != nil {
 		return err
 	}
-	opt := results.DefaultOptions(swiss)
+	opt := standings.DefaultOptions(swiss)
 	if !swiss {
 		opt.ByePoints = 0 // a round robin's bye is a rest, the same for everyone
 	}
@@ -80,7 +83,7 @@ func writeStandings(stdout io.Writer, out string, id identity, done []*results.R
 		opt.ByePoints = *id.ByePoints
 	}
 	if len(id.Tiebreaks) > 0 {
-		if opt.Tiebreaks, err = results.ParseTiebreaks(id.Tiebreaks); err != nil {
+		if opt.Tiebreaks, err = standings.ParseTiebreaks(id.Tiebreaks); err != nil {
 			return err
 		}
 	}
@@ -90,27 +93,27 @@ func writeStandings(stdout io.Writer, out string, id identity, done []*results.R
 	if rated {
 		opt.Ratings = ratings
 	}
-	rep, err := results.NewReport(id.Name, names, games, opt)
+	rep, err := report.NewReport(id.Name, names, games, opt)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout)
-	if err := rep.WriteStandings(stdout, results.Text); err != nil {
+	if err := rep.WriteStandings(stdout, report.Text); err != nil {
 		return err
 	}
-	if err := rep.WriteCrosstable(stdout, results.Text); err != nil {
+	if err := rep.WriteCrosstable(stdout, report.Text); err != nil {
 		return err
 	}
-	for _, f := range []results.TableFormat{results.Markdown, results.CSV, results.JSON, results.HTML} {
+	for _, f := range []report.TableFormat{report.Markdown, report.CSV, report.JSON, report.HTML} {
 		for _, t := range []struct {
 			name  string
-			write func(io.Writer, results.TableFormat) error
+			write func(io.Writer, report.TableFormat) error
 		}{{"standings", rep.WriteStandings}, {"crosstable", rep.WriteCrosstable}} {
 			var b bytes.Buffer
 			if err := t.write(&b, f); err != nil {
 				return err
 			}
-			if err := results.WriteFile(filepath.Join(out, t.name+f.Ext()), b.Bytes()); err != nil {
+			if err := durable.WriteFile(filepath.Join(out, t.name+f.Ext()), b.Bytes()); err != nil {
 				return err
 			}
 		}

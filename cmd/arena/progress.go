@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 )
 
 // progress reports an event as it runs: one plain line per finished game
@@ -75,7 +75,7 @@ func (p *progress) moved(f arbiter.Fixture, stones int, black, white time.Durati
 	}
 }
 
-func (p *progress) finished(rec *results.Record) {
+func (p *progress) finished(rec *record.Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.running, arbiter.KeyOf(rec))
@@ -90,7 +90,7 @@ func (p *progress) finished(rec *results.Record) {
 
 // gameLine is the one line printed for a finished game. Its fields are
 // separated by two spaces and never contain two spaces themselves.
-func gameLine(rec *results.Record) string {
+func gameLine(rec *record.Record) string {
 	detail := string(rec.End)
 	if rec.Detail != "" {
 		detail += ": " + strings.Join(strings.Fields(rec.Detail), " ")
@@ -104,7 +104,7 @@ func gameLine(rec *results.Record) string {
 }
 
 // scoreText is the result from Black's side: "1-0", "0-1" or "1/2-1/2".
-func scoreText(rec *results.Record) string {
+func scoreText(rec *record.Record) string {
 	switch rec.Score() {
 	case 1:
 		return "1-0"

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gomoku-arena/results"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -36,9 +36,9 @@ func runRules(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer f.Close()
-		read := results.ReadSGF
+		read := record.ReadSGF
 		if ext == ".psq" {
-			read = results.ReadPSQ
+			read = record.ReadPSQ
 		}
 		rec, err := read(f, arg)
 		if err != nil {

@@ -20,8 +20,10 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
-	"gomoku-arena/results"
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -50,7 +52,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	if err := ev.claimFolder(*extend); err != nil {
 		return err
 	}
-	journal, done, err := results.OpenJournal(filepath.Join(ev.out, "journal.jsonl"))
+	journal, done, err := journal.Open(filepath.Join(ev.out, "journal.jsonl"))
 	if err != nil {
 		return err
 	}
@@ -71,12 +73,12 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	ev.t.Moved = p.moved
 	ev.t.Notice = func(s string) { fmt.Fprintln(stderr, "arena: "+s) }
 	ev.t.RoundDone = ev.writeTRF
-	runErr := ev.t.Run(drain, abort, done, func(rec *results.Record) error {
+	runErr := ev.t.Run(drain, abort, done, func(rec *record.Record) error {
 		if err := journal.Append(rec); err != nil {
 			return err
 		}
 		done = append(done, rec)
-		if rec.End == results.ByeEnd {
+		if rec.End == record.ByeEnd {
 			return nil
 		}
 		p.finished(rec)
@@ -352,7 +354,7 @@ func (ev *event) claimFolder(extend bool) error {
 	if err != nil {
 		return err
 	}
-	return results.WriteFile(path, b)
+	return durable.WriteFile(path, b)
 }
 
 // normal round-trips an identity through JSON so that nil and empty values
@@ -365,7 +367,7 @@ func normal(id identity) identity {
 }
 
 // total is the number of games in the event, when it is known in advance.
-func (ev *event) total(done []*results.Record) int {
+func (ev *event) total(done []*record.Record) int {
 	fs, err := ev.t.Fixtures()
 	if err != nil {
 		n := len(ev.cfg.Engines)
@@ -408,10 +410,10 @@ func interrupts(stderr io.Writer) (drain, abort context.Context, stop func()) {
 }
 
 // played counts the games among records (byes are records too).
-func played(recs []*results.Record) int {
+func played(recs []*record.Record) int {
 	n := 0
 	for _, r := range recs {
-		if r.End != results.ByeEnd {
+		if r.End != record.ByeEnd {
 			n++
 		}
 	}
@@ -421,7 +423,7 @@ func played(recs []*results.Record) int {
 // writeTRF writes the Swiss event so far as a TRF-16 report (event.trf),
 // which any pairing engine can check: arena pair event.trf pairs the next
 // round.
-func (ev *event) writeTRF(round int, all []*results.Record) error {
+func (ev *event) writeTRF(round int, all []*record.Record) error {
 	trf := &pairing.TRF{Name: ev.cfg.Name, Rounds: ev.t.Rounds, ByePoints: ev.t.ByePoints, Games: ev.t.SwissHistory(all, round+1)}
 	for _, e := range ev.cfg.Engines {
 		trf.Players = append(trf.Players, pairing.TRFPlayer{Name: e.Name, Rating: e.Rating})
@@ -430,5 +432,5 @@ func (ev *event) writeTRF(round int, all []*results.Record) error {
 	if err := pairing.WriteTRF(&b, trf); err != nil {
 		return err
 	}
-	return results.WriteFile(filepath.Join(ev.out, "event.trf"), b.Bytes())
+	return durable.WriteFile(filepath.Join(ev.out, "event.trf"), b.Bytes())
 }

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 
 	"gomoku-arena/internal/brains"
-	"gomoku-arena/results"
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/record"
 )
 
 func runStandings(args []string, stdout, stderr io.Writer) error {
@@ -30,12 +31,12 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 	if err := json.Unmarshal(b, &id); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(out, "event.json"), err)
 	}
-	done, err := results.ReadJournal(filepath.Join(out, "journal.jsonl"))
+	done, err := journal.Read(filepath.Join(out, "journal.jsonl"))
 	if err != nil {
 		return err
 	}
 	for _, rec := range done {
-		if rec.End == results.ByeEnd {
+		if rec.End == record.ByeEnd {
 			continue
 		}
 		if err := writeGame(out, rec); err != nil {

@@ -20,7 +20,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
-	"gomoku-arena/results"
+	"gomoku-arena/results/standings"
 	"gomoku-arena/rules"
 )
 
@@ -253,7 +253,7 @@ func (ev *Event) check() error {
 	if b := ev.ByePoints; b != nil && *b != 0 && *b != 0.5 && *b != 1 {
 		return ev.errAt("bye_points", "must be 0, 0.5 or 1 (a loss, a draw or a win)")
 	}
-	if _, err := results.ParseTiebreaks(ev.Tiebreaks); err != nil {
+	if _, err := standings.ParseTiebreaks(ev.Tiebreaks); err != nil {
 		return ev.errAt("tiebreaks", err.Error())
 	}
 	if err := ev.checkClock("clock", ev.Clock); err != nil {

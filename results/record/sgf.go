@@ -1,0 +1,617 @@
+package record
+
+// SGF (FF[4], GM[4] = Gomoku/Renju) is the record format people open in
+// viewers. What the file says, property by property:
+//
+//   - Root: FF[4] GM[4] CA[UTF-8] AP[gomoku-arena] SZ RU (the rule's config
+//     name) PB PW RE (Record.ResultString) DT (the start date) EV RO (round
+//     number) GN (game number), and a comment with one "key: value" line per
+//     fact SGF has no property for: "termination: five", "detail: occupied 7,7",
+//     "start: <RFC 3339>", "finish: <RFC 3339>".
+//   - One node per stone, ;B[hh] or ;W[ih], with BL/WL (the mover's clock after
+//     the move, seconds, exact to the nanosecond) when the game is timed, and a
+//     comment holding "think: 1.234s" (the move's wall time, Go duration
+//     syntax), "opening stone" for stones the arbiter placed, and "captured: ii
+//     ji" (SGF points of the stones the move removed, pente). GM[4] viewers do
+//     not remove captured stones; the comment is how they are shown. Captures are
+//     not written as AE[] because FF[4] forbids setup and move properties in one
+//     node.
+//   - A final illegal move that is on the board (occupied, forbidden, outside
+//     the outer-open zone) is an ordinary node: the record keeps it, the root
+//     comment says why the game ended. A move that is not an SGF point — off the
+//     board, or a line the engine sent that is not a move at all — gets no node:
+//     a comment line on the last node says "rejected white move: 15,3" (protocol
+//     coordinates) or `rejected white move: "7 7 7"` (the raw line, Go-quoted),
+//     followed by "rejected move think: 1.234s". Only a game's last move can be
+//     such a move.
+//
+// Comment values are single lines; a newline inside a detail or a name is
+// written as a space. Engine messages are not written.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"gomoku-arena/rules"
+)
+
+// WriteSGF writes r as one SGF game tree.
+func WriteSGF(w io.Writer, r *Record) error {
+	if r.Size < rules.MinSize || r.Size > rules.MaxSize {
+		return fmt.Errorf("sgf: board size %d out of range %d..%d", r.Size, rules.MinSize, rules.MaxSize)
+	}
+	var b bytes.Buffer
+	b.WriteString("(;FF[4]GM[4]CA[UTF-8]AP[gomoku-arena]")
+	fmt.Fprintf(&b, "SZ[%d]", r.Size)
+	prop(&b, "RU", r.Rule)
+	prop(&b, "PB", r.Black)
+	prop(&b, "PW", r.White)
+	prop(&b, "RE", r.ResultString())
+	if !r.Start.IsZero() {
+		prop(&b, "DT", r.Start.Format(time.DateOnly))
+	}
+	if r.Event != "" {
+		prop(&b, "EV", r.Event)
+	}
+	if r.Round > 0 {
+		prop(&b, "RO", strconv.Itoa(r.Round))
+	}
+	if r.Game > 0 {
+		prop(&b, "GN", strconv.Itoa(r.Game))
+	}
+	var root []string
+	if r.End != "" {
+		root = append(root, "termination: "+string(r.End))
+	}
+	if r.Detail != "" {
+		root = append(root, "detail: "+r.Detail)
+	}
+	if !r.Start.IsZero() {
+		root = append(root, "start: "+r.Start.Format(time.RFC3339Nano))
+	}
+	if !r.Finish.IsZero() {
+		root = append(root, "finish: "+r.Finish.Format(time.RFC3339Nano))
+	}
+
+	// Each node's comment is written when the next node starts, because a
+	// rejected move adds to the comment of the node before it.
+	comment := root
+	flush := func() {
+		if len(comment) > 0 {
+			prop(&b, "C", strings.Join(comment, "\n"))
+		}
+		comment = nil
+	}
+	for i, m := range r.Moves {
+		var c string
+		switch m.Color {
+		case rules.Black:
+			c = "B"
+		case rules.White:
+			c = "W"
+		default:
+			return fmt.Errorf("sgf: move %d has no colour", i+1)
+		}
+		if m.Raw != "" || !onBoard(m.Point, r.Size) {
+			what := rules.Protocol.Format(m.Point, r.Size)
+			if m.Raw != "" {
+				what = strconv.Quote(m.Raw)
+			}
+			comment = append(comment, fmt.Sprintf("rejected %s move: %s", m.Color, what))
+			if m.Think != 0 {
+				comment = append(comment, "rejected move think: "+m.Think.String())
+			}
+			continue
+		}
+		flush()
+		b.WriteString("\n;")
+		b.WriteString(c)
+		b.WriteString("[" + rules.SGF.Format(m.Point, r.Size) + "]")
+		if m.Left != 0 {
+			prop(&b, c+"L", formatSeconds(m.Left))
+		}
+		if m.Think != 0 {
+			comment = append(comment, "think: "+m.Think.String())
+		}
+		if m.Opening {
+			comment = append(comment, "opening stone")
+		}
+		if len(m.Captured) > 0 {
+			pts := make([]string, len(m.Captured))
+			for j, p := range m.Captured {
+				pts[j] = rules.SGF.Format(p, r.Size)
+			}
+			comment = append(comment, "captured: "+strings.Join(pts, " "))
+		}
+	}
+	flush()
+	b.WriteString(")\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func onBoard(p rules.Point, size int) bool {
+	return p.X >= 0 && p.Y >= 0 && p.X < size && p.Y < size
+}
+
+// prop writes one property with its value escaped as SGF text: '\' and ']'
+// are escaped. Values we write as single lines have newlines turned to spaces
+// by the callers' contract (see the file comment); comments keep theirs.
+func prop(b *bytes.Buffer, id, v string) {
+	if id != "C" {
+		v = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(v)
+	}
+	b.WriteString(id)
+	b.WriteByte('[')
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' || v[i] == ']' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(v[i])
+	}
+	b.WriteByte(']')
+}
+
+// formatSeconds writes d as decimal seconds, exactly ("12.5", "-0.001").
+func formatSeconds(d time.Duration) string {
+	sign := ""
+	u := uint64(d)
+	if d < 0 {
+		sign = "-"
+		u = uint64(-d) // wraps correctly for math.MinInt64 too
+	}
+	s := sign + strconv.FormatUint(u/1e9, 10)
+	if frac := u % 1e9; frac != 0 {
+		s += "." + strings.TrimRight(fmt.Sprintf("%09d", frac), "0")
+	}
+	return s
+}
+
+// parseSeconds reads decimal seconds as written by formatSeconds, or by other
+// tools ("12", "12.5"), exactly to the nanosecond.
+func parseSeconds(s string) (time.Duration, error) {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" && frac == "" || len(frac) > 9 || len(whole) > 9 {
+		return 0, fmt.Errorf("%q is not a number of seconds", s)
+	}
+	var n int64
+	for _, part := range []string{whole, frac + strings.Repeat("0", 9-len(frac))} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return 0, fmt.Errorf("%q is not a number of seconds", s)
+			}
+			n = n*10 + int64(part[i]-'0')
+		}
+	}
+	if neg {
+		n = -n
+	}
+	return time.Duration(n), nil
+}
+
+// maxSGFBytes bounds what ReadSGF reads: a game of 26x26 moves with comments
+// is far below it.
+const maxSGFBytes = 8 << 20
+
+// ReadSGF reads the first game tree of an SGF file, following the main line
+// (the first variation) where the tree branches. It is tolerant of whitespace
+// and line breaks anywhere between tokens, escaped characters in values,
+// properties in any order, several values per property, and lower-case
+// letters in property names (FF[3] style); it ignores properties it does not
+// know. Errors name the file, line and column: `game.sgf:3:14: B: ...`.
+//
+// Files from other tools lack our root comment: their End is Time when RE ends
+// in "T" and empty otherwise, and their Start is the DT date at midnight UTC.
+func ReadSGF(r io.Reader, name string) (*Record, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxSGFBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxSGFBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxSGFBytes)
+	}
+	p := &sgfParser{data: data, name: name}
+	nodes, err := p.gameTree()
+	if err != nil {
+		return nil, err
+	}
+	return p.record(nodes)
+}
+
+type sgfProp struct {
+	id   string
+	vals []string
+	at   []int // byte offset of each value
+}
+
+type sgfNode []sgfProp
+
+func (n sgfNode) get(id string) (sgfProp, bool) {
+	for _, p := range n {
+		if p.id == id {
+			return p, true
+		}
+	}
+	return sgfProp{}, false
+}
+
+type sgfParser struct {
+	data []byte
+	pos  int
+	name string
+}
+
+// errorAt formats an error at byte offset off as file:line:col.
+func (p *sgfParser) errorAt(off int, format string, args ...any) error {
+	if off > len(p.data) {
+		off = len(p.data)
+	}
+	line := 1 + bytes.Count(p.data[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(p.data[:off], '\n')
+	return fmt.Errorf("%s:%d:%d: %s", p.name, line, col, fmt.Sprintf(format, args...))
+}
+
+func (p *sgfParser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// gameTree reads the first game tree and returns its main line.
+func (p *sgfParser) gameTree() ([]sgfNode, error) {
+	if i := bytes.IndexByte(p.data, '('); i >= 0 {
+		p.pos = i // tolerate a BOM or junk before the tree
+	} else {
+		return nil, p.errorAt(len(p.data), "no game tree: want '('")
+	}
+	var main []sgfNode
+	if err := p.tree(&main, true, 0); err != nil {
+		return nil, err
+	}
+	if len(main) == 0 {
+		return nil, p.errorAt(0, "empty game tree")
+	}
+	return main, nil
+}
+
+// maxDepth bounds nested variations so a hostile file cannot exhaust the stack.
+const maxDepth = 1000
+
+// tree reads "(" sequence subtrees ")" at p.pos. Nodes are appended to main
+// only along the main line.
+func (p *sgfParser) tree(main *[]sgfNode, onMain bool, depth int) error {
+	if depth > maxDepth {
+		return p.errorAt(p.pos, "variations nested deeper than %d", maxDepth)
+	}
+	start := p.pos
+	p.pos++ // '('
+	p.skipSpace()
+	if p.pos >= len(p.data) || p.data[p.pos] != ';' {
+		return p.errorAt(p.pos, "want ';' to start a node")
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return p.errorAt(start, "game tree not closed: want ')'")
+		}
+		switch c := p.data[p.pos]; c {
+		case ';':
+			p.pos++
+			n, err := p.node()
+			if err != nil {
+				return err
+			}
+			if onMain {
+				*main = append(*main, n)
+			}
+		case '(':
+			if err := p.tree(main, onMain, depth+1); err != nil {
+				return err
+			}
+			onMain = false // later variations are side lines
+		case ')':
+			p.pos++
+			return nil
+		default:
+			return p.errorAt(p.pos, "unexpected %q: want ';', '(' or ')'", c)
+		}
+	}
+}
+
+// node reads the properties of one node, after its ';'.
+func (p *sgfParser) node() (sgfNode, error) {
+	var n sgfNode
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return n, nil // the caller reports the unclosed tree
+		}
+		c := p.data[p.pos]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			return n, nil
+		}
+		identAt := p.pos
+		var id []byte
+		for p.pos < len(p.data) && (p.data[p.pos] >= 'A' && p.data[p.pos] <= 'Z' || p.data[p.pos] >= 'a' && p.data[p.pos] <= 'z') {
+			if c := p.data[p.pos]; c >= 'A' && c <= 'Z' {
+				id = append(id, c)
+			}
+			p.pos++
+		}
+		if len(id) == 0 {
+			return nil, p.errorAt(identAt, "property name without upper-case letters")
+		}
+		prop := sgfProp{id: string(id)}
+		for {
+			p.skipSpace()
+			if p.pos >= len(p.data) || p.data[p.pos] != '[' {
+				break
+			}
+			at := p.pos + 1
+			v, err := p.value()
+			if err != nil {
+				return nil, err
+			}
+			prop.vals = append(prop.vals, v)
+			prop.at = append(prop.at, at)
+		}
+		if len(prop.vals) == 0 {
+			return nil, p.errorAt(p.pos, "property %s without a value: want '['", prop.id)
+		}
+		n = append(n, prop)
+	}
+}
+
+// value reads "[...]" and returns the unescaped text: "\]" and "\\" are the
+// characters, a backslash before a line break removes both (a soft break).
+func (p *sgfParser) value() (string, error) {
+	start := p.pos
+	p.pos++ // '['
+	var v []byte
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch c {
+		case ']':
+			p.pos++
+			return string(v), nil
+		case '\\':
+			p.pos++
+			if p.pos >= len(p.data) {
+				break
+			}
+			e := p.data[p.pos]
+			p.pos++
+			if e == '\n' || e == '\r' {
+				// soft line break; "\r\n" and "\n\r" count as one
+				if p.pos < len(p.data) && (p.data[p.pos] == '\n' || p.data[p.pos] == '\r') && p.data[p.pos] != e {
+					p.pos++
+				}
+				continue
+			}
+			v = append(v, e)
+		default:
+			v = append(v, c)
+			p.pos++
+		}
+	}
+	return "", p.errorAt(start, "value not closed: want ']'")
+}
+
+// simpleText is a SimpleText value: line breaks are spaces.
+func simpleText(s string) string {
+	return strings.TrimSpace(strings.NewReplacer("\r\n", " ", "\n\r", " ", "\n", " ", "\r", " ").Replace(s))
+}
+
+// record turns the main line's nodes into a Record.
+func (p *sgfParser) record(nodes []sgfNode) (*Record, error) {
+	rec := &Record{Size: rules.DefaultSize}
+	root := nodes[0]
+	if gm, ok := root.get("GM"); ok && strings.TrimSpace(gm.vals[0]) != "4" {
+		return nil, p.errorAt(gm.at[0], "GM[%s]: not a Gomoku/Renju game (GM[4])", gm.vals[0])
+	}
+	if sz, ok := root.get("SZ"); ok {
+		v := strings.TrimSpace(sz.vals[0])
+		w, h, square := strings.Cut(v, ":")
+		n, err := strconv.Atoi(w)
+		if err != nil || square && strings.TrimSpace(h) != w {
+			return nil, p.errorAt(sz.at[0], "SZ[%s]: want a square board size", v)
+		}
+		if n < rules.MinSize || n > rules.MaxSize {
+			return nil, p.errorAt(sz.at[0], "SZ[%s]: board size out of range %d..%d", v, rules.MinSize, rules.MaxSize)
+		}
+		rec.Size = n
+	}
+	var resultSuffix string
+	for _, pr := range root {
+		v := simpleText(pr.vals[0])
+		switch pr.id {
+		case "RU":
+			rec.Rule = v
+		case "PB":
+			rec.Black = v
+		case "PW":
+			rec.White = v
+		case "EV":
+			rec.Event = v
+		case "RO":
+			rec.Round = leadingInt(v)
+		case "GN":
+			rec.Game = leadingInt(v)
+		case "DT":
+			if t, err := time.Parse(time.DateOnly, firstN(v, len(time.DateOnly))); err == nil {
+				rec.Start = t
+			}
+		case "RE":
+			switch {
+			case strings.HasPrefix(v, "B+"):
+				rec.Winner = rules.Black
+			case strings.HasPrefix(v, "W+"):
+				rec.Winner = rules.White
+			}
+			if rec.Winner != rules.Empty {
+				resultSuffix = v[2:]
+			}
+		}
+	}
+	for _, n := range nodes {
+		if err := p.moveNode(rec, n); err != nil {
+			return nil, err
+		}
+	}
+	if rec.End == "" && (resultSuffix == "T" || resultSuffix == "Time") {
+		rec.End = Time
+	}
+	return rec, nil
+}
+
+func firstN(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// leadingInt reads the number a value starts with ("3", "3 (final)"), or 0.
+func leadingInt(s string) int {
+	i := 0
+	for i < len(s) && i < 9 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	n, _ := strconv.Atoi(s[:i])
+	return n
+}
+
+// moveNode adds the node's move (if any) and what its comment says to rec.
+func (p *sgfParser) moveNode(rec *Record, n sgfNode) error {
+	for _, id := range []string{"B", "W"} {
+		pr, ok := n.get(id)
+		if !ok {
+			continue
+		}
+		v := strings.TrimSpace(pr.vals[0])
+		if v == "" {
+			return p.errorAt(pr.at[0], "%s[]: a pass is not a Gomoku move", id)
+		}
+		pt, err := rules.SGF.Parse(v, rec.Size)
+		if err != nil {
+			return p.errorAt(pr.at[0], "%s: %v", id, err)
+		}
+		m := Move{Point: pt, Color: rules.Black}
+		if id == "W" {
+			m.Color = rules.White
+		}
+		if l, ok := n.get(id + "L"); ok {
+			d, err := parseSeconds(strings.TrimSpace(l.vals[0]))
+			if err != nil {
+				return p.errorAt(l.at[0], "%sL: %v", id, err)
+			}
+			m.Left = d
+		}
+		rec.Moves = append(rec.Moves, m)
+		break // B and W in one node is malformed; the first one wins
+	}
+	c, ok := n.get("C")
+	if !ok {
+		return nil
+	}
+	last := func() *Move {
+		if len(rec.Moves) == 0 {
+			return nil
+		}
+		return &rec.Moves[len(rec.Moves)-1]
+	}
+	hasMove := false
+	for _, id := range []string{"B", "W"} {
+		if _, ok := n.get(id); ok {
+			hasMove = true
+		}
+	}
+	rejected := false // the last move came from a "rejected" line
+	for _, line := range strings.Split(c.vals[0], "\n") {
+		key, val, _ := strings.Cut(strings.TrimRight(line, "\r"), ":")
+		val = strings.TrimSpace(val)
+		switch strings.TrimSpace(key) {
+		case "termination":
+			rec.End = Termination(val)
+		case "detail":
+			rec.Detail = val
+		case "start":
+			if t, err := time.Parse(time.RFC3339Nano, val); err == nil {
+				rec.Start = t
+			}
+		case "finish":
+			if t, err := time.Parse(time.RFC3339Nano, val); err == nil {
+				rec.Finish = t
+			}
+		case "think":
+			if d, err := time.ParseDuration(val); err == nil && hasMove && !rejected && last() != nil {
+				last().Think = d
+			}
+		case "opening stone":
+			if hasMove && !rejected && last() != nil {
+				last().Opening = true
+			}
+		case "captured":
+			if !hasMove || rejected || last() == nil {
+				continue
+			}
+			var pts []rules.Point
+			for _, f := range strings.Fields(val) {
+				pt, err := rules.SGF.Parse(f, rec.Size)
+				if err != nil {
+					return p.errorAt(c.at[0], "C: captured: %v", err)
+				}
+				pts = append(pts, pt)
+			}
+			last().Captured = pts
+		case "rejected black move", "rejected white move":
+			m := Move{Color: rules.Black}
+			if strings.Contains(key, "white") {
+				m.Color = rules.White
+			}
+			if strings.HasPrefix(val, `"`) {
+				raw, err := strconv.Unquote(val)
+				if err != nil || raw == "" {
+					continue
+				}
+				m.Raw = raw
+			} else {
+				x, y, ok := strings.Cut(val, ",")
+				xi, e1 := strconv.Atoi(strings.TrimSpace(x))
+				yi, e2 := strconv.Atoi(strings.TrimSpace(y))
+				if !ok || e1 != nil || e2 != nil || sgfAbs(xi) > 1e6 || sgfAbs(yi) > 1e6 {
+					continue
+				}
+				pt := rules.Point{X: xi, Y: yi}
+				m.Point = pt
+			}
+			rec.Moves = append(rec.Moves, m)
+			rejected = true
+		case "rejected move think":
+			if d, err := time.ParseDuration(val); err == nil && rejected {
+				last().Think = d
+			}
+		}
+	}
+	return nil
+}
+
+func sgfAbs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

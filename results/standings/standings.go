@@ -1,0 +1,297 @@
+package standings
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"gomoku-arena/results/record"
+)
+
+// Bye stands in for the missing opponent of an entrant who sits a round out;
+// it has the value of pairing.Bye.
+const Bye = -1
+
+// GameResult is one finished game or bye of an event, by entrant index (the
+// seeding order of the event's engines). It is the input of Standings and
+// the crosstable; build it from records with GameResults and add the byes of
+// the schedule with ByeResult.
+type GameResult struct {
+	Round int // 1-based
+	Black int
+	White int     // Bye when Black sat the round out
+	Score float64 // Black's points: 1, ½ or 0; ignored for a bye
+	End   record.Termination
+}
+
+// ByeResult is the bye of entrant in round.
+func ByeResult(round, entrant int) GameResult {
+	return GameResult{Round: round, Black: entrant, White: Bye}
+}
+
+// Unplayed reports a round with no game on the board: a bye, or a game that
+// never started because an engine refused it. A crash, a time loss or an
+// illegal move is a played loss: the game was on. Unplayed rounds are what
+// the FIDE tie-break rules for byes and forfeits apply to.
+func (g GameResult) Unplayed() bool {
+	return g.White == Bye || g.End == record.Refusal
+}
+
+// GameResults turns the records of an event into game results, with index
+// mapping engine names to entrant indices. A bye is a record too (End ==
+// ByeEnd, White == ""), journaled like a game.
+func GameResults(recs []*record.Record, index map[string]int) ([]GameResult, error) {
+	games := make([]GameResult, 0, len(recs))
+	for _, r := range recs {
+		b, okb := index[r.Black]
+		if r.End == record.ByeEnd && okb {
+			games = append(games, ByeResult(r.Round, b))
+			continue
+		}
+		w, okw := index[r.White]
+		if !okb || !okw {
+			return nil, fmt.Errorf("round %d game %d: %q vs %q: engine not in the event", r.Round, r.Game, r.Black, r.White)
+		}
+		games = append(games, GameResult{Round: r.Round, Black: b, White: w, Score: r.Score(), End: r.End})
+	}
+	return games, nil
+}
+
+// Options say how standings are scored and ranked.
+type Options struct {
+	// ByePoints is what a bye scores; DefaultOptions makes it 1 (a win).
+	ByePoints float64
+	// Tiebreaks rank entrants with equal points, first to last; nil ranks
+	// them by points alone.
+	Tiebreaks []Tiebreak
+	// Swiss applies the FIDE rules for unplayed rounds in Swiss events (C.07
+	// Art. 16): byes and forfeits count as games against a dummy opponent.
+	// Without it the pairings were predetermined (Art. 15.2): forfeits count
+	// as ordinary games and byes add nothing to opponent-based tie-breaks.
+	Swiss bool
+	// Rounds is the number of rounds of the event, for Koya's maximum score
+	// and the dummy opponent of a bye; 0 takes the highest round of the games.
+	Rounds int
+	// Ratings, by entrant, give the average rating of opponents (ARO); nil
+	// when the entrants are unrated.
+	Ratings []float64
+}
+
+// DefaultOptions scores a bye as a win and ranks by the default tie-breaks
+// of a Swiss or a round robin.
+func DefaultOptions(swiss bool) Options {
+	o := Options{ByePoints: 1, Swiss: swiss, Tiebreaks: RoundRobinTiebreaks()}
+	if swiss {
+		o.Tiebreaks = SwissTiebreaks()
+	}
+	return o
+}
+
+// Standing is one entrant's line in the standings.
+type Standing struct {
+	// Rank is the 1-based place; entrants tied on points and on every
+	// tie-break share the places Rank to RankTo (equal when not tied).
+	Rank, RankTo int
+	Entrant      int
+	Points       float64
+	// Games counts the games paired against an opponent, played or forfeited;
+	// Wins, Draws and Losses split them.
+	Games, Wins, Draws, Losses int
+	BlackWins                  int // games won on the board with Black
+	// ForfeitWins and ForfeitLosses count games decided by a fault
+	// (Termination.Forfeit: time, illegal move, crash, refusal).
+	ForfeitWins, ForfeitLosses int
+	Byes                       int
+	// Tiebreaks holds the value of each of Options.Tiebreaks, in order.
+	Tiebreaks []float64
+}
+
+// slot is one round of one entrant, seen from that entrant.
+type slot struct {
+	opp      int // Bye for a bye
+	points   float64
+	black    bool
+	unplayed bool
+	forfeit  bool // decided by a fault (Termination.Forfeit)
+}
+
+// event is the games of an event grouped by entrant: the slots of entrant e
+// are slots[start[e]:start[e+1]], in round order.
+type event struct {
+	n      int
+	start  []int
+	slots  []slot
+	points []float64
+	rounds int
+}
+
+func newEvent(n int, games []GameResult, opt Options) (*event, error) {
+	ev := &event{n: n, start: make([]int, n+1), points: make([]float64, n), rounds: opt.Rounds}
+	for _, g := range games {
+		if g.Round < 1 {
+			return nil, fmt.Errorf("game %d vs %d: round %d, want 1 or more", g.Black, g.White, g.Round)
+		}
+		if g.Black < 0 || g.Black >= n || g.White < Bye || g.White >= n || g.Black == g.White {
+			return nil, fmt.Errorf("round %d: game %d vs %d: entrants must be distinct and in 0..%d", g.Round, g.Black, g.White, n-1)
+		}
+		if g.White != Bye && g.Score != 0 && g.Score != 0.5 && g.Score != 1 {
+			return nil, fmt.Errorf("round %d: game %d vs %d: score %g, want 1, 0.5 or 0", g.Round, g.Black, g.White, g.Score)
+		}
+		ev.start[g.Black+1]++
+		if g.White != Bye {
+			ev.start[g.White+1]++
+		}
+		if opt.Rounds == 0 {
+			ev.rounds = max(ev.rounds, g.Round)
+		}
+	}
+	for e := range n {
+		ev.start[e+1] += ev.start[e]
+	}
+	ev.slots = make([]slot, len(games)*2)[:ev.start[n]]
+	rounds := make([]int, len(ev.slots))
+	next := slices.Clone(ev.start[:n])
+	put := func(e, round int, s slot) {
+		rounds[next[e]] = round
+		ev.slots[next[e]] = s
+		next[e]++
+		ev.points[e] += s.points
+	}
+	for _, g := range games {
+		if g.White == Bye {
+			put(g.Black, g.Round, slot{opp: Bye, points: opt.ByePoints, black: true, unplayed: true})
+			continue
+		}
+		un, ff := g.Unplayed(), g.End.Forfeit() && g.Score != 0.5
+		put(g.Black, g.Round, slot{opp: g.White, points: g.Score, black: true, unplayed: un, forfeit: ff})
+		put(g.White, g.Round, slot{opp: g.Black, points: 1 - g.Score, unplayed: un, forfeit: ff})
+	}
+	// Sort each entrant's rounds (usually already in order) and refuse two
+	// games of one entrant in one round: a schedule or journal bug.
+	for e := range n {
+		lo, hi := ev.start[e], ev.start[e+1]
+		if !slices.IsSorted(rounds[lo:hi]) {
+			idx := make([]int, hi-lo)
+			for i := range idx {
+				idx[i] = lo + i
+			}
+			slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rounds[a], rounds[b]) })
+			sorted := make([]slot, len(idx))
+			rs := make([]int, len(idx))
+			for i, j := range idx {
+				sorted[i], rs[i] = ev.slots[j], rounds[j]
+			}
+			copy(ev.slots[lo:hi], sorted)
+			copy(rounds[lo:hi], rs)
+		}
+		for i := lo + 1; i < hi; i++ {
+			if rounds[i] == rounds[i-1] {
+				return nil, fmt.Errorf("round %d: entrant %d has two games", rounds[i], e)
+			}
+		}
+	}
+	return ev, nil
+}
+
+func (ev *event) of(e int) []slot { return ev.slots[ev.start[e]:ev.start[e+1]] }
+
+// Standings ranks the n entrants of an event from its finished games: by
+// points (win 1, draw ½, loss 0, bye opt.ByePoints), then by each of
+// opt.Tiebreaks in turn among the entrants still tied. Entrants tied on
+// everything share their places and keep their seeding order. The result is
+// in rank order. It runs in O(games + n log n), plus, for direct encounter,
+// the games of each tied group.
+func Standings(n int, games []GameResult, opt Options) ([]Standing, error) {
+	ev, err := newEvent(n, games, opt)
+	if err != nil {
+		return nil, err
+	}
+	st := make([]Standing, n)
+	for e := range n {
+		s := &st[e]
+		s.Entrant, s.Points = e, ev.points[e]
+		for _, sl := range ev.of(e) {
+			if sl.opp == Bye {
+				s.Byes++
+				continue
+			}
+			s.Games++
+			switch sl.points {
+			case 1:
+				s.Wins++
+				if sl.forfeit {
+					s.ForfeitWins++
+				}
+				if sl.black && !sl.unplayed {
+					s.BlackWins++
+				}
+			case 0.5:
+				s.Draws++
+			default:
+				s.Losses++
+				if sl.forfeit {
+					s.ForfeitLosses++
+				}
+			}
+		}
+		s.Tiebreaks = make([]float64, len(opt.Tiebreaks))
+	}
+	for i, tb := range opt.Tiebreaks {
+		if tb == DirectEncounter {
+			continue // depends on the tied group; computed while ranking
+		}
+		for e := range n {
+			st[e].Tiebreaks[i] = ev.tiebreak(tb, e, &st[e], opt)
+		}
+	}
+
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(st[b].Points, st[a].Points) })
+	groups := split(order, func(e int) float64 { return st[e].Points })
+	de := newEncounters(n)
+	for i, tb := range opt.Tiebreaks {
+		var next [][]int
+		for _, g := range groups {
+			if len(g) == 1 {
+				next = append(next, g)
+				continue
+			}
+			if tb == DirectEncounter {
+				for e, v := range de.scores(ev, g) {
+					st[e].Tiebreaks[i] = v
+				}
+			}
+			slices.SortStableFunc(g, func(a, b int) int { return cmp.Compare(st[b].Tiebreaks[i], st[a].Tiebreaks[i]) })
+			next = append(next, split(g, func(e int) float64 { return st[e].Tiebreaks[i] })...)
+		}
+		groups = next
+	}
+
+	out := make([]Standing, 0, n)
+	for _, g := range groups {
+		rank := len(out) + 1
+		for _, e := range g {
+			s := st[e]
+			s.Rank, s.RankTo = rank, rank+len(g)-1
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// split cuts sorted entrants into runs of equal key; the runs share the
+// backing array of sorted.
+func split(sorted []int, key func(int) float64) [][]int {
+	var runs [][]int
+	lo := 0
+	for i := 1; i <= len(sorted); i++ {
+		if i == len(sorted) || key(sorted[i]) != key(sorted[lo]) {
+			runs = append(runs, sorted[lo:i:i])
+			lo = i
+		}
+	}
+	return runs
+}
