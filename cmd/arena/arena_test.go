@@ -36,10 +36,9 @@ func runArena(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
+// The README's demo, as the README runs it (a few seconds: it stays in
+// -short).
 func TestDemoConfigRunsAndResumes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the demo plays 12 real games")
-	}
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "demo.toml")
 	src, err := os.ReadFile("../../configs/demo.toml")
@@ -274,6 +273,27 @@ func TestCommandLineErrors(t *testing.T) {
 				t.Fatalf("exit %d, want %d; output:\n%s%s\nwant it to contain %q", code, tc.code, out, errOut, tc.want)
 			}
 		})
+	}
+}
+
+// A bad flag is answered with the error and the command's usage, on
+// stderr; -h prints the usage on stdout.
+func TestBadFlagPrintsUsageOnStderr(t *testing.T) {
+	for _, args := range [][]string{
+		{"match", "-gamez", "3", "a", "b"},
+		{"run", "-extnd", "x.toml"},
+		{"standings", "-x"},
+		{"gomoku-cli", "-bogus"},
+	} {
+		out, errOut, code := runArena(t, args...)
+		want := "usage: arena " + args[0]
+		if code != exitUsage || out != "" || !strings.Contains(errOut, want) || strings.Index(errOut, want) < strings.Index(errOut, "\n") {
+			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s\nwant exit %d, the error, then the usage on stderr", args, code, out, errOut, exitUsage)
+		}
+	}
+	out, errOut, code := runArena(t, "run", "-h")
+	if code != exitOK || !strings.HasPrefix(out, "usage: arena run") || errOut != "" {
+		t.Errorf("-h: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
 

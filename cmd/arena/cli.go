@@ -117,7 +117,7 @@ func runGomokuCli(args []string, stdout, stderr io.Writer) error {
 // parseCli turns a c-gomoku-cli command line into a match plan.
 func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	usage := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format+" (see arena gomoku-cli -h)", append([]any{errUsage}, a...)...)
+		return usageError{fmt.Errorf("%w: "+format, append([]any{errUsage}, a...)...), func(w io.Writer) { fmt.Fprint(w, cliUsage) }}
 	}
 	var (
 		engines    []*cliEngine

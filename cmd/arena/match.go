@@ -507,7 +507,7 @@ func parseCount(s string, size bool) (int64, error) {
 }
 
 // flagSet reports whether the flag was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
+func flagSet(fs *flags, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
