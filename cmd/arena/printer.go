@@ -30,7 +30,7 @@ type printer interface {
 // names a running game on the status line.
 func newPrinter(w io.Writer, quiet bool, describe func(event.GameStarted) string) printer {
 	if !quiet && isTerminal(w) {
-		return &terminal{plain: plain{w: w}, describe: describe, running: map[arbiter.Key]*live{}}
+		return &terminal{plain: plain{w: w}, describe: describe, now: time.Now, running: map[arbiter.Key]*live{}}
 	}
 	return &plain{w: w, quiet: quiet}
 }
@@ -95,6 +95,7 @@ func scoreText(rec *record.Record) string {
 type terminal struct {
 	plain
 	describe func(event.GameStarted) string
+	now      func() time.Time // the wall clock, for the estimate of the time left
 	total    int
 	done     int
 	start    time.Time
@@ -114,7 +115,7 @@ func (t *terminal) Observe(u event.Update) {
 	defer t.mu.Unlock()
 	switch u := u.(type) {
 	case event.Began:
-		t.total, t.start = u.Total-u.Finished, time.Now()
+		t.total, t.start = u.Total-u.Finished, t.now()
 	case event.GameStarted:
 		t.running[arbiter.Key{Round: u.Round, Number: u.Number}] = &live{names: t.describe(u)}
 		t.status()
@@ -124,7 +125,7 @@ func (t *terminal) Observe(u event.Update) {
 			return
 		}
 		g.stones, g.black, g.white = u.Stones, u.Black, u.White
-		if time.Since(t.drawn) > 200*time.Millisecond {
+		if t.now().Sub(t.drawn) > 200*time.Millisecond {
 			t.status()
 		}
 	case event.GameFinished:
@@ -151,7 +152,7 @@ func (t *terminal) close() {
 }
 
 func (t *terminal) status() {
-	t.drawn = time.Now()
+	t.drawn = t.now()
 	var run []string
 	for _, g := range t.running {
 		s := g.names
@@ -163,7 +164,7 @@ func (t *terminal) status() {
 	sort.Strings(run)
 	eta := ""
 	if t.done > 0 && t.total > t.done {
-		left := time.Since(t.start) / time.Duration(t.done) * time.Duration(t.total-t.done)
+		left := t.now().Sub(t.start) / time.Duration(t.done) * time.Duration(t.total-t.done)
 		eta = "  ETA " + left.Round(time.Second).String()
 	}
 	line := fmt.Sprintf("%d/%d finished%s  running: %s", t.done, t.total, eta, strings.Join(run, ", "))
