@@ -3,6 +3,7 @@ package event
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -242,5 +243,35 @@ func TestDifference(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A folder has one owner at a time: a second claim, or a rebuild of its
+// files, is refused naming the owner's pid, and allowed again once the
+// owner lets go.
+func TestFolderHasOneOwner(t *testing.T) {
+	cfg := smallEvent(t, "round-robin")
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := claim(ev.Folder(), ev.identity(), ev.check)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("in use by another arena (pid %d)", os.Getpid())
+	ev2, _ := New(cfg)
+	if _, err := ev2.Run(context.Background(), context.Background(), nil); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a second run: %v, want %q", err, want)
+	}
+	if _, err := Rebuild(ev.Folder()); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a rebuild: %v, want %q", err, want)
+	}
+	f.close()
+	if _, err := Rebuild(ev.Folder()); err != nil {
+		t.Errorf("a rebuild after the owner let go: %v", err)
 	}
 }

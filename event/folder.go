@@ -91,12 +91,16 @@ func (f *folder) close() error {
 	if f.journal != nil {
 		err = f.journal.Close()
 	}
-	// Empty the pid before unlocking: a run refused later must not name a
-	// process that no longer holds the folder. The file itself stays, so
-	// that every run locks the same file.
-	f.lock.Truncate(0)
-	f.lock.Close()
+	unlock(f.lock)
 	return err
+}
+
+// unlock gives up a folder's lock. The pid is emptied first, so that a run
+// refused later never names a process that no longer holds the folder; the
+// file itself stays, so that every run locks the same file.
+func unlock(lock *os.File) {
+	lock.Truncate(0)
+	lock.Close()
 }
 
 // lockFolder takes the folder's lock for this process and writes its pid

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"gomoku-arena/internal/durable"
@@ -33,8 +34,18 @@ func Standings(folder string) (*report.Report, []*record.Record, error) {
 }
 
 // Rebuild rewrites the game files, standings and crosstable of the event in
-// folder from its journal, and returns the standings.
+// folder from its journal, and returns the standings. It owns the folder
+// while it writes: a folder whose event is running is refused (its files
+// are rewritten after every game anyway).
 func Rebuild(folder string) (*report.Report, error) {
+	if _, err := os.Stat(filepath.Join(folder, IdentityFile)); err != nil {
+		return nil, fmt.Errorf("%s is not an event folder: %w", folder, err)
+	}
+	lock, err := lockFolder(folder)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock(lock)
 	rep, done, err := Standings(folder)
 	if err != nil {
 		return nil, err
