@@ -58,7 +58,7 @@ type Director struct {
 	// goroutine), and Moved after each of its stones (from the game's): for
 	// progress displays.
 	Started func(Fixture)
-	Moved   func(f Fixture, stones int, black, white time.Duration)
+	Moved   func(Fixture, Progress)
 	// Instances lets an entrant play several games at once, each with its
 	// own process (and working directory Dir/N for the Nth): for engine
 	// authors' matches, not for events, where an engine gets the machine
@@ -128,7 +128,7 @@ func (d *Director) play(abort context.Context, f Fixture) *record.Record {
 	g := Game{Event: d.Event, Round: f.Round, Number: f.Number, Rule: d.Rule, Size: d.Size,
 		Opening: f.Opening, Procedure: d.Procedure, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
 	if d.Moved != nil {
-		g.Moved = func(stones int, black, white time.Duration) { d.Moved(f, stones, black, white) }
+		g.Moved = func(p Progress) { d.Moved(f, p) }
 	}
 	var players [2]*Player
 	for i, idx := range []int{f.Black, f.White} {

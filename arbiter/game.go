@@ -55,9 +55,23 @@ type Game struct {
 	MoveCap int
 	// StartTimeout bounds the START/RESTART handshake (0 = 10s).
 	StartTimeout time.Duration
-	// Moved, if set, hears of every stone played: the number of stones on
-	// the record and both clocks (for progress displays).
-	Moved func(stones int, black, white time.Duration)
+	// Moved, if set, hears of every stone an engine played, from the
+	// game's goroutine, before the next request: it must return quickly.
+	Moved func(Progress)
+}
+
+// Progress is a stone an engine just played in a running game, for displays.
+type Progress struct {
+	Move record.Move
+	// Before are the stones placed since the previous report, in order:
+	// the opening's and the opening procedure's before the first move.
+	Before []record.Move
+	Stones int      // on the board's record so far, this one included
+	Notes  []string // the engine's lines that came with the move (MESSAGE, ...)
+	// Black and White are the clocks after the move; Timed is false when
+	// the mover's clock has no limit (they then mean nothing).
+	Black, White time.Duration
+	Timed        bool
 }
 
 // maxMessages bounds the engine lines kept in one record.
@@ -107,6 +121,7 @@ func Play(ctx context.Context, g Game, black, white *Player) *record.Record {
 
 	clocks := [3]*clock.Clock{rules.Black: clock.New(black.Clock), rules.White: clock.New(white.Clock)}
 	var over bool
+	reported := 0 // stones Moved has told of, those before them included
 	if pos, over = g.runProcedure(ctx, rec, &sides, &clocks, pos); over {
 		return rec
 	}
@@ -146,7 +161,10 @@ func Play(ctx context.Context, g Game, black, white *Player) *record.Record {
 		rec.Moves = append(rec.Moves, mv)
 		s.known = len(pos.Moves)
 		if g.Moved != nil {
-			g.Moved(len(rec.Moves), clocks[rules.Black].Left(rules.Black), clocks[rules.White].Left(rules.White))
+			g.Moved(Progress{Move: mv, Before: slices.Clone(rec.Moves[reported : len(rec.Moves)-1]), Stones: len(rec.Moves),
+				Notes: reply.Notes, Black: clocks[rules.Black].Left(rules.Black), White: clocks[rules.White].Left(rules.White),
+				Timed: s.Clock.Timed()})
+			reported = len(rec.Moves)
 		}
 		if len(v.Captured) > 0 {
 			// Stones vanished: TURN cannot say so, and an engine that does not

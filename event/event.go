@@ -61,7 +61,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	if err := writeMissingGames(ev.out, done); err != nil {
 		return nil, err
 	}
-	s.send(Began{Name: ev.cfg.Name, Total: ev.total(), Finished: played(done)})
+	s.send(Began{Name: ev.cfg.Name, Identity: id, Total: ev.total(), Finished: played(done)})
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
 	ev.t.RoundDone = ev.writeTRF

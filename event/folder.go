@@ -151,8 +151,8 @@ func (f *folder) append(rec *record.Record) error { return f.journal.Append(rec)
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// gameFile is the base name of a game's files: number, round and players.
-func gameFile(rec *record.Record) string {
+// GameFile is the base name of a game's files: number, round and players.
+func GameFile(rec *record.Record) string {
 	base := fmt.Sprintf("%04d", rec.Game)
 	if rec.Round > 0 {
 		base += fmt.Sprintf("-r%02d", rec.Round)
@@ -173,7 +173,7 @@ func writeGame(out string, rec *record.Record) error {
 	if err := os.MkdirAll(filepath.Join(out, GamesDir), 0o755); err != nil {
 		return fmt.Errorf("output folder: %w", err)
 	}
-	base := filepath.Join(out, GamesDir, gameFile(rec))
+	base := filepath.Join(out, GamesDir, GameFile(rec))
 	for _, w := range gameFormats {
 		var b bytes.Buffer
 		if err := w.write(&b, rec); err != nil {
@@ -194,7 +194,7 @@ func writeMissingGames(out string, recs []*record.Record) error {
 		if rec.End == record.ByeEnd {
 			continue
 		}
-		base := filepath.Join(out, GamesDir, gameFile(rec))
+		base := filepath.Join(out, GamesDir, GameFile(rec))
 		for _, w := range gameFormats {
 			if _, err := os.Stat(base + w.ext); errors.Is(err, os.ErrNotExist) {
 				if err := writeGame(out, rec); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -138,7 +139,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if _, err := m.Replay(done); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(m.Out, JournalFile), err)
 	}
-	began := Began{Name: m.Event, Total: len(fixtures), Finished: len(done)}
+	began := Began{Name: m.Event, Identity: m.identity(), Total: len(fixtures), Finished: len(done)}
 	if m.seedChosen {
 		began.Seed = m.Suite.Seed
 	}
@@ -267,4 +268,24 @@ func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
 		}
 	}
 	return nil
+}
+
+// Tally is a match that counts games as the match in a folder counted them,
+// without engines to play: feed it the journal's records with Replay, in
+// order, to follow a match from its files (the live page of another
+// process's match does).
+func Tally(id *Identity) (*arbiter.Match, error) {
+	if id.Kind != KindMatch || id.Match == nil {
+		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, kindName[id.Kind])
+	}
+	m := &arbiter.Match{Director: &arbiter.Director{Event: id.Name, Size: id.Size}, Games: id.Match.Games,
+		Rounds: id.Match.Rounds, Gauntlet: id.Match.Gauntlet, Suite: arbiter.Suite{Pairs: id.Match.Pairs}}
+	for _, e := range id.Engines {
+		m.Entrants = append(m.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
+	}
+	if t := id.Match.SPRT; t != nil {
+		m.SPRT = &rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
+	}
+	m.Schedule()
+	return m, nil
 }

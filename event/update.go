@@ -26,6 +26,7 @@ type Update interface{ update() }
 // Began: the folder is claimed and play is about to start.
 type Began struct {
 	Name     string
+	Identity *Identity // what event.json says of it
 	Total    int // games in the event when known in advance, else an estimate
 	Finished int // games already in the journal (a continued event)
 	// Seed, when not 0, is the seed this run chose for a random opening
@@ -39,12 +40,20 @@ type GameStarted struct {
 	Black, White  string
 }
 
-// MovePlayed: a stone was played in a running game; Black and White are
-// the time left on each side's clock.
+// MovePlayed: an engine played a stone in a running game. Move is the
+// stone, Before the stones placed since the last MovePlayed of the game (the
+// opening's, before the first); Stones counts the record's stones so far;
+// Black and White are the time left on each side's clock when Timed; Notes
+// are the engine's lines that came with the move (MESSAGE: depth,
+// evaluation, principal variation).
 type MovePlayed struct {
 	Round, Number int
 	Stones        int
+	Move          record.Move
+	Before        []record.Move
+	Notes         []string
 	Black, White  time.Duration
+	Timed         bool
 }
 
 // GameFinished: a game ended and is journaled.
@@ -98,7 +107,18 @@ func (s *stream) watch(d *arbiter.Director) {
 	d.Started = func(f arbiter.Fixture) {
 		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White)})
 	}
-	d.Moved = func(f arbiter.Fixture, stones int, black, white time.Duration) {
-		s.send(MovePlayed{Round: f.Round, Number: f.Number, Stones: stones, Black: black, White: white})
+	d.Moved = func(f arbiter.Fixture, p arbiter.Progress) {
+		s.send(MovePlayed{Round: f.Round, Number: f.Number, Stones: p.Stones, Move: p.Move, Before: p.Before,
+			Notes: p.Notes, Black: p.Black, White: p.White, Timed: p.Timed})
+	}
+}
+
+// Observers passes every update to each observer in turn: a front end's
+// printer and a live page follow one event together.
+type Observers []Observer
+
+func (os Observers) Observe(u Update) {
+	for _, o := range os {
+		o.Observe(u)
 	}
 }

@@ -31,6 +31,7 @@ func init() {
 		"match":      {"play an authors' match: two or more engines, SPRT, Elo, rating list", runMatch},
 		"gomoku-cli": {"the command line of c-gomoku-cli, played by this arbiter", runGomokuCli},
 		"standings":  {"rebuild an event's standings from its journal", runStandings},
+		"serve":      {"serve the live page of event folders, running or finished", runServe},
 		"pair":       {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
 		"rules":      {"show what a position means under a rule (board, result, forbidden points)", runRules},
 		"engine":     {"serve a bundled engine on stdin/stdout (builtin:NAME)", nil},

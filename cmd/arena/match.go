@@ -56,6 +56,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	gauntlet := fs.Bool("gauntlet", false, "more than two engines: the first plays each other (default: round robin)")
 	pgn := fs.String("pgn", "", "append every game's result to this file in the PGN form Ordo and BayesElo read")
 	quiet := fs.Bool("quiet", false, "no line per game")
+	serve := fs.String("serve", "", "serve the match's live page on ADDR while it runs (host:port; a port alone is 127.0.0.1's)")
 	var depth, nodes, threads, memory, infos limitFlag
 	fs.Var(&depth, "depth", "search depth limit per move (INFO max_depth); NAME:N for one engine")
 	fs.Var(&nodes, "nodes", "node limit per move (INFO max_node); NAME:N for one engine")
@@ -91,7 +92,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		*out = filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
 	}
 	p := &matchPlan{Match: event.NewMatch("match", rule, *size), ReportEvery: *report,
-		Quiet: *quiet, Hints: rule.Name() == "outer-open"}
+		Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
 	p.Out, p.PGN = *out, *pgn
 	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *startTimeout, *games, *gauntlet, *concurrency
 	if *procedure != arbiter.ProcedureNone {
@@ -154,6 +155,7 @@ type matchPlan struct {
 	Hints       bool // suggest -opening-policy when an engine ignores outer-open
 	ScoreLines  bool // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
 	Debug       bool // print the engines' messages after every game
+	Serve       string // address of the live page; "" = none
 }
 
 // validate checks the plan before anything is played: every problem is
@@ -182,7 +184,16 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		return fmt.Sprintf("#%d %s-%s", g.Number, g.Black, g.White)
 	})
 	v := &matchView{printer: prog, plan: p, stdout: stdout}
-	err := p.Run(drain, abort, v)
+	var obs event.Observer = v
+	if p.Serve != "" {
+		page, err := startPage(p.Serve, p.Event, p.Out, stdout)
+		if err != nil {
+			return err
+		}
+		defer page.Close()
+		obs = event.Observers{v, page}
+	}
+	err := p.Run(drain, abort, obs)
 	prog.close()
 	if v.began == nil {
 		return err // nothing was played: the folder or the plan was refused

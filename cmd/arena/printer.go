@@ -30,7 +30,7 @@ type printer interface {
 // names a running game on the status line.
 func newPrinter(w io.Writer, quiet bool, describe func(event.GameStarted) string) printer {
 	if !quiet && isTerminal(w) {
-		return &terminal{plain: plain{w: w}, describe: describe, now: time.Now, running: map[arbiter.Key]*live{}}
+		return &terminal{plain: plain{w: w}, describe: describe, now: time.Now, running: map[arbiter.Key]*inPlay{}}
 	}
 	return &plain{w: w, quiet: quiet}
 }
@@ -100,11 +100,11 @@ type terminal struct {
 	done     int
 	start    time.Time
 	drawn    time.Time // last status line, to redraw at most a few times a second
-	running  map[arbiter.Key]*live
+	running  map[arbiter.Key]*inPlay
 }
 
-// live is what the status line shows of a running game.
-type live struct {
+// inPlay is what the status line shows of a running game.
+type inPlay struct {
 	names        string
 	stones       int
 	black, white time.Duration
@@ -117,7 +117,7 @@ func (t *terminal) Observe(u event.Update) {
 	case event.Began:
 		t.total, t.start = u.Total-u.Finished, t.now()
 	case event.GameStarted:
-		t.running[arbiter.Key{Round: u.Round, Number: u.Number}] = &live{names: t.describe(u)}
+		t.running[arbiter.Key{Round: u.Round, Number: u.Number}] = &inPlay{names: t.describe(u)}
 		t.status()
 	case event.MovePlayed:
 		g := t.running[arbiter.Key{Round: u.Round, Number: u.Number}]

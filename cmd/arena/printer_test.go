@@ -70,7 +70,7 @@ func TestPrinterStyles(t *testing.T) {
 		{"plain.golden", func(b *bytes.Buffer) printer { return newPrinter(b, false, describe) }},
 		{"quiet.golden", func(b *bytes.Buffer) printer { return newPrinter(b, true, describe) }},
 		{"terminal.golden", func(b *bytes.Buffer) printer {
-			return &terminal{plain: plain{w: b}, describe: describe, now: clock, running: map[arbiter.Key]*live{}}
+			return &terminal{plain: plain{w: b}, describe: describe, now: clock, running: map[arbiter.Key]*inPlay{}}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

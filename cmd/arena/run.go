@@ -21,6 +21,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 			"in progress. Every engine process is ended either way.", stdout)
 	extend := fs.Bool("extend", false, "allow continuing an event whose config now asks for more rounds")
 	quiet := fs.Bool("quiet", false, "print no line per game, only the standings")
+	serve := fs.String("serve", "", "serve the event's live page on ADDR while it runs (host:port; a port alone is 127.0.0.1's)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -39,7 +40,16 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	drain, abort, stop := interrupts(stderr)
 	defer stop()
 	p := newPrinter(stdout, *quiet, func(g event.GameStarted) string { return g.Black + " vs " + g.White })
-	rep, runErr := ev.Run(drain, abort, eventView{p, stdout, stderr})
+	var obs event.Observer = eventView{p, stdout, stderr}
+	if *serve != "" {
+		page, err := startPage(*serve, cfg.Name, ev.Folder(), stdout)
+		if err != nil {
+			return err
+		}
+		defer page.Close()
+		obs = event.Observers{obs, page}
+	}
+	rep, runErr := ev.Run(drain, abort, obs)
 	p.close()
 	if rep != nil {
 		if err := printStandings(stdout, rep); err != nil && runErr == nil {

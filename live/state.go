@@ -1,0 +1,438 @@
+package live
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"gomoku-arena/engine"
+	"gomoku-arena/event"
+	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
+	"gomoku-arena/results/report"
+	"gomoku-arena/rules"
+)
+
+// FormatVersion is the version of the JSON the page reads (/api/state and
+// the stream's messages); docs/FORMATS.md describes it.
+const FormatVersion = 1
+
+// Bounds of what the page is sent: a page left open for a 100,000-game match
+// must not grow without end.
+const (
+	maxMessages = 40  // engine lines kept per running game
+	maxRecent   = 500 // finished games kept whole, for replay
+	maxGames    = 5000
+)
+
+// State is everything the page shows, as JSON. The page receives it whole
+// on connecting and then the messages that change it.
+type State struct {
+	Format      int           `json:"format"`
+	Kind        string        `json:"kind"` // "event" or "match"
+	Name        string        `json:"name"`
+	Rule        string        `json:"rule"`
+	Size        int           `json:"size"`
+	Procedure   string        `json:"opening_procedure"`
+	TimeControl string        `json:"time_control"`
+	Pairing     string        `json:"pairing,omitempty"`
+	Rounds      int           `json:"rounds,omitempty"`
+	Started     time.Time     `json:"started"`
+	Total       int           `json:"total"`
+	Finished    int           `json:"finished"`
+	Live        bool          `json:"live"` // a running event follows; false: files only
+	Entrants    []Entrant     `json:"entrants"`
+	Standings   *Table        `json:"standings,omitempty"`
+	Crosstable  *Table        `json:"crosstable,omitempty"`
+	Running     []*Game       `json:"running"`
+	Games       []GameSummary `json:"games"`
+	Match       []*MatchView  `json:"match,omitempty"`
+	Notices     []string      `json:"notices,omitempty"`
+	records     map[gameKey]*record.Record
+	order       []gameKey // finished games whose records are kept, oldest first
+	sprt        *rating.SPRT
+}
+
+// Entrant is an engine of the event with what it says of itself (ABOUT).
+type Entrant struct {
+	Name    string `json:"name"`
+	Program string `json:"program,omitempty"`
+	Version string `json:"version,omitempty"`
+	Author  string `json:"author,omitempty"`
+	Country string `json:"country,omitempty"`
+}
+
+// Table is a rendered standings or crosstable: the same cells as the files.
+type Table struct {
+	Title  string     `json:"title"`
+	Header []string   `json:"header"`
+	Rows   [][]string `json:"rows"`
+	Right  []bool     `json:"right"`
+}
+
+// Game is a game in progress.
+type Game struct {
+	Round  int    `json:"round"`
+	Number int    `json:"number"`
+	Black  string `json:"black"`
+	White  string `json:"white"`
+	Moves  []Move `json:"moves"`
+	// BlackMS and WhiteMS are the clocks at AtMS (server time, Unix ms);
+	// ToMove's clock runs from then. -1: untimed.
+	BlackMS  int64    `json:"black_ms"`
+	WhiteMS  int64    `json:"white_ms"`
+	AtMS     int64    `json:"at_ms"`
+	ToMove   string   `json:"to_move"`
+	Messages []string `json:"messages"`
+	// Forbidden are Black's forbidden points when Black is to move under
+	// renju.
+	Forbidden [][2]int `json:"forbidden,omitempty"`
+}
+
+// Move is one stone: x, y from the top left (0-based), its colour, and the
+// think time.
+type Move struct {
+	X       int    `json:"x"`
+	Y       int    `json:"y"`
+	Color   string `json:"color"`
+	ThinkMS int64  `json:"think_ms"`
+	Opening bool   `json:"opening,omitempty"`
+	Refused bool   `json:"refused,omitempty"`
+}
+
+// GameSummary is a finished game.
+type GameSummary struct {
+	Round  int    `json:"round"`
+	Number int    `json:"number"`
+	Black  string `json:"black"`
+	White  string `json:"white"`
+	Result string `json:"result"` // "1-0", "0-1", "1/2-1/2"
+	End    string `json:"end"`
+	Detail string `json:"detail,omitempty"`
+	Moves  int    `json:"moves"`
+	File   string `json:"file,omitempty"` // games/NAME without extension, when the folder has it
+}
+
+// MatchView is one encounter of an authors' match.
+type MatchView struct {
+	First    string       `json:"first"`
+	Second   string       `json:"second"`
+	W        int          `json:"w"`
+	D        int          `json:"d"`
+	L        int          `json:"l"`
+	Penta    [5]int       `json:"ptnml"`
+	Elo      float64      `json:"elo"`
+	EloLo    float64      `json:"elo_lo"`
+	EloHi    float64      `json:"elo_hi"`
+	LOS      float64      `json:"los"`
+	Defined  bool         `json:"defined"` // Elo and its interval mean something (enough games)
+	LLR      float64      `json:"llr"`
+	Lower    float64      `json:"lower,omitempty"`
+	Upper    float64      `json:"upper,omitempty"`
+	SPRT     bool         `json:"sprt"`
+	Decision string       `json:"decision,omitempty"`
+	Points   []MatchPoint `json:"points"`
+	wdl      rating.WDL
+	penta    rating.Pentanomial
+}
+
+// MatchPoint is the encounter after some games, for the plots.
+type MatchPoint struct {
+	Games int     `json:"games"`
+	LLR   float64 `json:"llr"`
+	Elo   float64 `json:"elo"`
+	EloLo float64 `json:"elo_lo"`
+	EloHi float64 `json:"elo_hi"`
+}
+
+type gameKey struct{ Round, Number int }
+
+func colorName(c rules.Color) string {
+	switch c {
+	case rules.Black:
+		return "black"
+	case rules.White:
+		return "white"
+	}
+	return ""
+}
+
+func newState() *State {
+	// Empty lists, not null: the page iterates them.
+	return &State{Format: FormatVersion, Entrants: []Entrant{}, Running: []*Game{}, Games: []GameSummary{},
+		records: map[gameKey]*record.Record{}}
+}
+
+// begin takes the event's identity.
+func (s *State) begin(id *event.Identity, total, finished int) {
+	s.Kind, s.Name, s.Rule, s.Size = id.Kind, id.Name, id.Rule, id.Size
+	s.Procedure, s.Pairing = id.OpeningProcedure, id.Pairing
+	if id.Pairing == "swiss" {
+		s.Rounds = id.Rounds
+	}
+	s.Total, s.Finished = total, finished
+	s.Entrants = s.Entrants[:0]
+	for _, e := range id.Engines {
+		s.Entrants = append(s.Entrants, Entrant{Name: e.Name})
+	}
+	if len(id.Engines) > 0 {
+		s.TimeControl = timeControl(id.Engines[0].Clock)
+	}
+	if id.Match != nil && id.Match.SPRT != nil {
+		t := id.Match.SPRT
+		s.sprt = &rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
+	}
+}
+
+// timeControl says a clock the way people write it: "20m per side",
+// "5s per move", "1m + 2s".
+func timeControl(c event.Clock) string {
+	d := func(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
+	var s string
+	switch {
+	case c.MatchMS > 0 && c.TurnMS > 0:
+		s = d(c.MatchMS) + " per side, at most " + d(c.TurnMS) + " a move"
+	case c.MatchMS > 0:
+		s = d(c.MatchMS) + " per side"
+	case c.TurnMS > 0:
+		s = d(c.TurnMS) + " per move"
+	default:
+		s = "untimed"
+	}
+	if c.IncrementMS > 0 {
+		s += " + " + d(c.IncrementMS) + " a move"
+	}
+	return s
+}
+
+func (s *State) started(g event.GameStarted, at time.Time) *Game {
+	game := &Game{Round: g.Round, Number: g.Number, Black: g.Black, White: g.White, Moves: []Move{},
+		BlackMS: -1, WhiteMS: -1, AtMS: at.UnixMilli(), ToMove: "black", Messages: []string{}}
+	s.Running = append(s.Running, game)
+	return game
+}
+
+func (s *State) running(round, number int) *Game {
+	for _, g := range s.Running {
+		if g.Round == round && g.Number == number {
+			return g
+		}
+	}
+	return nil
+}
+
+// moved adds a stone to a running game; nil when the game is not known (the
+// page joined after it began: the next snapshot has it).
+func (s *State) moved(m event.MovePlayed, at time.Time) *Game {
+	g := s.running(m.Round, m.Number)
+	if g == nil {
+		return nil
+	}
+	mv := m.Move
+	g.Moves = append(g.Moves, Move{X: mv.Point.X, Y: mv.Point.Y, Color: colorName(mv.Color), ThinkMS: mv.Think.Milliseconds(), Opening: mv.Opening})
+	g.BlackMS, g.WhiteMS = clockMS(m.Black, m.Timed), clockMS(m.White, m.Timed)
+	g.AtMS = at.UnixMilli()
+	g.ToMove = colorName(mv.Color.Opponent())
+	for _, n := range m.Notes {
+		g.Messages = append(g.Messages, n)
+	}
+	if over := len(g.Messages) - maxMessages; over > 0 {
+		g.Messages = slices.Delete(g.Messages, 0, over)
+	}
+	g.Forbidden = nil
+	if s.Rule == "renju" && g.ToMove == "black" {
+		g.Forbidden = forbiddenPoints(s.Size, g.Moves)
+	}
+	return g
+}
+
+func clockMS(d time.Duration, timed bool) int64 {
+	if !timed {
+		return -1
+	}
+	return d.Milliseconds()
+}
+
+// forbiddenPoints lists Black's forbidden points in the position of moves.
+func forbiddenPoints(size int, moves []Move) [][2]int {
+	pos, err := rules.NewPosition(size)
+	if err != nil {
+		return nil
+	}
+	for _, m := range moves {
+		p := rules.Point{X: m.X, Y: m.Y}
+		if m.Refused || !pos.Board.In(p) || pos.Board.At(p) != rules.Empty {
+			continue
+		}
+		c := rules.Black
+		if m.Color == "white" {
+			c = rules.White
+		}
+		pos.Board.Set(p, c)
+	}
+	var out [][2]int
+	for _, f := range rules.ForbiddenPoints(pos) {
+		out = append(out, [2]int{f.Point.X, f.Point.Y})
+	}
+	return out
+}
+
+// finished moves a game from the running list to the finished ones.
+func (s *State) finished(rec *record.Record) GameSummary {
+	s.Running = slices.DeleteFunc(s.Running, func(g *Game) bool { return g.Round == rec.Round && g.Number == rec.Game })
+	sum := summaryOf(rec)
+	s.Games = append(s.Games, sum)
+	if over := len(s.Games) - maxGames; over > 0 {
+		s.Games = slices.Delete(s.Games, 0, over)
+	}
+	k := gameKey{rec.Round, rec.Game}
+	if _, ok := s.records[k]; !ok {
+		s.order = append(s.order, k)
+	}
+	s.records[k] = rec
+	if over := len(s.order) - maxRecent; over > 0 {
+		for _, old := range s.order[:over] {
+			delete(s.records, old)
+		}
+		s.order = slices.Delete(s.order, 0, over)
+	}
+	s.Finished++
+	if !rec.Start.IsZero() && (s.Started.IsZero() || rec.Start.Before(s.Started)) {
+		s.Started = rec.Start // a continued event began with its first game
+	}
+	s.about(rec.Black, rec.BlackAbout)
+	s.about(rec.White, rec.WhiteAbout)
+	return sum
+}
+
+// about fills an entrant's ABOUT fields from a record's.
+func (s *State) about(name, raw string) {
+	if raw == "" {
+		return
+	}
+	a := engine.ParseAbout(raw)
+	for i := range s.Entrants {
+		if s.Entrants[i].Name == name {
+			s.Entrants[i].Program, s.Entrants[i].Version = a.Name, a.Version
+			s.Entrants[i].Author, s.Entrants[i].Country = a.Author, a.Country
+		}
+	}
+}
+
+func summaryOf(rec *record.Record) GameSummary {
+	res := "1/2-1/2"
+	switch rec.Winner {
+	case rules.Black:
+		res = "1-0"
+	case rules.White:
+		res = "0-1"
+	}
+	return GameSummary{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White, Result: res,
+		End: string(rec.End), Detail: rec.Detail, Moves: len(rec.Moves), File: event.GameFile(rec)}
+}
+
+func (s *State) standings(rep *report.Report) {
+	st, ct := rep.StandingsTable(), rep.CrosstableTable()
+	s.Standings = &Table{st.Title, st.Header, st.Rows, st.Right}
+	s.Crosstable = &Table{ct.Title, ct.Header, ct.Rows, ct.Right}
+}
+
+// counted adds a match game to its encounter's view.
+func (s *State) counted(c matchCount) *MatchView {
+	name := func(i int) string {
+		if i >= 0 && i < len(s.Entrants) {
+			return s.Entrants[i].Name
+		}
+		return fmt.Sprintf("engine %d", i+1)
+	}
+	first, second := name(c.First), name(c.Second)
+	var v *MatchView
+	for _, m := range s.Match {
+		if m.First == first && m.Second == second {
+			v = m
+		}
+	}
+	if v == nil {
+		v = &MatchView{First: first, Second: second, SPRT: s.sprt != nil, Points: []MatchPoint{}}
+		s.Match = append(s.Match, v)
+	}
+	v.wdl, v.penta = c.WDL, c.Penta
+	v.W, v.D, v.L, v.Penta = c.WDL.W, c.WDL.D, c.WDL.L, [5]int(c.Penta)
+	st := c.WDL.Stats()
+	if s.sprt != nil && s.sprt.Pentanomial() && c.Penta.Pairs() > 0 {
+		st = c.Penta.Stats()
+	}
+	v.Elo, v.EloLo, v.EloHi, v.LOS = finite(st.Elo), finite(st.EloLo), finite(st.EloHi), finite(st.LOS)
+	v.Defined = st.EloHi > st.EloLo && !isInf(st.EloLo) && !isInf(st.EloHi)
+	if s.sprt != nil {
+		v.LLR = s.sprt.LLR(c.WDL, c.Penta)
+		v.Lower, v.Upper = s.sprt.Bounds()
+		if c.Decision != rating.Continue {
+			v.Decision = c.Decision.String()
+		}
+	}
+	// One point per finished game pair (or game, without pairs), so the
+	// plots gain a point per pair as the SPRT does.
+	n := c.WDL.Games()
+	if !c.Pairs || n%2 == 0 {
+		v.Points = append(v.Points, MatchPoint{Games: n, LLR: v.LLR, Elo: v.Elo, EloLo: v.EloLo, EloHi: v.EloHi})
+		if over := len(v.Points) - maxGames; over > 0 {
+			v.Points = slices.Delete(v.Points, 0, over)
+		}
+	}
+	return v
+}
+
+// matchCount is what the page needs of a counted match game, copied when
+// the event reports it (the encounter keeps changing afterwards).
+type matchCount struct {
+	First, Second int // entrants, by index
+	WDL           rating.WDL
+	Penta         rating.Pentanomial
+	Decision      rating.Decision
+	Pairs         bool
+}
+
+func finite(f float64) float64 {
+	if isInf(f) || f != f {
+		return 0
+	}
+	return f
+}
+
+func isInf(f float64) bool { return f > 1e300 || f < -1e300 }
+
+// record returns a finished game's record, when it is kept.
+func (s *State) record(round, number int) (*record.Record, error) {
+	if r, ok := s.records[gameKey{round, number}]; ok {
+		return r, nil
+	}
+	return nil, fmt.Errorf("game %d of round %d is not kept in memory", number, round)
+}
+
+// Replay is a finished game as the page replays it.
+type Replay struct {
+	GameSummary
+	Rule       string   `json:"rule"`
+	Size       int      `json:"size"`
+	BlackAbout string   `json:"black_about,omitempty"`
+	WhiteAbout string   `json:"white_about,omitempty"`
+	Moves      []Move   `json:"moves"`
+	Messages   []string `json:"messages"`
+}
+
+func replayOf(rec *record.Record) Replay {
+	r := Replay{GameSummary: summaryOf(rec), Rule: rec.Rule, Size: rec.Size, BlackAbout: rec.BlackAbout,
+		WhiteAbout: rec.WhiteAbout, Moves: []Move{}, Messages: rec.Messages}
+	for i, m := range rec.Moves {
+		// The last stone of a game lost by an illegal, forbidden or late
+		// move is kept in the record but was never on the board.
+		refused := i == len(rec.Moves)-1 && (rec.End == record.Illegal || rec.End == record.Forbidden)
+		r.Moves = append(r.Moves, Move{X: m.Point.X, Y: m.Point.Y, Color: colorName(m.Color), ThinkMS: m.Think.Milliseconds(),
+			Opening: m.Opening, Refused: refused || m.Raw != ""})
+	}
+	if r.Messages == nil {
+		r.Messages = []string{}
+	}
+	return r
+}
