@@ -27,8 +27,8 @@ type Update interface{ update() }
 type Began struct {
 	Name     string
 	Identity *Identity // what event.json says of it
-	Total    int // games in the event when known in advance, else an estimate
-	Finished int // games already in the journal (a continued event)
+	Total    int       // games in the event when known in advance, else an estimate
+	Finished int       // games already in the journal (a continued event)
 	// Seed, when not 0, is the seed this run chose for a random opening
 	// order or transform; a person needs it to replay the match.
 	Seed uint64

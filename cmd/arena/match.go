@@ -152,9 +152,9 @@ type matchPlan struct {
 	*event.Match
 	ReportEvery int // games between stats lines; 0 = only at the end
 	Quiet       bool
-	Hints       bool // suggest -opening-policy when an engine ignores outer-open
-	ScoreLines  bool // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
-	Debug       bool // print the engines' messages after every game
+	Hints       bool   // suggest -opening-policy when an engine ignores outer-open
+	ScoreLines  bool   // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
+	Debug       bool   // print the engines' messages after every game
 	Serve       string // address of the live page; "" = none
 }
 
