@@ -55,8 +55,7 @@ func (h *Hub) Observe(u event.Update) {
 	it := item{u: u, at: h.now()}
 	if m, ok := u.(event.MatchGameCounted); ok && m.Encounter != nil {
 		e := m.Encounter
-		it.count = &matchCount{First: e.First, Second: e.Second, WDL: e.WDL, Penta: e.Penta,
-			Decision: e.Decision, Pairs: e.Penta.Pairs() > 0}
+		it.count = &matchCount{First: e.First, Second: e.Second, WDL: e.WDL, Penta: e.Penta, Decision: e.Decision}
 	}
 	select {
 	case h.in <- it:

@@ -51,6 +51,7 @@ type State struct {
 	records     map[gameKey]*record.Record
 	order       []gameKey // finished games whose records are kept, oldest first
 	sprt        *rating.SPRT
+	pairs       bool // a match's games go in pairs (one opening, colours exchanged)
 }
 
 // Entrant is an engine of the event with what it says of itself (ABOUT).
@@ -177,6 +178,9 @@ func (s *State) begin(id *event.Identity, total, finished int) {
 	}
 	if len(id.Engines) > 0 {
 		s.TimeControl = timeControl(id.Engines[0].Clock)
+	}
+	if id.Match != nil {
+		s.pairs = id.Match.Pairs
 	}
 	if id.Match != nil && id.Match.SPRT != nil {
 		t := id.Match.SPRT
@@ -374,7 +378,7 @@ func (s *State) counted(c matchCount) *MatchView {
 	// One point per finished game pair (or game, without pairs), so the
 	// plots gain a point per pair as the SPRT does.
 	n := c.WDL.Games()
-	if !c.Pairs || n%2 == 0 {
+	if !s.pairs || n%2 == 0 {
 		v.Points = append(v.Points, MatchPoint{Games: n, LLR: v.LLR, Elo: v.Elo, EloLo: v.EloLo, EloHi: v.EloHi})
 		if over := len(v.Points) - maxGames; over > 0 {
 			v.Points = slices.Delete(v.Points, 0, over)
@@ -390,7 +394,6 @@ type matchCount struct {
 	WDL           rating.WDL
 	Penta         rating.Pentanomial
 	Decision      rating.Decision
-	Pairs         bool
 }
 
 func finite(f float64) float64 {

@@ -17,6 +17,7 @@
 //	double-at=K        send the Kth move twice
 //	garbage            binary junk and stray lines before every move
 //	messages=N         N MESSAGE lines before every move
+//	say=TEXT           a MESSAGE line with TEXT before every move (markup, say)
 //	stderr-flood=BYTES that many bytes on stderr before every move
 //	long-line=BYTES    a line of that many bytes before every move
 //	suggest            SUGGEST the move, then play what PLAY says
@@ -119,6 +120,7 @@ type options struct {
 	messages, stderrFlood, longLine, hog, forkBomb                                                   int
 	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder             bool
 	think, slowStart, sleep                                                                          time.Duration
+	say                                                                                              string
 }
 
 func parseArgs(args []string) (options, error) {
@@ -159,6 +161,8 @@ func parseArgs(args []string) (options, error) {
 				return o, fmt.Errorf("%s: want a duration like 500ms, got %q", key, val)
 			}
 			*durs[key] = d
+		case key == "say":
+			o.say = val
 		default:
 			return o, fmt.Errorf("unknown argument %q", a)
 		}
@@ -468,6 +472,9 @@ func (b *brain) move() int {
 	}
 	for i := range b.o.messages {
 		b.say(fmt.Sprintf("MESSAGE depth %d eval %d pv 7,7 8,8", i+1, i*3-k))
+	}
+	if b.o.say != "" {
+		b.say("MESSAGE " + b.o.say)
 	}
 	if b.o.stderrFlood > 0 {
 		flood(b.errw, b.o.stderrFlood)
