@@ -40,6 +40,12 @@ func NewMatch(name string, rule rules.Rule, size int) *Match {
 	return &Match{Match: &arbiter.Match{Director: &arbiter.Director{Event: name, Rule: rule, Size: size, Concurrency: 1, Instances: true}, Games: 1, Rounds: 1}}
 }
 
+// NewMatchFolder is the output folder of a match that names none: a new
+// one under out/, named after the time.
+func NewMatchFolder() string {
+	return filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
+}
+
 // LoadOpenings sets the match's openings: the list in file (in format
 // "offset", "pos" or "" for detected per line), checked for the rule and
 // board, or with no file under outer-open's arbiter-opens policy a first

@@ -88,7 +88,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if *out == "" {
-		*out = filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
+		*out = event.NewMatchFolder()
 	}
 	p := &matchPlan{Match: event.NewMatch("match", rule, *size), ReportEvery: *report,
 		Quiet: *quiet, Hints: rule.Name() == "outer-open"}
