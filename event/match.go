@@ -93,15 +93,15 @@ func UniqueNames(ents []arbiter.Entrant) {
 	}
 }
 
-// Validate checks the match's consistency, and that every engine's program
-// exists, before anything is played.
-func (m *Match) Validate() error {
+// CheckEngines checks that every engine's program exists, before anything
+// is played.
+func (m *Match) CheckEngines() error {
 	for _, e := range m.Entrants {
 		if err := bundled.Check(e.Spec); err != nil {
 			return err
 		}
 	}
-	return m.Match.Validate()
+	return nil
 }
 
 // Encounters are the match's pairs of engines with their tallies (after
@@ -115,6 +115,9 @@ func (m *Match) Encounters() []*arbiter.Encounter { return m.encounters }
 // ended before Run returns.
 func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if err := m.Validate(); err != nil {
+		return err
+	}
+	if err := m.CheckEngines(); err != nil {
 		return err
 	}
 	s := &stream{obs: obs}

@@ -156,8 +156,9 @@ type matchPlan struct {
 	Debug       bool // print the engines' messages after every game
 }
 
-// validate checks the plan before anything is played: every problem is
-// the command line's.
+// validate checks the plan before anything is played: settings that do
+// not fit together are the command line's fault (usage); a program that
+// does not exist is not.
 func (p *matchPlan) validate() error {
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -165,7 +166,7 @@ func (p *matchPlan) validate() error {
 	if p.ReportEvery < 0 {
 		return fmt.Errorf("%w: report interval must not be negative", errUsage)
 	}
-	return nil
+	return p.CheckEngines()
 }
 
 // play runs the plan and prints the games, stats lines and the summary.
