@@ -39,6 +39,8 @@ type Match struct {
 	places     []place // per fixture, by Number-1
 	played     int
 	fatal      bool
+	halted     bool         // a replayed game decided the SPRT or was fatal
+	replayed   map[int]bool // fixture numbers counted by Replay
 }
 
 // Encounter is one pair of entrants of a match and its tally so far, from
@@ -129,7 +131,7 @@ func (m *Match) SPRTModel() string {
 // same openings, and with Suite.Pairs games 2j and 2j+1 are a pair.
 func (m *Match) Schedule() ([]*Encounter, []Fixture) {
 	m.encounters, m.fixtures, m.places = nil, nil, nil
-	m.played, m.fatal = 0, false
+	m.played, m.fatal, m.halted, m.replayed = 0, false, false, map[int]bool{}
 	n := len(m.Entrants)
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
@@ -171,6 +173,9 @@ func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) erro
 	}
 	stopped, stop := context.WithCancel(drain)
 	defer stop()
+	if m.halted {
+		return nil
+	}
 	m.Finished = func(rec *record.Record) error {
 		if err := kept(rec); err != nil {
 			return err
@@ -184,7 +189,46 @@ func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) erro
 		}
 		return nil
 	}
-	return m.Play(stopped, abort, m.fixtures)
+	var left []Fixture
+	for _, f := range m.fixtures {
+		if !m.replayed[f.Number] {
+			left = append(left, f)
+		}
+	}
+	return m.Play(stopped, abort, left)
+}
+
+// Replay counts the games of an interrupted match (its journal, in the
+// order the games finished) as they were counted when they finished, so
+// that Run plays only the rest and the match ends as it would have
+// uninterrupted. A record that is not a game of this schedule, or a game
+// twice, is an error. Call it after Schedule and before Run.
+func (m *Match) Replay(done []*record.Record) ([]MatchGame, error) {
+	if m.fixtures == nil {
+		m.Schedule()
+	}
+	var out []MatchGame
+	for _, rec := range done {
+		if rec.Game < 1 || rec.Game > len(m.fixtures) {
+			return out, fmt.Errorf("game %d is not in the match's schedule of %d games", rec.Game, len(m.fixtures))
+		}
+		if m.replayed[rec.Game] {
+			return out, fmt.Errorf("game %d is recorded twice", rec.Game)
+		}
+		f := m.fixtures[rec.Game-1]
+		a, b := m.Entrants[f.Black].Spec.Name, m.Entrants[f.White].Spec.Name
+		// Either colour: an opening procedure may have exchanged them.
+		if !(rec.Black == a && rec.White == b) && !(rec.Black == b && rec.White == a) {
+			return out, fmt.Errorf("game %d: %s vs %s, but the schedule has %s vs %s", rec.Game, rec.Black, rec.White, a, b)
+		}
+		m.replayed[rec.Game] = true
+		g := m.count(rec)
+		if g.Decided || g.Fatal {
+			m.halted = true
+		}
+		out = append(out, g)
+	}
+	return out, nil
 }
 
 // Played is the number of games counted so far.

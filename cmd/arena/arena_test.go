@@ -36,10 +36,9 @@ func runArena(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
+// The README's demo, as the README runs it (a few seconds: it stays in
+// -short).
 func TestDemoConfigRunsAndResumes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the demo plays 12 real games")
-	}
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "demo.toml")
 	src, err := os.ReadFile("../../configs/demo.toml")
@@ -255,8 +254,8 @@ func TestCommandLineErrors(t *testing.T) {
 		{"no command", nil, exitUsage, "usage: arena COMMAND"},
 		{"unknown command", []string{"tourney"}, exitUsage, `unknown command "tourney"`},
 		{"bad flag", []string{"match", "-gamez", "3", "a", "b"}, exitUsage, "flag provided but not defined: -gamez"},
-		{"missing engine program", []string{"match", "-games", "1", "./no-such-engine", "builtin:random"}, exitUsage, `engine "no-such-engine": command "./no-such-engine": no such file or directory`},
-		{"unknown bundled engine", []string{"match", "-games", "1", "builtin:grredy", "builtin:random"}, exitUsage, `no bundled engine "grredy"`},
+		{"missing engine program", []string{"match", "-games", "1", "./no-such-engine", "builtin:random"}, exitError, `engine "no-such-engine": command "./no-such-engine": no such file or directory`},
+		{"unknown bundled engine", []string{"match", "-games", "1", "builtin:grredy", "builtin:random"}, exitError, `no bundled engine "grredy"`},
 		{"unknown rule", []string{"match", "-rule", "go", "builtin:random", "builtin:random"}, exitUsage, `unknown rule "go"`},
 		{"missing config", []string{"run", "nope.toml"}, exitError, "nope.toml"},
 		{"help", []string{"help", "match"}, exitOK, "-games"},
@@ -273,7 +272,32 @@ func TestCommandLineErrors(t *testing.T) {
 			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
 				t.Fatalf("exit %d, want %d; output:\n%s%s\nwant it to contain %q", code, tc.code, out, errOut, tc.want)
 			}
+			// "usage" is said of usage errors only.
+			if (code == exitUsage) != strings.Contains(errOut, "usage") {
+				t.Errorf("exit %d, and the message says usage %v:\n%s", code, strings.Contains(errOut, "usage"), errOut)
+			}
 		})
+	}
+}
+
+// A bad flag is answered with the error and the command's usage, on
+// stderr; -h prints the usage on stdout.
+func TestBadFlagPrintsUsageOnStderr(t *testing.T) {
+	for _, args := range [][]string{
+		{"match", "-gamez", "3", "a", "b"},
+		{"run", "-extnd", "x.toml"},
+		{"standings", "-x"},
+		{"gomoku-cli", "-bogus"},
+	} {
+		out, errOut, code := runArena(t, args...)
+		want := "usage: arena " + args[0]
+		if code != exitUsage || out != "" || !strings.Contains(errOut, want) || strings.Index(errOut, want) < strings.Index(errOut, "\n") {
+			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s\nwant exit %d, the error, then the usage on stderr", args, code, out, errOut, exitUsage)
+		}
+	}
+	out, errOut, code := runArena(t, "run", "-h")
+	if code != exitOK || !strings.HasPrefix(out, "usage: arena run") || errOut != "" {
+		t.Errorf("-h: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
 

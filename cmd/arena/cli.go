@@ -10,6 +10,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/event"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/rules"
 )
@@ -116,7 +117,7 @@ func runGomokuCli(args []string, stdout, stderr io.Writer) error {
 // parseCli turns a c-gomoku-cli command line into a match plan.
 func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	usage := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format+" (see arena gomoku-cli -h)", append([]any{errUsage}, a...)...)
+		return usageError{fmt.Errorf("%w: "+format, append([]any{errUsage}, a...)...), func(w io.Writer) { fmt.Fprint(w, cliUsage) }}
 	}
 	var (
 		engines    []*cliEngine
@@ -275,7 +276,8 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
-	p := &matchPlan{Match: newMatch("gomoku-cli", rule, size), PGN: pgn, SGF: sgf, Msg: msg, ScoreLines: true, Debug: debug}
+	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), ScoreLines: true, Debug: debug}
+	p.PGN, p.SGF, p.Msg = pgn, sgf, msg
 	if transcript {
 		p.Log = cliLog
 	}
@@ -291,7 +293,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		}
 		p.Entrants = append(p.Entrants, ent)
 	}
-	uniqueNames(p.Entrants)
+	event.UniqueNames(p.Entrants)
 	if trans {
 		suite.Transform = arbiter.TransformCycle
 	}
@@ -299,12 +301,10 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if err := suite.Validate(); err != nil {
 		return nil, usage("-openings: %v", err)
 	}
-	if openFile != "" {
-		if suite.Openings, err = loadOpenings(openFile, openType, rule, size); err != nil {
-			return nil, err
-		}
-	}
 	p.Suite = suite
+	if err := p.LoadOpenings(openFile, openType, ""); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -88,6 +88,11 @@ func arena(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "arena %s: %v\n", args[0], err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(stderr)
+			ue.usage(stderr)
+		}
 		return exitUsage
 	}
 	var ec exitCoder
@@ -135,26 +140,49 @@ func runHelp(args []string, stdout, stderr io.Writer) error {
 	return cmd.run([]string{"-h"}, stdout, stderr)
 }
 
+// flags is a command's flag set and what its usage says.
+type flags struct {
+	*flag.FlagSet
+	stdout          io.Writer
+	synopsis, about string
+}
+
 // newFlags makes a flag set that prints its usage to stdout on -h and
 // returns parse errors to the caller instead of exiting.
-func newFlags(name, synopsis, about string, stdout io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+func newFlags(name, synopsis, about string, stdout io.Writer) *flags {
+	fs := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), stdout: stdout, synopsis: synopsis, about: about}
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fs.SetOutput(stdout)
-		fmt.Fprintf(stdout, "usage: arena %s %s\n\n%s\n\nflags:\n", name, synopsis, about)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {} // parse prints it, to stdout or stderr
 	return fs
 }
 
-// parse parses flags; -h prints help and returns flag.ErrHelp.
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v (see arena %s -h)", errUsage, err, fs.Name())
-	}
-	return nil
+// usage prints the command's usage and flags to w.
+func (fs *flags) usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: arena %s %s\n\n%s\n\nflags:\n", fs.Name(), fs.synopsis, fs.about)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
+
+// parse parses flags; -h prints the usage and returns flag.ErrHelp, and a
+// bad flag is a usageError, whose usage goes to stderr.
+func parse(fs *flags, args []string) error {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		fs.usage(fs.stdout)
+		return err
+	}
+	return usageError{fmt.Errorf("%w: %v", errUsage, err), fs.usage}
+}
+
+// usageError is a command line the command cannot read: arena prints the
+// error and then how the command is used.
+type usageError struct {
+	error
+	usage func(io.Writer)
+}
+
+func (e usageError) Unwrap() error { return e.error }

@@ -6,20 +6,17 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
-	"gomoku-arena/internal/bundled"
+	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
-	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
@@ -91,10 +88,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if *out == "" {
-		*out = filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
+		*out = event.NewMatchFolder()
 	}
-	p := &matchPlan{Match: newMatch("match", rule, *size), ReportEvery: *report,
-		Out: *out, PGN: *pgn, Quiet: *quiet, Hints: rule.Name() == "outer-open"}
+	p := &matchPlan{Match: event.NewMatch("match", rule, *size), ReportEvery: *report,
+		Quiet: *quiet, Hints: rule.Name() == "outer-open"}
+	p.Out, p.PGN = *out, *pgn
 	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *startTimeout, *games, *gauntlet, *concurrency
 	if *procedure != arbiter.ProcedureNone {
 		p.Procedure = *procedure
@@ -116,11 +114,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)
 		}
 		p.Entrants = append(p.Entrants, arbiter.Entrant{
-			Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], Dir: filepath.Join(*out, "engines", name), StartTimeout: *startTimeout},
+			Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: *startTimeout},
 			BoardMode: *boardMode, Clock: ctl,
 		})
 	}
-	uniqueNames(p.Entrants)
+	event.UniqueNames(p.Entrants)
 	for _, l := range []struct {
 		flag string
 		key  string
@@ -141,73 +139,34 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err := p.Suite.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	switch {
-	case *openingsFile != "":
-		if p.Suite.Openings, err = loadOpenings(*openingsFile, *openingsFormat, rule, *size); err != nil {
-			return err
-		}
-	case rule.Name() == "outer-open" && *policy == config.PolicyArbiterOpens:
-		for _, m := range rules.OuterOpenFirstMoves(*size) {
-			p.Suite.Openings = append(p.Suite.Openings, rules.Opening{Stones: []rules.Point{m}})
-		}
+	if err := p.LoadOpenings(*openingsFile, *openingsFormat, *policy); err != nil {
+		return err
 	}
 	return p.play(stdout, stderr)
 }
 
-// loadOpenings reads and checks an opening list for the rule and board.
-func loadOpenings(path, format string, rule rules.Rule, size int) ([]rules.Opening, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("openings: %w", err)
-	}
-	defer f.Close()
-	list, err := rules.ReadOpenings(f, path, format, size)
-	if err != nil {
-		return nil, err
-	}
-	if err := arbiter.CheckOpenings(list, path, rule, size); err != nil {
-		return nil, err
-	}
-	return list, nil
-}
-
 // matchPlan is an authors' match, from `arena match` flags or from a
-// c-gomoku-cli command line (cli.go); play runs it.
+// c-gomoku-cli command line (cli.go), and how to show it; play runs it.
 type matchPlan struct {
-	*arbiter.Match        // what is played: engines, rule, schedule, SPRT
-	ReportEvery    int    // games between stats lines; 0 = only at the end
-	Out            string // folder for the journal and per-game files; "" = none
-	PGN            string // results appended in the rating tools' PGN form
-	SGF            string // games appended to one SGF collection
-	Msg            string // engine messages appended, grouped by game
-	Log            string // every line to and from the engines, appended with times
-	Quiet          bool
-	Hints          bool // suggest -opening-policy when an engine ignores outer-open
-	ScoreLines     bool // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
-	Debug          bool // print the engines' messages after every game
+	*event.Match
+	ReportEvery int // games between stats lines; 0 = only at the end
+	Quiet       bool
+	Hints       bool // suggest -opening-policy when an engine ignores outer-open
+	ScoreLines  bool // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
+	Debug       bool // print the engines' messages after every game
 }
 
-// newMatch is a match between entrants added later: several instances of
-// an engine may play at once, as authors' matches want.
-func newMatch(event string, rule rules.Rule, size int) *arbiter.Match {
-	return &arbiter.Match{Director: &arbiter.Director{Event: event, Rule: rule, Size: size, Concurrency: 1, Instances: true}, Games: 1, Rounds: 1}
-}
-
-// validate checks the plan's consistency, and that every engine's program
-// exists, before anything is played.
+// validate checks the plan before anything is played: settings that do
+// not fit together are the command line's fault (usage); a program that
+// does not exist is not.
 func (p *matchPlan) validate() error {
-	for _, e := range p.Entrants {
-		if err := bundled.Check(e.Spec); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-	}
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if p.ReportEvery < 0 {
 		return fmt.Errorf("%w: report interval must not be negative", errUsage)
 	}
-	return nil
+	return p.CheckEngines()
 }
 
 // play runs the plan and prints the games, stats lines and the summary.
@@ -215,135 +174,22 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	if err := p.validate(); err != nil {
 		return err
 	}
-	if p.Suite.Seed == 0 && (p.Suite.Order == arbiter.OrderRandom || p.Suite.Transform == arbiter.TransformRandom) {
-		p.Suite.Seed = uint64(time.Now().UnixNano())
-		fmt.Fprintf(stdout, "seed %d\n", p.Suite.Seed)
-	}
-	m := p.Match
-	encs, fixtures := m.Schedule()
-	var jnl *journal.Journal
-	if p.Out != "" {
-		if err := mkdirs(p.Out); err != nil {
-			return err
-		}
-		j, _, err := journal.Open(filepath.Join(p.Out, "journal.jsonl"))
-		if err != nil {
-			return err
-		}
-		defer j.Close()
-		jnl = j
-	}
-	files := map[*string]*os.File{}
-	for _, name := range []*string{&p.PGN, &p.SGF, &p.Msg} {
-		if *name == "" {
-			continue
-		}
-		f, err := os.OpenFile(*name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		files[name] = f
-	}
-
-	if p.Log != "" {
-		f, err := os.OpenFile(p.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		var mu sync.Mutex
-		for i := range m.Entrants {
-			name := m.Entrants[i].Spec.Name
-			m.Entrants[i].Spec.Transcript = func(pid int, sent bool, line string) {
-				dir := "<-"
-				if sent {
-					dir = "->"
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				fmt.Fprintf(f, "%s %s[%d] %s %s\n", time.Now().Format("15:04:05.000"), name, pid, dir, line)
-			}
-		}
-	}
-
 	// The user's Ctrl-C drains and aborts the match through drain and abort;
 	// the match itself stops starting games when the SPRT decides or a fatal
 	// error happens.
 	drain, abort, stop := interrupts(stderr)
 	defer stop()
-	defer m.Close()
-
-	prog := newProgress(stdout, p.Quiet, len(fixtures))
-	prog.names = func(f arbiter.Fixture) string {
-		return fmt.Sprintf("#%d %s-%s", f.Number, p.Entrants[f.Black].Spec.Name, p.Entrants[f.White].Spec.Name)
-	}
-	m.Started = prog.started
-	m.Moved = prog.moved
-	var (
-		hints    []string
-		fatal    error
-		decision string
-	)
-	kept := func(rec *record.Record) error {
-		if jnl != nil {
-			if err := jnl.Append(rec); err != nil {
-				return err
-			}
-		}
-		prog.finished(rec)
-		return nil
-	}
-	counted := func(g arbiter.MatchGame) error {
-		rec, e := g.Record, g.Encounter
-		if p.Out != "" {
-			if err := writeGame(p.Out, rec); err != nil {
-				return err
-			}
-		}
-		if g.Collect {
-			if err := appendGame(files[&p.PGN], files[&p.SGF], files[&p.Msg], rec); err != nil {
-				return err
-			}
-		}
-		if p.Hints && rec.Detail != "" && strings.Contains(rec.Detail, string(rules.OutsideOuterZone)) && len(hints) == 0 {
-			hints = append(hints, fmt.Sprintf("hint: %s does not seem to know outer-open; -opening-policy arbiter-opens lets the arbiter place Black's first stone", rec.Black))
-		}
-		if p.Debug {
-			for _, msg := range rec.Messages {
-				prog.println("  " + msg)
-			}
-		}
-		if p.ScoreLines {
-			w := e.WDL
-			prog.println(fmt.Sprintf("Score of %s vs %s: %d - %d - %d  [%.3f] %d", p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name,
-				w.W, w.L, w.D, e.Points()/float64(w.Games()), w.Games()))
-		}
-		reported := p.ReportEvery > 0 && g.Played%p.ReportEvery == 0
-		if reported {
-			for _, e := range encs {
-				if e.WDL.Games() > 0 {
-					prog.println(p.statsLine(e))
-				}
-			}
-		}
-		if g.Decided {
-			decision = fmt.Sprintf("SPRT: %s accepted after %d games", e.Decision, e.WDL.Games())
-			if !reported {
-				prog.println(p.statsLine(e))
-			}
-			prog.println(decision)
-		}
-		if g.Fatal {
-			fatal = fmt.Errorf("-fatalerror: game %d: %s lost by %s (%s); stopping", rec.Game, loserName(rec), rec.End, rec.Detail)
-			prog.println(fatal.Error())
-		}
-		return nil
-	}
-	err := m.Run(drain, abort, kept, counted)
+	prog := newPrinter(stdout, p.Quiet, func(g event.GameStarted) string {
+		return fmt.Sprintf("#%d %s-%s", g.Number, g.Black, g.White)
+	})
+	v := &matchView{printer: prog, plan: p, stdout: stdout}
+	err := p.Run(drain, abort, v)
 	prog.close()
-	p.summary(stdout, m, encs, decision)
-	for _, h := range hints {
+	if v.began == nil {
+		return err // nothing was played: the folder or the plan was refused
+	}
+	p.summary(stdout, v.decision)
+	for _, h := range v.hints {
 		fmt.Fprintln(stdout, h)
 	}
 	if p.Out != "" {
@@ -352,12 +198,74 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	switch {
 	case err != nil:
 		return err
-	case fatal != nil:
-		return fatal
+	case v.fatal != nil:
+		return v.fatal
 	case drain.Err() != nil || abort.Err() != nil:
-		return fmt.Errorf("stopped after %d of %d games", m.Played(), len(fixtures))
+		return fmt.Errorf("stopped after %d of %d games", p.Played(), v.began.Total)
 	}
 	return nil
+}
+
+// matchView is what `arena match` shows of a match beyond its printer:
+// stats lines, the SPRT's decision, hints, score lines, engine messages.
+type matchView struct {
+	printer
+	plan     *matchPlan
+	stdout   io.Writer
+	began    *event.Began
+	hints    []string
+	fatal    error
+	decision string
+}
+
+func (v *matchView) Observe(u event.Update) {
+	v.printer.Observe(u)
+	p := v.plan
+	switch u := u.(type) {
+	case event.Began:
+		v.began = &u
+		if u.Seed != 0 {
+			v.println(fmt.Sprintf("seed %d", u.Seed))
+		}
+		if u.Finished > 0 {
+			v.println(fmt.Sprintf("continuing %s: %d games already finished", p.Out, u.Finished))
+		}
+	case event.MatchGameCounted:
+		g := u.MatchGame
+		rec, e := g.Record, g.Encounter
+		if p.Hints && rec.Detail != "" && strings.Contains(rec.Detail, string(rules.OutsideOuterZone)) && len(v.hints) == 0 {
+			v.hints = append(v.hints, fmt.Sprintf("hint: %s does not seem to know outer-open; -opening-policy arbiter-opens lets the arbiter place Black's first stone", rec.Black))
+		}
+		if p.Debug {
+			for _, msg := range rec.Messages {
+				v.println("  " + msg)
+			}
+		}
+		if p.ScoreLines {
+			w := e.WDL
+			v.println(fmt.Sprintf("Score of %s vs %s: %d - %d - %d  [%.3f] %d", p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name,
+				w.W, w.L, w.D, e.Points()/float64(w.Games()), w.Games()))
+		}
+		reported := p.ReportEvery > 0 && g.Played%p.ReportEvery == 0
+		if reported {
+			for _, e := range p.Encounters() {
+				if e.WDL.Games() > 0 {
+					v.println(p.statsLine(e))
+				}
+			}
+		}
+		if g.Decided {
+			v.decision = fmt.Sprintf("SPRT: %s accepted after %d games", e.Decision, e.WDL.Games())
+			if !reported {
+				v.println(p.statsLine(e))
+			}
+			v.println(v.decision)
+		}
+		if g.Fatal {
+			v.fatal = fmt.Errorf("-fatalerror: game %d: %s lost by %s (%s); stopping", rec.Game, loserName(rec), rec.End, rec.Detail)
+			v.println(v.fatal.Error())
+		}
+	}
 }
 
 func loserName(rec *record.Record) string {
@@ -368,36 +276,6 @@ func loserName(rec *record.Record) string {
 		return rec.Black
 	}
 	return "nobody"
-}
-
-// appendGame adds a finished game to the files that collect every game; a
-// nil file is not written.
-func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
-	if pgn != nil {
-		if err := rating.WriteRatingPGN(pgn, rec.Black, rec.White, rec.Score()); err != nil {
-			return err
-		}
-	}
-	if sgf != nil {
-		if err := record.WriteSGF(sgf, rec); err != nil {
-			return err
-		}
-		if _, err := io.WriteString(sgf, "\n"); err != nil {
-			return err
-		}
-	}
-	if msg != nil {
-		var b strings.Builder
-		fmt.Fprintf(&b, "Game %d: %s x %s\n", rec.Game, rec.Black, rec.White)
-		for _, m := range rec.Messages {
-			b.WriteString(m + "\n")
-		}
-		b.WriteString("\n")
-		if _, err := io.WriteString(msg, b.String()); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // statsLine is the periodic, parseable summary of one encounter: fields
@@ -421,7 +299,8 @@ func (p *matchPlan) statsLine(e *arbiter.Encounter) string {
 // summary prints the final result: for two engines the score, Elo, LOS,
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
-func (p *matchPlan) summary(w io.Writer, m *arbiter.Match, encs []*arbiter.Encounter, decision string) {
+func (p *matchPlan) summary(w io.Writer, decision string) {
+	m, encs := p.Match.Match, p.Encounters()
 	fmt.Fprintln(w)
 	for _, e := range encs {
 		if e.WDL.Games() == 0 {
@@ -628,28 +507,8 @@ func parseCount(s string, size bool) (int64, error) {
 	return n * mult, nil
 }
 
-// uniqueNames suffixes engines that share a name with #1, #2, ... so
-// records and statistics can tell them apart (self-play).
-func uniqueNames(ents []arbiter.Entrant) {
-	count := map[string]int{}
-	for _, e := range ents {
-		count[e.Spec.Name]++
-	}
-	seen := map[string]int{}
-	for i := range ents {
-		n := ents[i].Spec.Name
-		if count[n] > 1 {
-			seen[n]++
-			ents[i].Spec.Name = fmt.Sprintf("%s#%d", n, seen[n])
-			if ents[i].Spec.Dir != "" {
-				ents[i].Spec.Dir = filepath.Join(filepath.Dir(ents[i].Spec.Dir), ents[i].Spec.Name)
-			}
-		}
-	}
-}
-
 // flagSet reports whether the flag was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
+func flagSet(fs *flags, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
@@ -686,13 +545,4 @@ func eloText(st rating.MatchStats) string {
 		return fmt.Sprintf("Elo %+.1f [%+.1f, %+.1f]", st.Elo, st.EloLo, st.EloHi)
 	}
 	return fmt.Sprintf("Elo %+.1f ± %.1f", st.Elo, st.EloError())
-}
-
-// println prints a line above the live status line.
-func (p *progress) println(line string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.clearStatus()
-	fmt.Fprintln(p.w, line)
-	p.status()
 }

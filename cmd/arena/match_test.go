@@ -13,6 +13,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/event"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/rules"
@@ -93,7 +94,7 @@ func TestMatchRoundRobinRatingList(t *testing.T) {
 }
 
 func TestMatchGauntletSchedule(t *testing.T) {
-	p := &matchPlan{Match: newMatch("t", nil, 15)}
+	p := &matchPlan{Match: event.NewMatch("t", nil, 15)}
 	p.Games, p.Rounds, p.Gauntlet, p.Entrants = 2, 2, true, make([]arbiter.Entrant, 4)
 	p.Suite = arbiter.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}
 	encs, fixtures := p.Schedule()
@@ -201,7 +202,7 @@ func benchMatch(b *testing.B, concurrency int, boardMode bool) {
 	ent := func(name string) arbiter.Entrant {
 		return arbiter.Entrant{Spec: engine.Spec{Name: name, Command: "builtin:faulty"}, BoardMode: boardMode, Clock: ctl}
 	}
-	p := &matchPlan{Match: newMatch("bench", free, 15), Quiet: true}
+	p := &matchPlan{Match: event.NewMatch("bench", free, 15), Quiet: true}
 	p.Games, p.Concurrency, p.Entrants, p.Suite = b.N, concurrency, []arbiter.Entrant{ent("a"), ent("b")}, arbiter.Suite{Pairs: true}
 	b.ResetTimer()
 	start := time.Now()

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
+	"gomoku-arena/event"
 	"gomoku-arena/internal/brains"
-	"gomoku-arena/results/journal"
-	"gomoku-arena/results/record"
 )
 
 func runStandings(args []string, stdout, stderr io.Writer) error {
@@ -22,28 +18,15 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: want one FOLDER, got %d arguments", errUsage, fs.NArg())
 	}
-	out := fs.Arg(0)
-	b, err := os.ReadFile(filepath.Join(out, "event.json"))
-	if err != nil {
-		return fmt.Errorf("%s is not an event folder: %w", out, err)
-	}
-	var id identity
-	if err := json.Unmarshal(b, &id); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(out, "event.json"), err)
-	}
-	done, err := journal.Read(filepath.Join(out, "journal.jsonl"))
+	rep, err := event.Rebuild(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	for _, rec := range done {
-		if rec.End == record.ByeEnd {
-			continue
-		}
-		if err := writeGame(out, rec); err != nil {
-			return err
-		}
+	if err := printStandings(stdout, rep); err != nil {
+		return err
 	}
-	return writeStandings(stdout, out, id, done)
+	fmt.Fprintf(stdout, "standings, crosstable and games written to %s\n", fs.Arg(0))
+	return nil
 }
 
 func bundledNames() []string { return brains.Names() }

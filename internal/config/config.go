@@ -275,7 +275,7 @@ func (ev *Event) check() error {
 			return ev.errAt(at("name"), "missing")
 		}
 		if j, dup := seen[e.Name]; dup {
-			return ev.errAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine %d)", e.Name, j+1))
+			return ev.errAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine[%d])", e.Name, j))
 		}
 		seen[e.Name] = i
 		if e.Command == "" {

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/event"
+	"gomoku-arena/results/record"
+)
+
+// A printer shows a running event in one of two styles: plain (one line per
+// finished game and the front end's own lines, for people and scripts
+// alike) or terminal (the same lines, and below them a status line with the
+// count, an estimate of the time left, and each running game with its stone
+// count and both clocks). It hears the event as an event.Observer.
+type printer interface {
+	event.Observer
+	println(line string) // a front end's own line, above any status line
+	close()              // the event is over: clear the status line
+}
+
+// newPrinter is the terminal style on a terminal, else the plain one;
+// quiet leaves out the line per game, and so the status line. describe
+// names a running game on the status line.
+func newPrinter(w io.Writer, quiet bool, describe func(event.GameStarted) string) printer {
+	if !quiet && isTerminal(w) {
+		return &terminal{plain: plain{w: w}, describe: describe, now: time.Now, running: map[arbiter.Key]*live{}}
+	}
+	return &plain{w: w, quiet: quiet}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// plain prints a line per finished game unless quiet.
+type plain struct {
+	mu    sync.Mutex
+	w     io.Writer
+	quiet bool
+}
+
+func (p *plain) Observe(u event.Update) {
+	if g, ok := u.(event.GameFinished); ok && !p.quiet {
+		p.println(gameLine(g.Record))
+	}
+}
+
+func (p *plain) println(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintln(p.w, line)
+}
+
+func (p *plain) close() {}
+
+// gameLine is the one line printed for a finished game. Its fields are
+// separated by two spaces and never contain two spaces themselves.
+func gameLine(rec *record.Record) string {
+	detail := string(rec.End)
+	if rec.Detail != "" {
+		detail += ": " + strings.Join(strings.Fields(rec.Detail), " ")
+	}
+	round := ""
+	if rec.Round > 0 {
+		round = fmt.Sprintf("round %d  ", rec.Round)
+	}
+	return fmt.Sprintf("game %d  %s%s vs %s  %s  %s  %d moves  %.1fs", rec.Game, round, rec.Black, rec.White,
+		scoreText(rec), detail, len(rec.Moves), rec.Finish.Sub(rec.Start).Seconds())
+}
+
+// scoreText is the result from Black's side: "1-0", "0-1" or "1/2-1/2".
+func scoreText(rec *record.Record) string {
+	switch rec.Score() {
+	case 1:
+		return "1-0"
+	case 0:
+		return "0-1"
+	}
+	return "1/2-1/2"
+}
+
+// terminal prints the plain lines with a live status line below them.
+type terminal struct {
+	plain
+	describe func(event.GameStarted) string
+	now      func() time.Time // the wall clock, for the estimate of the time left
+	total    int
+	done     int
+	start    time.Time
+	drawn    time.Time // last status line, to redraw at most a few times a second
+	running  map[arbiter.Key]*live
+}
+
+// live is what the status line shows of a running game.
+type live struct {
+	names        string
+	stones       int
+	black, white time.Duration
+}
+
+func (t *terminal) Observe(u event.Update) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch u := u.(type) {
+	case event.Began:
+		t.total, t.start = u.Total-u.Finished, t.now()
+	case event.GameStarted:
+		t.running[arbiter.Key{Round: u.Round, Number: u.Number}] = &live{names: t.describe(u)}
+		t.status()
+	case event.MovePlayed:
+		g := t.running[arbiter.Key{Round: u.Round, Number: u.Number}]
+		if g == nil {
+			return
+		}
+		g.stones, g.black, g.white = u.Stones, u.Black, u.White
+		if t.now().Sub(t.drawn) > 200*time.Millisecond {
+			t.status()
+		}
+	case event.GameFinished:
+		delete(t.running, arbiter.KeyOf(u.Record))
+		t.done++
+		t.clearStatus()
+		fmt.Fprintln(t.w, gameLine(u.Record))
+		t.status()
+	}
+}
+
+func (t *terminal) println(line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.clearStatus()
+	fmt.Fprintln(t.w, line)
+	t.status()
+}
+
+func (t *terminal) close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.clearStatus()
+}
+
+func (t *terminal) status() {
+	t.drawn = t.now()
+	var run []string
+	for _, g := range t.running {
+		s := g.names
+		if g.stones > 0 {
+			s += fmt.Sprintf(" (%d stones, %s/%s)", g.stones, clockText(g.black), clockText(g.white))
+		}
+		run = append(run, s)
+	}
+	sort.Strings(run)
+	eta := ""
+	if t.done > 0 && t.total > t.done {
+		left := t.now().Sub(t.start) / time.Duration(t.done) * time.Duration(t.total-t.done)
+		eta = "  ETA " + left.Round(time.Second).String()
+	}
+	line := fmt.Sprintf("%d/%d finished%s  running: %s", t.done, t.total, eta, strings.Join(run, ", "))
+	if len(line) > 200 {
+		line = line[:197] + "..."
+	}
+	fmt.Fprint(t.w, "\r\x1b[K"+line)
+}
+
+func (t *terminal) clearStatus() { fmt.Fprint(t.w, "\r\x1b[K") }
+
+// clockText is a clock reading as m:ss.
+func clockText(d time.Duration) string {
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
+	"gomoku-arena/event"
+	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
+	"gomoku-arena/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/NAME, or with -update rewrites it.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update to write it)", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// aRun is what a printer hears of a small event: two games at once, one
+// line of the front end's own between them.
+func aRun(p printer) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	p.Observe(event.Began{Name: "golden", Total: 3})
+	p.Observe(event.GameStarted{Round: 1, Number: 1, Black: "alpha", White: "beta"})
+	p.Observe(event.GameStarted{Round: 1, Number: 2, Black: "gamma", White: "delta"})
+	p.Observe(event.MovePlayed{Round: 1, Number: 1, Stones: 1, Black: 59 * time.Second, White: time.Minute})
+	p.Observe(event.MovePlayed{Round: 1, Number: 2, Stones: 2, Black: 58 * time.Second, White: 57 * time.Second})
+	p.Observe(event.GameFinished{Record: &record.Record{Round: 1, Game: 1, Black: "alpha", White: "beta", Winner: rules.Black,
+		End: record.Five, Moves: make([]record.Move, 9), Start: start, Finish: start.Add(1500 * time.Millisecond)}})
+	p.println("a line of the front end's own")
+	p.Observe(event.GameFinished{Record: &record.Record{Round: 1, Game: 2, Black: "gamma", White: "delta", Winner: rules.White,
+		End: record.Crash, Detail: "exit status 134:  engine.c:42:\tassertion failed", Moves: make([]record.Move, 4), Start: start, Finish: start.Add(250 * time.Millisecond)}})
+	p.Observe(event.GameFinished{Record: &record.Record{Game: 3, Black: "alpha", White: "gamma", End: record.MoveCap,
+		Moves: make([]record.Move, 100), Start: start, Finish: start.Add(time.Minute)}})
+	p.close()
+}
+
+// The two output styles, and the plain one without game lines (-quiet):
+// what each prints of the same run.
+func TestPrinterStyles(t *testing.T) {
+	describe := func(g event.GameStarted) string { return g.Black + " vs " + g.White }
+	tick := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := func() time.Time { tick = tick.Add(time.Second); return tick }
+	for _, tc := range []struct {
+		name string
+		p    func(*bytes.Buffer) printer
+	}{
+		{"plain.golden", func(b *bytes.Buffer) printer { return newPrinter(b, false, describe) }},
+		{"quiet.golden", func(b *bytes.Buffer) printer { return newPrinter(b, true, describe) }},
+		{"terminal.golden", func(b *bytes.Buffer) printer {
+			return &terminal{plain: plain{w: b}, describe: describe, now: clock, running: map[arbiter.Key]*live{}}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			aRun(tc.p(&b))
+			golden(t, tc.name, b.Bytes())
+		})
+	}
+}
+
+// The stats line the README promises is parseable: fields separated by two
+// spaces.
+func TestStatsLine(t *testing.T) {
+	p := &matchPlan{Match: event.NewMatch("golden", nil, 15)}
+	p.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
+	p.Suite.Pairs = true
+	p.SPRT = &rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}
+	e := &arbiter.Encounter{First: 0, Second: 1, WDL: rating.WDL{W: 13, D: 3, L: 4}, Penta: rating.Pentanomial{0, 1, 2, 3, 4}}
+	var b bytes.Buffer
+	b.WriteString(p.statsLine(e) + "\n")
+	p.Suite.Pairs, p.SPRT = false, nil
+	b.WriteString(p.statsLine(e) + "\n")
+	b.WriteString(p.statsLine(&arbiter.Encounter{First: 1, Second: 0}) + "\n")
+	golden(t, "stats.golden", b.Bytes())
+}

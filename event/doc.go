@@ -1,0 +1,14 @@
+// Package event runs events: a tournament read from a config (Event) and an
+// authors' match (Match). It owns everything between a parsed configuration
+// and the arbiter: it builds the entrants, their clocks, the openings and the
+// schedule; it claims the output folder (an exclusive lock and event.json,
+// which says which event the folder holds); it resumes from the journal; and
+// it writes the journal, the game files, the live standings and crosstable
+// and the TRF report.
+//
+// Front ends (the arena command, and later a web page, a remote-entrant
+// gateway or a shard runner) parse their own input, run an event, and
+// follow it through an Observer: a stream of Updates (a game started, a
+// stone played, a game finished, the standings changed). They never decide
+// a schedule, a clock, a folder or a file format.
+package event

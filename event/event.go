@@ -1,0 +1,194 @@
+package event
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/durable"
+	"gomoku-arena/pairing"
+	"gomoku-arena/results/record"
+	"gomoku-arena/results/report"
+	"gomoku-arena/rules"
+)
+
+// Event is a tournament read from a config, ready to run in its output
+// folder.
+type Event struct {
+	// Extend allows continuing an event whose config now asks for more
+	// rounds than the folder's event was planned for.
+	Extend bool
+
+	cfg     *config.Event
+	t       *arbiter.Tournament
+	out     string
+	notices []string // for the person running it, sent when it runs
+}
+
+// Folder is the event's output folder.
+func (ev *Event) Folder() string { return ev.out }
+
+// Run plays the event, or continues it when its folder already holds it:
+// the journal's games are kept and unfinished ones are replayed from the
+// start. The folder is locked for the whole run. After every game the
+// journal, the game's files, the standings and the crosstable are written
+// before obs hears of it. Cancelling drain stops new games from starting;
+// cancelling abort also stops the games in progress. Every engine process is
+// ended before Run returns. The report is the standings of every finished
+// game, nil when there are none to give (the folder could not be claimed).
+func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report, error) {
+	s := &stream{obs: obs}
+	for _, n := range ev.notices {
+		s.send(Notice{Text: n})
+	}
+	id := ev.identity()
+	f, err := claim(ev.out, id, ev.check)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	defer ev.t.Close()
+	done := f.done
+	if err := writeMissingGames(ev.out, done); err != nil {
+		return nil, err
+	}
+	s.send(Began{Name: ev.cfg.Name, Total: ev.total(), Finished: played(done)})
+	s.watch(ev.t.Director)
+	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
+	ev.t.RoundDone = ev.writeTRF
+	runErr := ev.t.Run(drain, abort, done, func(rec *record.Record) error {
+		if err := f.append(rec); err != nil {
+			return err
+		}
+		done = append(done, rec)
+		if rec.End != record.ByeEnd {
+			if err := writeGame(ev.out, rec); err != nil {
+				return err
+			}
+		}
+		rep, err := writeStandings(ev.out, id, done)
+		if err != nil {
+			return err
+		}
+		if rec.End != record.ByeEnd {
+			s.send(GameFinished{Record: rec})
+		}
+		s.send(StandingsUpdated{Report: rep})
+		return nil
+	})
+	if runErr == nil && (drain.Err() != nil || abort.Err() != nil) {
+		runErr = fmt.Errorf("stopped: %d finished games are in %s; run the same command to continue", played(done), ev.out)
+	}
+	rep, err := writeStandings(ev.out, id, done)
+	if err != nil && runErr == nil {
+		runErr = err
+	}
+	return rep, runErr
+}
+
+// New turns a checked config into an event ready to run in its output
+// folder: entrants with their limits and clocks, the pairing format, the
+// openings.
+func New(cfg *config.Event) (*Event, error) {
+	rule, err := rules.ByName(cfg.Rule)
+	if err != nil {
+		return nil, err
+	}
+	format, err := pairing.ParseFormat(cfg.Format)
+	if err != nil {
+		return nil, err
+	}
+	out := cfg.OutputDir()
+	d := &arbiter.Director{Event: cfg.Name, Rule: rule, Size: cfg.Size, MoveCap: cfg.MoveCap, Concurrency: cfg.Concurrency}
+	if cfg.OpeningProcedure != arbiter.ProcedureNone {
+		d.Procedure = cfg.OpeningProcedure
+	}
+	if cfg.StartTimeout != nil {
+		d.StartTimeout = cfg.StartTimeout.Duration
+	}
+	ev := &Event{cfg: cfg, out: out}
+	for _, e := range cfg.Engines {
+		ent, notice, err := entrant(cfg, e, out)
+		if err != nil {
+			return nil, err
+		}
+		if notice != "" && len(ev.notices) == 0 {
+			ev.notices = append(ev.notices, notice)
+		}
+		d.Entrants = append(d.Entrants, ent)
+	}
+	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints}
+	if t.Rounds == 0 {
+		t.Rounds = pairing.DefaultSwissRounds
+	}
+	t.Openings, err = openings(cfg, rule)
+	if err != nil {
+		return nil, err
+	}
+	ev.t = t
+	return ev, nil
+}
+
+// identity is what event.json keeps of the event.
+func (ev *Event) identity() *Identity {
+	c := ev.cfg
+	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule, Size: c.Size, MoveCap: c.MoveCap,
+		OpeningProcedure: c.OpeningProcedure, OpeningPolicy: c.OpeningPolicy, Openings: c.Openings,
+		Pairing: string(ev.t.Format), Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks}
+	for i, a := range ev.t.Entrants {
+		e := entrantOf(a)
+		// As the config wrote them: the event stays the same event when
+		// it is continued from another working directory.
+		e.Command, e.Dir, e.Rating = c.Engines[i].Command, c.Engines[i].Dir, c.Engines[i].Rating
+		id.Engines = append(id.Engines, e)
+	}
+	return id
+}
+
+// check accepts a folder that holds this event. Only the number of rounds
+// may grow, and only when asked (Extend).
+func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
+	planned := old.Rounds
+	grown := planned < now.Rounds
+	same := *old
+	same.Rounds = now.Rounds
+	if d := Difference(&same, now); d != "" {
+		return false, fmt.Errorf("%s holds a different event than %s (%s); use a new output folder", ev.out, ev.cfg.File, d)
+	}
+	if grown && !ev.Extend {
+		return false, fmt.Errorf("%s now asks for %d rounds, more than the event in %s; add -extend to play them", ev.cfg.File, now.Rounds, ev.out)
+	}
+	if now.Rounds < planned {
+		return false, fmt.Errorf("%s now asks for %d rounds, but the event in %s was planned for %d; an event cannot shrink", ev.cfg.File, now.Rounds, ev.out, planned)
+	}
+	return grown, nil
+}
+
+// total is the number of games in the event, when it is known in advance,
+// else an estimate.
+func (ev *Event) total() int {
+	fs, err := ev.t.Fixtures()
+	if err != nil {
+		n := len(ev.cfg.Engines)
+		return ev.t.Rounds * (n / 2)
+	}
+	return len(fs)
+}
+
+// writeTRF writes the Swiss event so far as a TRF-16 report (event.trf),
+// which any pairing engine can check: arena pair event.trf pairs the next
+// round.
+func (ev *Event) writeTRF(round int, all []*record.Record) error {
+	trf := &pairing.TRF{Name: ev.cfg.Name, Rounds: ev.t.Rounds, ByePoints: ev.t.ByePoints, Games: ev.t.SwissHistory(all, round+1)}
+	for _, e := range ev.cfg.Engines {
+		trf.Players = append(trf.Players, pairing.TRFPlayer{Name: e.Name, Rating: e.Rating})
+	}
+	var b bytes.Buffer
+	if err := pairing.WriteTRF(&b, trf); err != nil {
+		return err
+	}
+	return durable.WriteFile(filepath.Join(ev.out, "event.trf"), b.Bytes())
+}

@@ -1,0 +1,277 @@
+package event
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gomoku-arena/internal/bundled"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/results/report"
+)
+
+// The test binary is also the bundled engines (engine NAME), so events run
+// real subprocesses.
+func TestMain(m *testing.M) {
+	bundled.ServeIfAsked()
+	os.Exit(m.Run())
+}
+
+// smallEvent is a double round robin of three bundled engines (one bye a
+// round) in its own folder.
+func smallEvent(t *testing.T, format string) *config.Event {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "small.toml")
+	src := `name = "small"
+rule = "freestyle"
+format = "` + format + `"
+rounds = 3
+output = "out"
+
+[clock]
+match = "30s"
+
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+
+[[engine]]
+name = "random"
+command = "builtin:random"
+args = ["seed=3"]
+
+[[engine]]
+name = "slow"
+command = "builtin:faulty"
+args = ["think=5ms"]
+`
+	os.WriteFile(path, []byte(src), 0o644)
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// observer keeps every update.
+type observer struct{ updates []Update }
+
+func (o *observer) Observe(u Update) { o.updates = append(o.updates, u) }
+
+// liveCheck compares, whenever the standings change, standings.md in the
+// folder with the standings computed from the journal alone (what arena
+// standings prints).
+type liveCheck struct {
+	t       *testing.T
+	folder  string
+	games   int
+	updates int
+}
+
+func (c *liveCheck) Observe(u Update) {
+	switch u.(type) {
+	case GameFinished:
+		c.games++
+	case StandingsUpdated:
+		c.updates++
+		onDisk, err := os.ReadFile(filepath.Join(c.folder, "standings.md"))
+		if err != nil {
+			c.t.Errorf("after %d games: %v", c.games, err)
+			return
+		}
+		rep, _, err := Standings(c.folder)
+		if err != nil {
+			c.t.Errorf("after %d games: %v", c.games, err)
+			return
+		}
+		var want bytes.Buffer
+		rep.WriteStandings(&want, report.Markdown)
+		if !bytes.Equal(onDisk, want.Bytes()) {
+			c.t.Errorf("after %d games standings.md says\n%s\nbut the journal says\n%s", c.games, onDisk, want.Bytes())
+		}
+	}
+}
+
+func TestStandingsAreLiveDuringARun(t *testing.T) {
+	for _, format := range []string{"double-round-robin", "swiss"} {
+		t.Run(format, func(t *testing.T) {
+			cfg := smallEvent(t, format)
+			ev, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &liveCheck{t: t, folder: ev.Folder()}
+			if _, err := ev.Run(context.Background(), context.Background(), c); err != nil {
+				t.Fatal(err)
+			}
+			if c.games == 0 || c.updates < c.games {
+				t.Errorf("%d games, the standings updated %d times", c.games, c.updates)
+			}
+		})
+	}
+}
+
+func TestUpdatesOfARun(t *testing.T) {
+	cfg := smallEvent(t, "round-robin")
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o observer
+	if _, err := ev.Run(context.Background(), context.Background(), &o); err != nil {
+		t.Fatal(err)
+	}
+	b, ok := o.updates[0].(Began)
+	if !ok || b.Total != 3 || b.Finished != 0 || b.Name != "small" {
+		t.Fatalf("first update %#v, want Began of 3 games", o.updates[0])
+	}
+	started, finished := map[int]bool{}, map[int]bool{}
+	for _, u := range o.updates {
+		switch u := u.(type) {
+		case GameStarted:
+			started[u.Number] = true
+		case MovePlayed:
+			if !started[u.Number] || finished[u.Number] {
+				t.Errorf("a move of game %d outside the game", u.Number)
+			}
+		case GameFinished:
+			if !started[u.Record.Game] {
+				t.Errorf("game %d finished unstarted", u.Record.Game)
+			}
+			finished[u.Record.Game] = true
+		}
+	}
+	if len(finished) != 3 {
+		t.Errorf("%d games finished, want 3", len(finished))
+	}
+
+	// Run again, the event is over: nothing is played.
+	ev, _ = New(cfg)
+	o = observer{}
+	if _, err := ev.Run(context.Background(), context.Background(), &o); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range o.updates {
+		switch u := u.(type) {
+		case Began:
+			if u.Finished != 3 {
+				t.Errorf("continued with %d games finished, want 3", u.Finished)
+			}
+		case GameStarted, GameFinished:
+			t.Errorf("the finished event played again: %#v", u)
+		}
+	}
+}
+
+func TestEventJSONVersions(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name, json, want string
+	}{
+		{"older arena", `{"Name": "x", "Rule": "freestyle"}`, "no format version"},
+		{"newer arena", `{"format": 2, "kind": "event"}`, "format 2 is not one this arena reads (it reads format 1)"},
+		{"not a number", `{"format": "1"}`, `format "1" is not one this arena reads`},
+		{"unknown field", `{"format": 1, "kind": "event", "colour": "black"}`, `unknown field "colour"`},
+		{"unknown kind", `{"format": 1, "kind": "league"}`, `kind "league"`},
+		{"not JSON", `{"format": 1,`, "event.json"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, "event.json")
+			os.WriteFile(path, []byte(tc.json), 0o644)
+			_, err := ReadIdentity(path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("got %v, want an error naming %s and saying %q", err, path, tc.want)
+			}
+		})
+	}
+}
+
+func TestEventJSONRoundTrip(t *testing.T) {
+	ev, err := New(smallEvent(t, "swiss"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := ev.identity()
+	path := filepath.Join(t.TempDir(), IdentityFile)
+	if err := id.write(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadIdentity(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Difference(back, id); d != "" {
+		t.Errorf("read back differently: %s", d)
+	}
+	b, _ := os.ReadFile(path)
+	for _, want := range []string{`"format": 1`, `"kind": "event"`, `"match_ms": 30000`, `"pairing": "swiss"`, `"rounds": 3`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("no %s in\n%s", want, b)
+		}
+	}
+}
+
+func TestDifference(t *testing.T) {
+	base := func() *Identity {
+		return &Identity{Format: 1, Kind: KindEvent, Name: "e", Rule: "freestyle", Size: 15,
+			Engines: []Entrant{{Name: "a", Command: "builtin:random", Clock: Clock{MatchMS: 30000}}, {Name: "b", Command: "./b"}}}
+	}
+	cases := []struct {
+		name   string
+		change func(*Identity)
+		want   string
+	}{
+		{"same", func(*Identity) {}, ""},
+		{"rule", func(id *Identity) { id.Rule = "renju" }, `rule: "freestyle" in the folder, "renju" now`},
+		{"engine clock", func(id *Identity) { id.Engines[0].Clock.MatchMS = 20000 }, "engines[0].clock.match_ms: 30000 in the folder, 20000 now"},
+		{"engine added", func(id *Identity) { id.Engines = append(id.Engines, Entrant{Name: "c"}) }, "engines: 2 entries in the folder, 3 now"},
+		{"args set", func(id *Identity) { id.Engines[1].Args = []string{"-x"} }, `engines[1].args: unset in the folder, ["-x"] now`},
+		{"match settings", func(id *Identity) { id.Match = &MatchSettings{Games: 2} }, "match: unset in the folder"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			now := base()
+			tc.change(now)
+			got := Difference(base(), now)
+			if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A folder has one owner at a time: a second claim, or a rebuild of its
+// files, is refused naming the owner's pid, and allowed again once the
+// owner lets go.
+func TestFolderHasOneOwner(t *testing.T) {
+	cfg := smallEvent(t, "round-robin")
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := claim(ev.Folder(), ev.identity(), ev.check)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("in use by another arena (pid %d)", os.Getpid())
+	ev2, _ := New(cfg)
+	if _, err := ev2.Run(context.Background(), context.Background(), nil); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a second run: %v, want %q", err, want)
+	}
+	if _, err := Rebuild(ev.Folder()); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a rebuild: %v, want %q", err, want)
+	}
+	f.close()
+	if _, err := Rebuild(ev.Folder()); err != nil {
+		t.Errorf("a rebuild after the owner let go: %v", err)
+	}
+}

@@ -1,0 +1,219 @@
+package event
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gomoku-arena/internal/durable"
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/record"
+)
+
+// The files of an output folder.
+const (
+	IdentityFile = "event.json"    // which event the folder holds (Identity)
+	JournalFile  = "journal.jsonl" // every finished game, one record a line
+	LockFile     = "arena.lock"    // held by the run that owns the folder; holds its pid
+	GamesDir     = "games"         // one SGF and one psq file per game
+)
+
+// folder is an output folder claimed by one run: locked, its event.json
+// checked or written, its journal open for appending.
+type folder struct {
+	dir     string
+	lock    *os.File
+	journal *journal.Journal
+	done    []*record.Record // the journal's records when the run began
+}
+
+// claim locks dir and checks that it holds the event id describes, or is
+// new. check, when the folder already holds an event, sees the old identity
+// and the new one and decides: an error refuses the folder; rewrite asks for
+// event.json to be written anew (an event that grew).
+func claim(dir string, id *Identity, check func(old, now *Identity) (rewrite bool, err error)) (*folder, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("output folder: %w", err)
+	}
+	lock, err := lockFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	f := &folder{dir: dir, lock: lock}
+	if err := f.open(id, check); err != nil {
+		f.close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error)) error {
+	path := filepath.Join(f.dir, IdentityFile)
+	id.Format = FormatVersion
+	write := true
+	old, err := ReadIdentity(path)
+	switch {
+	case err == nil:
+		if old.Kind != id.Kind {
+			return fmt.Errorf("%s holds %s, not %s; use a new output folder", f.dir, kindName[old.Kind], kindName[id.Kind])
+		}
+		if write, err = check(old, id); err != nil {
+			return err
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return err
+	default:
+		if _, err := os.Stat(filepath.Join(f.dir, JournalFile)); err == nil {
+			return fmt.Errorf("%s %w", f.dir, errNoIdentity)
+		}
+	}
+	if write {
+		if err := id.write(path); err != nil {
+			return err
+		}
+	}
+	f.journal, f.done, err = journal.Open(filepath.Join(f.dir, JournalFile))
+	return err
+}
+
+// close closes the journal and gives up the folder.
+func (f *folder) close() error {
+	var err error
+	if f.journal != nil {
+		err = f.journal.Close()
+	}
+	unlock(f.lock)
+	return err
+}
+
+// unlock gives up a folder's lock. The pid is emptied first, so that a run
+// refused later never names a process that no longer holds the folder; the
+// file itself stays, so that every run locks the same file.
+func unlock(lock *os.File) {
+	lock.Truncate(0)
+	lock.Close()
+}
+
+// lockFolder takes the folder's lock for this process and writes its pid
+// there. The lock is the kernel's (flock): it dies with the process, so a
+// killed run never blocks its own continuation.
+func lockFolder(dir string) (*os.File, error) {
+	path := filepath.Join(dir, LockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("output folder: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%s is in use by another arena (%s); one run at a time owns a folder", dir, holder(path))
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Truncate(0); err == nil {
+		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// holder names the process holding the lock file at path. The holder writes
+// its pid just after taking the lock, so a run refused in between waits a
+// moment for it.
+func holder(path string) string {
+	for range 20 {
+		b, _ := os.ReadFile(path)
+		if pid := strings.TrimSpace(string(b)); pid != "" {
+			return "pid " + pid
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return "pid unknown"
+}
+
+var kindName = map[string]string{KindEvent: "an event", KindMatch: "an authors' match"}
+
+// append journals a finished game (or a bye): once it returns, the record
+// is part of the event.
+func (f *folder) append(rec *record.Record) error { return f.journal.Append(rec) }
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// gameFile is the base name of a game's files: number, round and players.
+func gameFile(rec *record.Record) string {
+	base := fmt.Sprintf("%04d", rec.Game)
+	if rec.Round > 0 {
+		base += fmt.Sprintf("-r%02d", rec.Round)
+	}
+	return base + "-" + unsafeName.ReplaceAllString(rec.Black, "_") + "-vs-" + unsafeName.ReplaceAllString(rec.White, "_")
+}
+
+// gameFormats are the files written for every game.
+var gameFormats = []struct {
+	ext   string
+	write func(io.Writer, *record.Record) error
+}{{".sgf", record.WriteSGF}, {".psq", record.WritePSQ}}
+
+// writeGame writes a finished game as SGF and psq. These files are derived
+// from the journal (arena standings rewrites them), so they are replaced
+// whole, never appended.
+func writeGame(out string, rec *record.Record) error {
+	if err := os.MkdirAll(filepath.Join(out, GamesDir), 0o755); err != nil {
+		return fmt.Errorf("output folder: %w", err)
+	}
+	base := filepath.Join(out, GamesDir, gameFile(rec))
+	for _, w := range gameFormats {
+		var b bytes.Buffer
+		if err := w.write(&b, rec); err != nil {
+			return fmt.Errorf("game %d: %w", rec.Game, err)
+		}
+		if err := durable.WriteFile(base+w.ext, b.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeMissingGames writes the files of journaled games that lack them (a
+// run killed between journaling a game and writing its files); files that
+// exist are left alone.
+func writeMissingGames(out string, recs []*record.Record) error {
+	for _, rec := range recs {
+		if rec.End == record.ByeEnd {
+			continue
+		}
+		base := filepath.Join(out, GamesDir, gameFile(rec))
+		for _, w := range gameFormats {
+			if _, err := os.Stat(base + w.ext); errors.Is(err, os.ErrNotExist) {
+				if err := writeGame(out, rec); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// played counts the games among records (byes are records too).
+func played(recs []*record.Record) int {
+	n := 0
+	for _, r := range recs {
+		if r.End != record.ByeEnd {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,279 @@
+package event
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/internal/bundled"
+	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
+	"gomoku-arena/rules"
+)
+
+// Match is an authors' match, from `arena match` flags or a c-gomoku-cli
+// command line. With an output folder it is an event like any other: it
+// owns the folder, journals every game, and the same match run again
+// continues from its journal; a changed match is refused.
+type Match struct {
+	*arbiter.Match        // what is played: engines, rule, schedule, SPRT
+	Out            string // folder for event.json, the journal and the game files; "" = none
+	PGN            string // results appended in the rating tools' PGN form
+	SGF            string // games appended to one SGF collection
+	Msg            string // engine messages appended, grouped by game
+	Log            string // every line to and from the engines, appended with times
+
+	openings, policy string // where Suite.Openings came from, for event.json
+	seedChosen       bool   // Suite.Seed was chosen by this run
+	encounters       []*arbiter.Encounter
+}
+
+// NewMatch is a match between entrants added later: several instances of
+// an engine may play at once, as authors' matches want.
+func NewMatch(name string, rule rules.Rule, size int) *Match {
+	return &Match{Match: &arbiter.Match{Director: &arbiter.Director{Event: name, Rule: rule, Size: size, Concurrency: 1, Instances: true}, Games: 1, Rounds: 1}}
+}
+
+// NewMatchFolder is the output folder of a match that names none: a new
+// one under out/, named after the time.
+func NewMatchFolder() string {
+	return filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
+}
+
+// LoadOpenings sets the match's openings: the list in file (in format
+// "offset", "pos" or "" for detected per line), checked for the rule and
+// board, or with no file under outer-open's arbiter-opens policy a first
+// stone from the outer zone.
+func (m *Match) LoadOpenings(file, format, policy string) error {
+	m.openings, m.policy = file, policy
+	if file != "" {
+		f, err := os.Open(file)
+		if err != nil {
+			return fmt.Errorf("openings: %w", err)
+		}
+		defer f.Close()
+		list, err := rules.ReadOpenings(f, file, format, m.Size)
+		if err != nil {
+			return err
+		}
+		if err := arbiter.CheckOpenings(list, file, m.Rule, m.Size); err != nil {
+			return err
+		}
+		m.Suite.Openings = list
+		return nil
+	}
+	if m.Rule.Name() == "outer-open" && policy == "arbiter-opens" {
+		for _, p := range rules.OuterOpenFirstMoves(m.Size) {
+			m.Suite.Openings = append(m.Suite.Openings, rules.Opening{Stones: []rules.Point{p}})
+		}
+	}
+	return nil
+}
+
+// UniqueNames suffixes engines that share a name with #1, #2, ... so
+// records and statistics can tell them apart (self-play).
+func UniqueNames(ents []arbiter.Entrant) {
+	count := map[string]int{}
+	for _, e := range ents {
+		count[e.Spec.Name]++
+	}
+	seen := map[string]int{}
+	for i := range ents {
+		n := ents[i].Spec.Name
+		if count[n] > 1 {
+			seen[n]++
+			ents[i].Spec.Name = fmt.Sprintf("%s#%d", n, seen[n])
+		}
+	}
+}
+
+// CheckEngines checks that every engine's program exists, before anything
+// is played.
+func (m *Match) CheckEngines() error {
+	for _, e := range m.Entrants {
+		if err := bundled.Check(e.Spec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Encounters are the match's pairs of engines with their tallies (after
+// Run has begun).
+func (m *Match) Encounters() []*arbiter.Encounter { return m.encounters }
+
+// Run plays the match, or with an output folder that holds it already,
+// continues it: the journaled games are counted as they were and only the
+// others are played. Cancelling drain stops new games from starting;
+// cancelling abort also stops the games in progress. Every engine process is
+// ended before Run returns.
+func (m *Match) Run(drain, abort context.Context, obs Observer) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	if err := m.CheckEngines(); err != nil {
+		return err
+	}
+	s := &stream{obs: obs}
+	if m.Suite.Seed == 0 && (m.Suite.Order == arbiter.OrderRandom || m.Suite.Transform == arbiter.TransformRandom) {
+		m.Suite.Seed, m.seedChosen = uint64(time.Now().UnixNano()), true
+	}
+	var done []*record.Record
+	var f *folder
+	if m.Out != "" {
+		for i := range m.Entrants {
+			if m.Entrants[i].Spec.Dir == "" {
+				m.Entrants[i].Spec.Dir = filepath.Join(m.Out, "engines", m.Entrants[i].Spec.Name)
+			}
+		}
+		var err error
+		if f, err = claim(m.Out, m.identity(), m.check); err != nil {
+			return err
+		}
+		defer f.close()
+		done = f.done
+		if err := writeMissingGames(m.Out, done); err != nil {
+			return err
+		}
+	}
+	var fixtures []arbiter.Fixture
+	m.encounters, fixtures = m.Schedule()
+	if _, err := m.Replay(done); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(m.Out, JournalFile), err)
+	}
+	began := Began{Name: m.Event, Total: len(fixtures), Finished: len(done)}
+	if m.seedChosen {
+		began.Seed = m.Suite.Seed
+	}
+	s.send(began)
+
+	files := map[*string]*os.File{}
+	for _, name := range []*string{&m.PGN, &m.SGF, &m.Msg, &m.Log} {
+		if *name == "" {
+			continue
+		}
+		f, err := os.OpenFile(*name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		files[name] = f
+	}
+	if log := files[&m.Log]; log != nil {
+		transcript(m.Entrants, log)
+	}
+	defer m.Close() // before the files close: the transcript ends with END
+	s.watch(m.Director)
+	kept := func(rec *record.Record) error {
+		if f != nil {
+			if err := f.append(rec); err != nil {
+				return err
+			}
+		}
+		s.send(GameFinished{Record: rec})
+		return nil
+	}
+	counted := func(g arbiter.MatchGame) error {
+		if m.Out != "" {
+			if err := writeGame(m.Out, g.Record); err != nil {
+				return err
+			}
+		}
+		if g.Collect {
+			if err := appendGame(files[&m.PGN], files[&m.SGF], files[&m.Msg], g.Record); err != nil {
+				return err
+			}
+		}
+		s.send(MatchGameCounted{g})
+		return nil
+	}
+	return m.Match.Run(drain, abort, kept, counted)
+}
+
+// identity is what event.json keeps of the match.
+func (m *Match) identity() *Identity {
+	proc := m.Procedure
+	if proc == "" {
+		proc = arbiter.ProcedureNone
+	}
+	id := &Identity{Kind: KindMatch, Name: m.Event, Rule: m.Rule.Name(), Size: m.Size, MoveCap: m.MoveCap,
+		OpeningProcedure: proc, OpeningPolicy: m.policy, Openings: m.openings,
+		Match: &MatchSettings{Games: m.Games, Rounds: m.Rounds, Gauntlet: m.Gauntlet, Order: m.Suite.Order,
+			Transform: m.Suite.Transform, Pairs: m.Suite.Pairs, Seed: m.Suite.Seed, FatalError: m.FatalError}}
+	if t := m.SPRT; t != nil {
+		id.Match.SPRT = &SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.SPRTModel()}
+	}
+	for _, a := range m.Entrants {
+		e := entrantOf(a)
+		e.Dir = "" // the folder's own
+		id.Engines = append(id.Engines, e)
+	}
+	return id
+}
+
+// check accepts a folder that holds this match: the same settings, with a
+// seed chosen from the clock replaced by the folder's.
+func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
+	if m.seedChosen && old.Match != nil {
+		m.Suite.Seed, m.seedChosen = old.Match.Seed, false
+		now.Match.Seed = old.Match.Seed
+	}
+	if d := Difference(old, now); d != "" {
+		return false, fmt.Errorf("%s holds a different match (%s); run the same command to continue it, or use a new output folder", m.Out, d)
+	}
+	return false, nil
+}
+
+// transcript appends every line to and from the engines to log, with the
+// time, the engine's name and its process id.
+func transcript(ents []arbiter.Entrant, log io.Writer) {
+	var mu sync.Mutex
+	for i := range ents {
+		name := ents[i].Spec.Name
+		ents[i].Spec.Transcript = func(pid int, sent bool, line string) {
+			dir := "<-"
+			if sent {
+				dir = "->"
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(log, "%s %s[%d] %s %s\n", time.Now().Format("15:04:05.000"), name, pid, dir, line)
+		}
+	}
+}
+
+// appendGame adds a finished game to the files that collect every game; a
+// nil file is not written.
+func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
+	if pgn != nil {
+		if err := rating.WriteRatingPGN(pgn, rec.Black, rec.White, rec.Score()); err != nil {
+			return err
+		}
+	}
+	if sgf != nil {
+		if err := record.WriteSGF(sgf, rec); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(sgf, "\n"); err != nil {
+			return err
+		}
+	}
+	if msg != nil {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Game %d: %s x %s\n", rec.Game, rec.Black, rec.White)
+		for _, m := range rec.Messages {
+			b.WriteString(m + "\n")
+		}
+		b.WriteString("\n")
+		if _, err := io.WriteString(msg, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

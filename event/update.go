@@ -1,0 +1,104 @@
+package event
+
+import (
+	"sync"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/results/record"
+	"gomoku-arena/results/report"
+)
+
+// An Observer follows an event as it runs: the arena command prints what it
+// hears, and a live page, a gateway or a shard runner can forward it. The
+// event calls Observe from one goroutine at a time, in the order things
+// happen; Observe must return quickly (a slow subscriber buffers), because
+// games wait for it.
+type Observer interface {
+	Observe(Update)
+}
+
+// An Update is one thing that happened: Began, GameStarted, MovePlayed,
+// GameFinished, StandingsUpdated, MatchGameCounted or Notice. Observers
+// ignore the kinds they do not need; more kinds may be added.
+type Update interface{ update() }
+
+// Began: the folder is claimed and play is about to start.
+type Began struct {
+	Name     string
+	Total    int // games in the event when known in advance, else an estimate
+	Finished int // games already in the journal (a continued event)
+	// Seed, when not 0, is the seed this run chose for a random opening
+	// order or transform; a person needs it to replay the match.
+	Seed uint64
+}
+
+// GameStarted: a game began.
+type GameStarted struct {
+	Round, Number int // Round 0 outside rounds (an authors' match)
+	Black, White  string
+}
+
+// MovePlayed: a stone was played in a running game; Black and White are
+// the time left on each side's clock.
+type MovePlayed struct {
+	Round, Number int
+	Stones        int
+	Black, White  time.Duration
+}
+
+// GameFinished: a game ended and is journaled.
+type GameFinished struct {
+	Record *record.Record
+}
+
+// StandingsUpdated: the event's standings changed, and the standings and
+// crosstable files in the folder already say so.
+type StandingsUpdated struct {
+	Report *report.Report
+}
+
+// MatchGameCounted: an authors' match counted a finished game in its
+// encounter's tally (after GameFinished).
+type MatchGameCounted struct {
+	arbiter.MatchGame
+}
+
+// Notice: something a person running the event should know.
+type Notice struct {
+	Text string
+}
+
+func (Began) update()            {}
+func (GameStarted) update()      {}
+func (MovePlayed) update()       {}
+func (GameFinished) update()     {}
+func (StandingsUpdated) update() {}
+func (MatchGameCounted) update() {}
+func (Notice) update()           {}
+
+// stream delivers updates to an observer, one at a time.
+type stream struct {
+	mu  sync.Mutex
+	obs Observer
+}
+
+func (s *stream) send(u Update) {
+	if s.obs == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.obs.Observe(u)
+}
+
+// watch points the director's hooks at the stream.
+func (s *stream) watch(d *arbiter.Director) {
+	names := func(i int) string { return d.Entrants[i].Spec.Name }
+	d.Started = func(f arbiter.Fixture) {
+		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White)})
+	}
+	d.Moved = func(f arbiter.Fixture, stones int, black, white time.Duration) {
+		s.send(MovePlayed{Round: f.Round, Number: f.Number, Stones: stones, Black: black, White: white})
+	}
+}
