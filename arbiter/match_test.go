@@ -320,3 +320,84 @@ func TestMatchRunKeptErrorStops(t *testing.T) {
 		t.Errorf("err %v, counted %d, played %d", err, counted, m.Played())
 	}
 }
+
+// Replaying a journal counts its games as they were counted when they
+// finished: the same tallies, pentanomial pairs and SPRT decision.
+func TestMatchReplayCountsAsPlayed(t *testing.T) {
+	results := []struct {
+		n      int
+		winner rules.Color
+	}{{2, rules.White}, {1, rules.Black}, {3, rules.Empty}, {6, rules.Black}, {4, rules.Black}, {5, rules.White}}
+	played, replayed := paperMatch(3, 2), paperMatch(3, 2)
+	played.Schedule()
+	replayed.Schedule()
+	var recs []*record.Record
+	for _, r := range results {
+		rec := finished(played, r.n, r.winner, record.Five)
+		played.count(rec)
+		recs = append(recs, rec)
+	}
+	games, err := replayed.Replay(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != len(recs) || replayed.Played() != played.Played() {
+		t.Fatalf("%d games replayed, %d counted; want %d", len(games), replayed.Played(), played.Played())
+	}
+	for i := range played.encounters {
+		a, b := played.encounters[i], replayed.encounters[i]
+		if a.WDL != b.WDL || a.Penta != b.Penta {
+			t.Errorf("encounter %d: replayed %v %v, played %v %v", i, b.WDL, b.Penta, a.WDL, a.Penta)
+		}
+	}
+}
+
+// A match whose SPRT decided in the journal plays no more games.
+func TestMatchReplayedDecisionStops(t *testing.T) {
+	m := paperMatch(2, 40)
+	m.SPRT = &rating.SPRT{Elo0: 0, Elo1: 200, Alpha: 0.05, Beta: 0.05, Model: rating.ModelTrinomial}
+	m.Schedule()
+	var recs []*record.Record
+	for n := 1; n <= 40; n++ {
+		winner := rules.Black // entrant a, alternating colours
+		if n%2 == 0 {
+			winner = rules.White
+		}
+		recs = append(recs, finished(m, n, winner, record.Five))
+	}
+	games, err := m.Replay(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !games[len(games)-1].Decided && m.encounters[0].Decision == rating.Continue {
+		t.Fatalf("a 40-0 sweep did not decide the SPRT")
+	}
+	started := 0
+	m.Started = func(Fixture) { started++ }
+	if err := m.Run(context.Background(), context.Background(), nil, nil); err != nil || started != 0 {
+		t.Errorf("run after a replayed decision: %v, %d games started", err, started)
+	}
+}
+
+func TestMatchReplayRefusesForeignRecords(t *testing.T) {
+	cases := []struct {
+		name string
+		rec  func(m *Match) *record.Record
+		want string
+	}{
+		{"beyond the schedule", func(m *Match) *record.Record { return &record.Record{Game: 5, Black: "a", White: "b"} }, "game 5 is not in the match's schedule of 4 games"},
+		{"game 0", func(m *Match) *record.Record { return &record.Record{Game: 0, Black: "a", White: "b"} }, "game 0 is not"},
+		{"other players", func(m *Match) *record.Record { return &record.Record{Game: 2, Black: "a", White: "z"} }, "game 2: a vs z, but the schedule has b vs a"},
+		{"twice", func(m *Match) *record.Record { return finished(m, 1, rules.Black, record.Five) }, "game 1 is recorded twice"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := paperMatch(2, 4)
+			m.Schedule()
+			recs := []*record.Record{finished(m, 1, rules.Black, record.Five), tc.rec(m)}
+			if _, err := m.Replay(recs); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

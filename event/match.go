@@ -41,6 +41,12 @@ func NewMatch(name string, rule rules.Rule, size int) *Match {
 	return &Match{Match: &arbiter.Match{Director: &arbiter.Director{Event: name, Rule: rule, Size: size, Concurrency: 1, Instances: true}, Games: 1, Rounds: 1}}
 }
 
+// NewMatchFolder is the output folder of a match that names none: a new
+// one under out/, named after the time.
+func NewMatchFolder() string {
+	return filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
+}
+
 // LoadOpenings sets the match's openings: the list in file (in format
 // "offset", "pos" or "" for detected per line), checked for the rule and
 // board, or with no file under outer-open's arbiter-opens policy a first
@@ -88,15 +94,15 @@ func UniqueNames(ents []arbiter.Entrant) {
 	}
 }
 
-// Validate checks the match's consistency, and that every engine's program
-// exists, before anything is played.
-func (m *Match) Validate() error {
+// CheckEngines checks that every engine's program exists, before anything
+// is played.
+func (m *Match) CheckEngines() error {
 	for _, e := range m.Entrants {
 		if err := bundled.Check(e.Spec); err != nil {
 			return err
 		}
 	}
-	return m.Match.Validate()
+	return nil
 }
 
 // Encounters are the match's pairs of engines with their tallies (after
@@ -110,6 +116,9 @@ func (m *Match) Encounters() []*arbiter.Encounter { return m.encounters }
 // ended before Run returns.
 func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if err := m.Validate(); err != nil {
+		return err
+	}
+	if err := m.CheckEngines(); err != nil {
 		return err
 	}
 	s := &stream{obs: obs}

@@ -254,8 +254,8 @@ func TestCommandLineErrors(t *testing.T) {
 		{"no command", nil, exitUsage, "usage: arena COMMAND"},
 		{"unknown command", []string{"tourney"}, exitUsage, `unknown command "tourney"`},
 		{"bad flag", []string{"match", "-gamez", "3", "a", "b"}, exitUsage, "flag provided but not defined: -gamez"},
-		{"missing engine program", []string{"match", "-games", "1", "./no-such-engine", "builtin:random"}, exitUsage, `engine "no-such-engine": command "./no-such-engine": no such file or directory`},
-		{"unknown bundled engine", []string{"match", "-games", "1", "builtin:grredy", "builtin:random"}, exitUsage, `no bundled engine "grredy"`},
+		{"missing engine program", []string{"match", "-games", "1", "./no-such-engine", "builtin:random"}, exitError, `engine "no-such-engine": command "./no-such-engine": no such file or directory`},
+		{"unknown bundled engine", []string{"match", "-games", "1", "builtin:grredy", "builtin:random"}, exitError, `no bundled engine "grredy"`},
 		{"unknown rule", []string{"match", "-rule", "go", "builtin:random", "builtin:random"}, exitUsage, `unknown rule "go"`},
 		{"missing config", []string{"run", "nope.toml"}, exitError, "nope.toml"},
 		{"help", []string{"help", "match"}, exitOK, "-games"},
@@ -271,6 +271,10 @@ func TestCommandLineErrors(t *testing.T) {
 			out, errOut, code := runArena(t, args...)
 			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
 				t.Fatalf("exit %d, want %d; output:\n%s%s\nwant it to contain %q", code, tc.code, out, errOut, tc.want)
+			}
+			// "usage" is said of usage errors only.
+			if (code == exitUsage) != strings.Contains(errOut, "usage") {
+				t.Errorf("exit %d, and the message says usage %v:\n%s", code, strings.Contains(errOut, "usage"), errOut)
 			}
 		})
 	}

@@ -174,3 +174,25 @@ func gamesByNumber(recs []*record.Record) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// A second match on the folder of a running one is refused at once, naming
+// the running one's pid, and leaves its journal alone.
+func TestSecondMatchOnAFolderIsRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m")
+	cmd, buf := startArena(t, nil, matchArgs(out)...)
+	path := filepath.Join(out, "journal.jsonl")
+	waitJournal(t, cmd, buf, path, 1)
+	o, errOut, code := runArena(t, matchArgs(out)...)
+	want := fmt.Sprintf("in use by another arena (pid %d)", cmd.Process.Pid)
+	if code != exitError || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, want %d and %q:\n%s%s", code, exitError, want, o, errOut)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the running match: %v\n%s", err, buf)
+	}
+	recs, err := journal.Read(path)
+	if err != nil || len(recs) != 8 {
+		t.Fatalf("journal: %v, %d records, want 8", err, len(recs))
+	}
+	eachGameOnce(t, recs)
+}

@@ -89,7 +89,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if *out == "" {
-		*out = filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
+		*out = event.NewMatchFolder()
 	}
 	p := &matchPlan{Match: event.NewMatch("match", rule, *size), ReportEvery: *report,
 		Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
@@ -158,8 +158,9 @@ type matchPlan struct {
 	Serve       string // address of the live page; "" = none
 }
 
-// validate checks the plan before anything is played: every problem is
-// the command line's.
+// validate checks the plan before anything is played: settings that do
+// not fit together are the command line's fault (usage); a program that
+// does not exist is not.
 func (p *matchPlan) validate() error {
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -167,7 +168,7 @@ func (p *matchPlan) validate() error {
 	if p.ReportEvery < 0 {
 		return fmt.Errorf("%w: report interval must not be negative", errUsage)
 	}
-	return nil
+	return p.CheckEngines()
 }
 
 // play runs the plan and prints the games, stats lines and the summary.

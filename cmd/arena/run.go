@@ -70,7 +70,7 @@ func (v eventView) Observe(u event.Update) {
 	switch u := u.(type) {
 	case event.Began:
 		if u.Finished > 0 {
-			fmt.Fprintf(v.stdout, "continuing %s: %d games already finished\n", u.Name, u.Finished)
+			v.println(fmt.Sprintf("continuing %s: %d games already finished", u.Name, u.Finished))
 		}
 	case event.Notice:
 		fmt.Fprintln(v.stderr, "arena: "+u.Text)

@@ -1,0 +1,177 @@
+package event
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
+	"gomoku-arena/engine"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/rules"
+)
+
+// A config in arbiter terms: an engine table becomes an entrant with its
+// limits, sandbox, INFO lines and clock; the opening settings become the
+// stones each pairing starts from.
+
+// entrant is engine e of the event, and a notice when its sandbox could not
+// be set up and it runs unconfined.
+func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entrant, notice string, err error) {
+	dir := cfg.Resolve(e.Dir)
+	if dir == "" {
+		dir = filepath.Join(out, "engines", e.Name)
+	}
+	spec := engine.Spec{Name: e.Name, Command: cfg.Command(e), Args: e.Args, Dir: dir, Env: e.Env}
+	if cfg.StartTimeout != nil {
+		spec.StartTimeout = cfg.StartTimeout.Duration
+	}
+	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory, FreezeIdle: cfg.FreezeIdle}
+	// The event's limits, then the engine's own on top.
+	for _, l := range []struct {
+		memory, hard *config.Bytes
+		processes    *int
+	}{{cfg.MaxMemory, cfg.HardMemory, cfg.MaxProcesses}, {e.MaxMemory, e.HardMemory, e.MaxProcesses}} {
+		if l.memory != nil {
+			spec.Limits.Memory = l.memory.N
+		}
+		if l.hard != nil {
+			spec.Limits.HardMemory = l.hard.N
+		}
+		if l.processes != nil {
+			spec.Limits.Processes = *l.processes
+		}
+	}
+	if cfg.Sandbox != config.SandboxNone {
+		bw, err := engine.Bwrap()
+		switch {
+		case err != nil && cfg.Sandbox == config.SandboxBwrap:
+			return arbiter.Entrant{}, "", fmt.Errorf("%s: %w", cfg.File, err)
+		case err != nil:
+			notice = fmt.Sprintf("%v; engines run unconfined", err)
+		default:
+			spec.Sandbox = &engine.Sandbox{Bwrap: bw, Hide: hidden(cfg, e, out)}
+		}
+	}
+	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock)}
+	ent.Swap2Colors = e.Swap2Colors
+	if _, set := e.Info["max_memory"]; !set {
+		ent.Infos = append(ent.Infos, engine.Info{Key: "max_memory", Value: fmt.Sprint(spec.Limits.Memory)})
+	}
+	keys := make([]string, 0, len(e.Info))
+	for k := range e.Info {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
+	}
+	return ent, notice, ent.Clock.Validate()
+}
+
+// hidden are the folders a sandboxed engine e must not see: the event's
+// output folder (its own working directory is put back) and the other
+// engines' working directories and program folders, unless a folder also
+// holds e's own program or directory.
+func hidden(cfg *config.Event, e config.Engine, out string) []string {
+	dirOf := func(o config.Engine) string {
+		if d := cfg.Resolve(o.Dir); d != "" {
+			return d
+		}
+		return filepath.Join(out, "engines", o.Name)
+	}
+	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
+	ownDir, ownProg := abs(dirOf(e)), ""
+	if c := cfg.Command(e); strings.ContainsRune(c, '/') {
+		ownProg = abs(filepath.Dir(c))
+	}
+	within := func(p, folder string) bool {
+		return p != "" && (p == folder || strings.HasPrefix(p, folder+string(filepath.Separator)))
+	}
+	hide := []string{abs(out)}
+	for _, o := range cfg.Engines {
+		if o.Name == e.Name {
+			continue
+		}
+		cands := []string{abs(dirOf(o))}
+		if c := cfg.Command(o); strings.ContainsRune(c, '/') {
+			cands = append(cands, abs(filepath.Dir(c)))
+		}
+		for _, d := range cands {
+			if !within(ownDir, d) && !within(ownProg, d) {
+				hide = append(hide, d)
+			}
+		}
+	}
+	return hide
+}
+
+// clockOf is the event clock with an engine's own settings on top.
+func clockOf(base config.Clock, own *config.Clock) clock.Control {
+	c := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance}
+	for _, layer := range []*config.Clock{&base, own} {
+		if layer == nil {
+			continue
+		}
+		set(&c.Match, layer.Match)
+		set(&c.Turn, layer.Turn)
+		set(&c.Increment, layer.Increment)
+		set(&c.Tolerance, layer.Tolerance)
+		set(&c.Hang, layer.Hang)
+	}
+	return c
+}
+
+func set(dst *time.Duration, src *config.Duration) {
+	if src != nil {
+		*dst = src.Duration
+	}
+}
+
+// openings are the stones each pairing starts from: the config's opening
+// list, or under outer-open with the arbiter-opens policy, Black's first
+// stone from the outer zone.
+func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
+	if cfg.Openings != "" {
+		path := cfg.Resolve(cfg.Openings)
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: openings: %w", cfg.File, err)
+		}
+		defer f.Close()
+		list, err := rules.ReadOpenings(f, path, "", cfg.Size)
+		if err != nil {
+			return nil, err
+		}
+		var out [][]rules.Point
+		for _, o := range list {
+			if err := o.Validate(rule, cfg.Size); err != nil {
+				return nil, fmt.Errorf("%s:%d: opening %q: %w", path, o.Line, o.Text, err)
+			}
+			out = append(out, o.Stones)
+		}
+		return out, nil
+	}
+	if rule.Name() == "renju" {
+		// Renju engine events play the 26 canonical openings, each twice with
+		// colours reversed (one per pairing); the RIF procedure falls back to
+		// them too.
+		var out [][]rules.Point
+		for _, o := range rules.RIFOpeningList(cfg.Size) {
+			out = append(out, o.Stones)
+		}
+		return out, nil
+	}
+	if rule.Name() == "outer-open" && cfg.OpeningPolicy == config.PolicyArbiterOpens {
+		var out [][]rules.Point
+		for _, m := range rules.OuterOpenFirstMoves(cfg.Size) {
+			out = append(out, []rules.Point{m})
+		}
+		return out, nil
+	}
+	return nil, nil
+}
