@@ -48,7 +48,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	tolerance := fs.Duration("tolerance", clock.DefaultTolerance, "lateness accepted before a move loses on time")
 	hang := fs.Duration("hang", clock.DefaultHang, "the longest wait for one move, timed or not")
 	policy := fs.String("opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
-	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged")
+	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged (renju without a file: the 26 canonical openings, as in events)")
 	openingsFormat := fs.String("openings-format", "", "opening list format: offset or pos (default: detected per line)")
 	order := fs.String("order", arbiter.OrderSequential, "opening order: sequential or random")
 	seed := fs.Uint64("seed", 0, "seed for -order random and -transform random (0 = from the clock, printed)")
@@ -149,6 +149,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	case rule.Name() == "outer-open" && *policy == config.PolicyArbiterOpens:
 		for _, m := range rules.OuterOpenFirstMoves(*size) {
 			p.Suite.Openings = append(p.Suite.Openings, rules.Opening{Stones: []rules.Point{m}})
+		}
+	case rule.Name() == "renju":
+		p.Suite.Openings = rules.RIFOpeningList(*size)
+		if err := arbiter.CheckOpenings(p.Suite.Openings, "the canonical renju openings", rule, *size); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
 	return p.play(stdout, stderr)

@@ -210,3 +210,35 @@ func abs(v int) int {
 	}
 	return v
 }
+
+// arena match -rule renju without an openings file plays the canonical
+// openings, as events do: each game pair one of them, the next pair the
+// next. Before, every game started from an empty board.
+func TestRenjuMatchPlaysTheCanonicalOpenings(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runArena(t, "match", "-rule", "renju", "-games", "6", "-move-cap", "10", "-tc", "20s", "-out", dir, "-quiet",
+		"random=builtin:random seed=3", "greedy=builtin:greedy")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	recs, err := journal.Read(filepath.Join(dir, "journal.jsonl"))
+	if err != nil || len(recs) != 6 {
+		t.Fatalf("journal: %v, %d records", err, len(recs))
+	}
+	byGame := map[int]rules.RIFOpening{}
+	for _, r := range recs {
+		o, ok := rules.IdentifyRIFOpening(15, firstThree(r))
+		if !ok || !r.Moves[0].Opening || !r.Moves[2].Opening {
+			t.Fatalf("game %d does not start from a canonical opening: %v", r.Game, firstThree(r))
+		}
+		byGame[r.Game] = o
+	}
+	for g := 1; g <= 6; g += 2 {
+		if byGame[g] != byGame[g+1] {
+			t.Errorf("games %d and %d (a pair) open with %v and %v", g, g+1, byGame[g], byGame[g+1])
+		}
+	}
+	if byGame[1] == byGame[3] || byGame[3] == byGame[5] || byGame[1] == byGame[5] {
+		t.Errorf("three pairs, openings %v, %v, %v", byGame[1], byGame[3], byGame[5])
+	}
+}
