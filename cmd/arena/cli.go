@@ -10,6 +10,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/rules"
 )
@@ -222,7 +223,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 				return nil, usage("%s needs COUNT and SCORE", a)
 			}
 			i += 2
-			fmt.Fprintf(stderr, "arena gomoku-cli: %s ignored: engines report no score in the Gomocup protocol\n", a)
+			fmt.Fprintf(stderr, "arena gomoku-cli: %s ignored: engines report no score in the Gomocup protocol\n", term.Clean(a))
 		case "-openings":
 			var vals []string
 			i, vals = values(i)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -347,9 +349,11 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	}
 	err := m.Run(drain, abort, kept, counted)
 	prog.close()
-	p.summary(stdout, m, encs, decision)
+	var summary bytes.Buffer // engine names from the command line: cleaned for the terminal
+	p.summary(&summary, m, encs, decision)
+	fmt.Fprint(stdout, term.CleanLines(summary.String()))
 	for _, h := range hints {
-		fmt.Fprintln(stdout, h)
+		fmt.Fprintln(stdout, term.Clean(h))
 	}
 	if p.Out != "" {
 		fmt.Fprintf(stdout, "games written to %s\n", p.Out)
@@ -698,6 +702,6 @@ func (p *progress) println(line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clearStatus()
-	fmt.Fprintln(p.w, line)
+	fmt.Fprintln(p.w, term.Clean(line))
 	p.status()
 }

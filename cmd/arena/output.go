@@ -9,6 +9,7 @@ import (
 	"regexp"
 
 	"gomoku-arena/internal/durable"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
@@ -97,13 +98,14 @@ func writeStandings(stdout io.Writer, out string, id identity, done []*record.Re
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout)
-	if err := rep.WriteStandings(stdout, report.Text); err != nil {
+	var text bytes.Buffer // names come from the config or the journal: cleaned for the terminal
+	if err := rep.WriteStandings(&text, report.Text); err != nil {
 		return err
 	}
-	if err := rep.WriteCrosstable(stdout, report.Text); err != nil {
+	if err := rep.WriteCrosstable(&text, report.Text); err != nil {
 		return err
 	}
+	fmt.Fprint(stdout, "\n"+term.CleanLines(text.String()))
 	for _, f := range []report.TableFormat{report.Markdown, report.CSV, report.JSON, report.HTML} {
 		for _, t := range []struct {
 			name  string

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/record"
 )
 
@@ -84,7 +85,7 @@ func (p *progress) finished(rec *record.Record) {
 		return
 	}
 	p.clearStatus()
-	fmt.Fprintln(p.w, gameLine(rec))
+	fmt.Fprintln(p.w, term.Clean(gameLine(rec)))
 	p.status()
 }
 
@@ -133,9 +134,9 @@ func (p *progress) status() {
 		left := time.Since(p.start) / time.Duration(p.done) * time.Duration(p.total-p.done)
 		eta = "  ETA " + left.Round(time.Second).String()
 	}
-	line := fmt.Sprintf("%d/%d finished%s  running: %s", p.done, p.total, eta, strings.Join(run, ", "))
-	if len(line) > 200 {
-		line = line[:197] + "..."
+	line := term.Clean(fmt.Sprintf("%d/%d finished%s  running: %s", p.done, p.total, eta, strings.Join(run, ", ")))
+	if r := []rune(line); len(r) > 200 {
+		line = string(r[:197]) + "..."
 	}
 	fmt.Fprint(p.w, "\r\x1b[K"+line)
 }

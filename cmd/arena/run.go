@@ -21,6 +21,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -63,7 +64,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	defer ev.t.Close()
 
 	if n := played(done); n > 0 {
-		fmt.Fprintf(stdout, "continuing %s: %d games already finished\n", cfg.Name, n)
+		fmt.Fprintf(stdout, "continuing %s: %d games already finished\n", term.Clean(cfg.Name), n)
 	}
 	p := newProgress(stdout, *quiet, ev.total(done))
 	p.names = func(f arbiter.Fixture) string {
@@ -71,7 +72,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	}
 	ev.t.Started = p.started
 	ev.t.Moved = p.moved
-	ev.t.Notice = func(s string) { fmt.Fprintln(stderr, "arena: "+s) }
+	ev.t.Notice = func(s string) { fmt.Fprintln(stderr, "arena: "+term.Clean(s)) }
 	ev.t.RoundDone = ev.writeTRF
 	runErr := ev.t.Run(drain, abort, done, func(rec *record.Record) error {
 		if err := journal.Append(rec); err != nil {
