@@ -92,6 +92,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err := ctl.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	if err := clock.CheckDuration(*startTimeout); err != nil {
+		return fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
+	}
 	if *out == "" {
 		*out = filepath.Join("out", "match-"+time.Now().Format("20060102-150405"))
 	}
