@@ -19,11 +19,14 @@ import (
 // with the count, an estimate of the time left, and each running game with
 // its stone count and both clocks.
 type progress struct {
-	mu      sync.Mutex
-	w       io.Writer
-	quiet   bool
-	tty     bool
-	total   int
+	mu    sync.Mutex
+	w     io.Writer
+	quiet bool
+	tty   bool
+	total int
+	// capped: total is only the most games there can be (an SPRT stops the
+	// match when it decides), so no time left is estimated from it.
+	capped  bool
 	done    int
 	start   time.Time
 	drawn   time.Time // last status line, to redraw at most a few times a second
@@ -129,12 +132,15 @@ func (p *progress) status() {
 		run = append(run, s)
 	}
 	sort.Strings(run)
-	eta := ""
-	if p.done > 0 && p.total > p.done {
+	count := fmt.Sprintf("%d/%d finished", p.done, p.total)
+	switch {
+	case p.capped:
+		count = fmt.Sprintf("%d finished (SPRT, at most %d)", p.done, p.total)
+	case p.done > 0 && p.total > p.done:
 		left := time.Since(p.start) / time.Duration(p.done) * time.Duration(p.total-p.done)
-		eta = "  ETA " + left.Round(time.Second).String()
+		count += "  ETA " + left.Round(time.Second).String()
 	}
-	line := term.Clean(fmt.Sprintf("%d/%d finished%s  running: %s", p.done, p.total, eta, strings.Join(run, ", ")))
+	line := term.Clean(fmt.Sprintf("%s  running: %s", count, strings.Join(run, ", ")))
 	if r := []rune(line); len(r) > 200 {
 		line = string(r[:197]) + "..."
 	}
