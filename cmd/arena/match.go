@@ -152,14 +152,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		if p.Suite.Openings, err = loadOpenings(*openingsFile, *openingsFormat, rule, *size); err != nil {
 			return err
 		}
-	case rule.Name() == "outer-open" && *policy == config.PolicyArbiterOpens:
-		for _, m := range rules.OuterOpenFirstMoves(*size) {
-			p.Suite.Openings = append(p.Suite.Openings, rules.Opening{Stones: []rules.Point{m}})
-		}
-	case rule.Name() == "renju":
-		p.Suite.Openings = rules.RIFOpeningList(*size)
-		if err := arbiter.CheckOpenings(p.Suite.Openings, "the canonical renju openings", rule, *size); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+	default:
+		p.Suite.Openings = arbiter.DefaultOpenings(rule, *size, *policy == config.PolicyArbiterOpens)
+		if len(p.Suite.Openings) > 0 {
+			if err := arbiter.CheckOpenings(p.Suite.Openings, "the default openings", rule, *size); err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
 		}
 	}
 	return p.play(stdout, stderr)
