@@ -359,7 +359,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, term.Clean(h))
 	}
 	if p.Out != "" {
-		fmt.Fprintf(stdout, "games written to %s\n", p.Out)
+		fmt.Fprintf(stdout, "games written to %s\n", term.Clean(p.Out))
 	}
 	switch {
 	case err != nil:

@@ -120,6 +120,6 @@ func writeStandings(stdout io.Writer, out string, id identity, done []*record.Re
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "standings, crosstable and games written to %s\n", out)
+	fmt.Fprintf(stdout, "standings, crosstable and games written to %s\n", term.Clean(out))
 	return nil
 }

@@ -33,7 +33,9 @@ func TestRunPrintsNoControlCharacters(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(dir, "ev.toml")
-	src := "name = \"ev\\u001b]0;retitled\\u0007\"\noutput = \"out\"\nformat = \"round-robin\"\n[clock]\nmatch = \"20s\"\n" +
+	// No output key: the folder is out/NAME, and its path is printed too.
+	t.Chdir(dir)
+	src := "name = \"ev\\u001b]0;retitled\\u0007\"\nformat = \"round-robin\"\n[clock]\nmatch = \"20s\"\n" +
 		"[[engine]]\nname = \"evil\"\ncommand = \"./pbrain-evil\"\n" +
 		"[[engine]]\nname = \"random\"\ncommand = \"builtin:random\"\n"
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
@@ -50,7 +52,10 @@ func TestRunPrintsNoControlCharacters(t *testing.T) {
 			t.Errorf("the event's name is not shown escaped:\n%s", out)
 		}
 	}
-	out, _, _ := runArena(t, "standings", filepath.Join(dir, "out"))
+	out, errOut, code := runArena(t, "standings", filepath.Join(dir, "out", "ev\x1b]0;retitled\x07"))
+	if code != 0 || !strings.Contains(out, "standings") {
+		t.Fatalf("arena standings: exit %d\n%s\n%s", code, out, errOut)
+	}
 	noControls(t, "arena standings", out)
 }
 
