@@ -242,3 +242,31 @@ func TestRenjuMatchPlaysTheCanonicalOpenings(t *testing.T) {
 		t.Errorf("three pairs, openings %v, %v, %v", byGame[1], byGame[3], byGame[5])
 	}
 }
+
+// A 14-entrant Swiss under arbiter-opens, as a config runs it: its 77 games
+// open with 77 different stones of the zone's 104 (before, 7 stones, the
+// same every round).
+func TestArbiterOpensSwissEventRotatesOpenings(t *testing.T) {
+	dir := t.TempDir()
+	var engines []string
+	for i := range 14 {
+		engines = append(engines, fmt.Sprintf("r%02d=builtin:random seed=%d", i, i+1))
+	}
+	cfg := writeFamilyEvent(t, dir, "swiss", "opening_policy = \"arbiter-opens\"\nmove_cap = 8\nseed = 11\n", engines...)
+	src, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, []byte(strings.Replace(string(src), `format = "double-round-robin"`, `format = "swiss"`, 1)), 0o644)
+	recs := runEventOK(t, cfg)
+	if len(recs) != 77 {
+		t.Fatalf("%d games, want 77", len(recs))
+	}
+	first := map[rules.Point]int{}
+	for _, r := range recs {
+		if len(r.Moves) == 0 || !r.Moves[0].Opening || (len(r.Moves) > 1 && r.Moves[1].Opening) {
+			t.Fatalf("game %d: the arbiter did not place Black's first stone", r.Game)
+		}
+		first[r.Moves[0].Point]++
+	}
+	if len(first) != 77 {
+		t.Errorf("77 games opened with %d distinct stones", len(first))
+	}
+}
