@@ -43,14 +43,15 @@ func TestShapeBounds(t *testing.T) {
 		return strings.Repeat(open, n) + "1" + strings.Repeat(close, n)
 	}
 	cases := []struct{ name, src, want string }{
-		{"32 KB of inline tables", "name = \"x\"\nx = " + deep("{a=", "}", 8000) + "\n", `t.toml:2: nested deeper than 16 levels`},
-		{"inline tables over lines", "x = [\n" + strings.Repeat("{a=[\n", 9) + "1" + strings.Repeat("]}", 9) + "]\n", `t.toml:9: nested deeper`},
+		{"32 KB of inline tables", "name = \"x\"\nx = " + deep("{a=", "}", 8000) + "\n", `t.toml:2: nested deeper than 8 levels`},
+		{"inline tables over lines", "x = [\n" + strings.Repeat("{a=[\n", 9) + "1" + strings.Repeat("]}", 9) + "]\n", `t.toml:5: nested deeper`},
 		{"arrays", "x = " + deep("[", "]", 17) + "\n", `t.toml:1: nested deeper`},
 		{"dotted key", "\n" + strings.Repeat("a.", 2000) + "b = 1\n", `t.toml:2: nested deeper`},
 		{"header", "[" + strings.Repeat("a.", 16) + "b]\n", `t.toml:1: nested deeper`},
-		{"header and key", "[" + strings.Repeat("a.", 8) + "b]\n" + strings.Repeat("c.", 7) + "d = {e = 1}\n", `t.toml:2: nested deeper`},
+		{"header and key", "[a.a.a.b]\nc.c.c.d = {e = 1}\n", `t.toml:2: nested deeper`},
+		{"engine clock", "[[engine]]\nclock = {match = {a = {b = {c = {d = {e = 1}}}}}}\n", `t.toml:2: nested deeper`},
 		{"array of tables", "[[" + strings.Repeat("a.", 15) + "b]]\n", `t.toml:1: nested deeper`},
-		{"too large", "# " + strings.Repeat("x", MaxBytes) + "\n", `t.toml: larger than 1048576 bytes`},
+		{"too large", "# " + strings.Repeat("x", MaxBytes) + "\n", `t.toml: larger than 262144 bytes (256 KiB)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,14 +66,16 @@ func TestShapeBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), big+": larger than") {
-		t.Errorf("Load of a 2 MiB file: %v", err)
+		t.Errorf("Load of a file twice the bound: %v", err)
 	}
 }
 
 // Brackets, dots and quotes inside strings and comments are text, not
 // nesting: a config full of them within the bounds is read.
 func TestShapeIgnoresStringsAndComments(t *testing.T) {
-	src := strings.Replace(good, `concurrency = 2`, `concurrency = 2 # [[[[[[[[[[[[[[[[[[ {{{{{{{{{{{{{{{{{{
+	src := strings.Replace(good, `command = "builtin:greedy"`, `command = "builtin:greedy"
+clock = {match = "1m", tolerance = "1s"} # the deepest form a config has: 4 levels`, 1)
+	src = strings.Replace(src, `concurrency = 2`, `concurrency = 2 # [[[[[[[[[[[[[[[[[[ {{{{{{{{{{{{{{{{{{
 output = "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s"
 seed = 1
 "quoted.key.with.dots.a.b.c.d.e.f.g.h.i.j.k.l" = 1`, 1)
