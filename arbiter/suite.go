@@ -97,6 +97,24 @@ func (s Suite) Deal(n, size int) []Deal {
 	return deals
 }
 
+// DefaultOpenings are the openings a match or an event plays when it names
+// no list: under renju the 26 canonical openings, under outer-open with
+// arbiterOpens (the arbiter places Black's first stone) every point of the
+// outer zone, else none (games start on an empty board).
+func DefaultOpenings(rule rules.Rule, size int, arbiterOpens bool) []rules.Opening {
+	switch {
+	case rule.Name() == "renju":
+		return rules.RIFOpeningList(size)
+	case rule.Name() == "outer-open" && arbiterOpens:
+		var list []rules.Opening
+		for _, m := range rules.OuterOpenFirstMoves(size) {
+			list = append(list, rules.Opening{Stones: []rules.Point{m}, Text: m.String()})
+		}
+		return list
+	}
+	return nil
+}
+
 // CheckOpenings rejects openings that cannot be played under rule on a board
 // of the given size (Opening.Validate: an outer-open first stone outside the
 // zone, a renju forbidden move, a finished game), naming the list and line:

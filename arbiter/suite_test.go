@@ -162,3 +162,25 @@ func TestCheckOpenings(t *testing.T) {
 		t.Error("an empty list was accepted")
 	}
 }
+
+func TestDefaultOpenings(t *testing.T) {
+	for _, c := range []struct {
+		rule         string
+		arbiterOpens bool
+		want         int
+	}{{"renju", false, 26}, {"outer-open", true, 104}, {"outer-open", false, 0}, {"freestyle", true, 0}} {
+		rule, err := rules.ByName(c.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list := DefaultOpenings(rule, 15, c.arbiterOpens)
+		if len(list) != c.want {
+			t.Errorf("%s (arbiter opens %v): %d openings, want %d", c.rule, c.arbiterOpens, len(list), c.want)
+		}
+		if len(list) > 0 {
+			if err := CheckOpenings(list, "default", rule, 15); err != nil {
+				t.Errorf("%s: %v", c.rule, err)
+			}
+		}
+	}
+}

@@ -120,7 +120,8 @@ func New(cfg *config.Event) (*Event, error) {
 		}
 		d.Entrants = append(d.Entrants, ent)
 	}
-	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints}
+	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints,
+		Seed: uint64(cfg.Seed)}
 	if t.Rounds == 0 {
 		t.Rounds = pairing.DefaultSwissRounds
 	}

@@ -12,6 +12,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/internal/bundled"
+	"gomoku-arena/internal/config"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -68,10 +69,11 @@ func (m *Match) LoadOpenings(file, format, policy string) error {
 		m.Suite.Openings = list
 		return nil
 	}
-	if m.Rule.Name() == "outer-open" && policy == "arbiter-opens" {
-		for _, p := range rules.OuterOpenFirstMoves(m.Size) {
-			m.Suite.Openings = append(m.Suite.Openings, rules.Opening{Stones: []rules.Point{p}})
-		}
+	// Without a list, the rule's own: renju's 26 canonical openings, or
+	// outer-open's zone when the arbiter opens.
+	m.Suite.Openings = arbiter.DefaultOpenings(m.Rule, m.Size, policy == config.PolicyArbiterOpens)
+	if len(m.Suite.Openings) > 0 {
+		return arbiter.CheckOpenings(m.Suite.Openings, "the default openings", m.Rule, m.Size)
 	}
 	return nil
 }
@@ -147,7 +149,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if _, err := m.Replay(done); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(m.Out, JournalFile), err)
 	}
-	began := Began{Name: m.Event, Total: len(fixtures), Finished: len(done)}
+	began := Began{Name: m.Event, Total: len(fixtures), Finished: len(done), Capped: m.SPRT != nil}
 	if m.seedChosen {
 		began.Seed = m.Suite.Seed
 	}

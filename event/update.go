@@ -25,8 +25,11 @@ type Update interface{ update() }
 
 // Began: the folder is claimed and play is about to start.
 type Began struct {
-	Name     string
-	Total    int // games in the event when known in advance, else an estimate
+	Name  string
+	Total int // games in the event when known in advance, else an estimate
+	// Capped: Total is only the most games there can be (an SPRT stops
+	// the match when it decides).
+	Capped   bool
 	Finished int // games already in the journal (a continued event)
 	// Seed, when not 0, is the seed this run chose for a random opening
 	// order or transform; a person needs it to replay the match.

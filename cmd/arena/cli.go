@@ -11,6 +11,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/rules"
 )
@@ -223,7 +224,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 				return nil, usage("%s needs COUNT and SCORE", a)
 			}
 			i += 2
-			fmt.Fprintf(stderr, "arena gomoku-cli: %s ignored: engines report no score in the Gomocup protocol\n", a)
+			fmt.Fprintf(stderr, "arena gomoku-cli: %s ignored: engines report no score in the Gomocup protocol\n", term.Clean(a))
 		case "-openings":
 			var vals []string
 			i, vals = values(i)

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/results/standings"
@@ -154,15 +154,19 @@ var formats = []string{"auto", "round-robin", "double-round-robin", "swiss", "ga
 
 // Load reads and checks the event file at path.
 func Load(path string) (*Event, error) {
-	src, err := os.ReadFile(path)
+	src, err := read(path)
 	if err != nil {
 		return nil, err
 	}
 	return Parse(path, src)
 }
 
-// Parse checks src, the contents of the file named path.
+// Parse checks src, the contents of the file named path. A file past the
+// bounds of checkShape never reaches the TOML parser.
 func Parse(path string, src []byte) (*Event, error) {
+	if err := checkShape(path, src); err != nil {
+		return nil, err
+	}
 	ev := &Event{File: path, src: src}
 	md, err := toml.Decode(string(src), ev)
 	if err != nil {
@@ -259,6 +263,9 @@ func (ev *Event) check() error {
 	if err := ev.checkClock("clock", ev.Clock); err != nil {
 		return err
 	}
+	if err := ev.checkDuration("start_timeout", ev.StartTimeout); err != nil {
+		return err
+	}
 	if ev.Sandbox != SandboxNone && ev.Sandbox != SandboxBwrap && ev.Sandbox != SandboxAuto {
 		return ev.errAt("sandbox", fmt.Sprintf("%q is not %q, %q or %q", ev.Sandbox, SandboxNone, SandboxBwrap, SandboxAuto))
 	}
@@ -315,9 +322,22 @@ func (ev *Event) checkClock(key string, c Clock) error {
 		name string
 		d    *Duration
 	}{{"match", c.Match}, {"turn", c.Turn}, {"increment", c.Increment}, {"tolerance", c.Tolerance}, {"hang", c.Hang}} {
-		if f.d != nil && f.d.Duration < 0 {
-			return ev.errAt(key+"."+f.name, "must not be negative")
+		if err := ev.checkDuration(key+"."+f.name, f.d); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// checkDuration refuses a negative duration, and one too long for the
+// clocks and the protocol (clock.MaxDuration).
+func (ev *Event) checkDuration(key string, d *Duration) error {
+	switch {
+	case d == nil:
+	case d.Duration < 0:
+		return ev.errAt(key, "must not be negative")
+	case d.Duration > clock.MaxDuration:
+		return ev.errAt(key, fmt.Sprintf("%v is longer than %v, the longest time the protocol carries (2147483647 ms)", d.Duration, clock.MaxDuration))
 	}
 	return nil
 }
