@@ -89,6 +89,7 @@ func Play(ctx context.Context, g Game, black, white *Player) *record.Record {
 	defer func() { black.Engine.Thaw(); white.Engine.Thaw() }() // frozen engines must hear END or RESTART
 
 	sides := [3]*side{rules.Black: {Player: black, color: rules.Black}, rules.White: {Player: white, color: rules.White}}
+	defer keepLastWords(rec, [2]*side{sides[rules.Black], sides[rules.White]})
 	pos, err := rules.Setup(g.Rule, g.Size, g.Opening)
 	if err != nil {
 		// Openings are validated before play; reaching this is a caller bug.
@@ -159,6 +160,26 @@ func Play(ctx context.Context, g Game, black, white *Player) *record.Record {
 		}
 		if g.MoveCap > 0 && len(pos.Moves) >= g.MoveCap {
 			return finish(ctx, rec, rules.Empty, record.MoveCap, fmt.Sprintf("%d stones", len(pos.Moves)))
+		}
+	}
+}
+
+// lastWords is how many of its last stderr lines the record of a game an
+// engine forfeited keeps.
+const lastWords = 20
+
+// keepLastWords puts into rec the last stderr lines of the engine that lost
+// it by a forfeit (crash, time, illegal move, refusal, memory): what it said
+// before it died or went wrong is often the only clue to why. It finds the
+// loser by colour, which an opening procedure may have changed.
+func keepLastWords(rec *record.Record, sides [2]*side) {
+	if !rec.End.Forfeit() || rec.Winner == rules.Empty {
+		return
+	}
+	for _, s := range sides {
+		if s.color == rec.Winner.Opponent() {
+			lines := s.Engine.Stderr()
+			rec.Stderr = lines[max(0, len(lines)-lastWords):]
 		}
 	}
 }

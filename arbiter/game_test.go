@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -194,5 +195,22 @@ func TestStonesInMoveOrder(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("stone %d: got %v, want %v", i, got[i], want[i])
 		}
+	}
+}
+
+// A crashing engine's last stderr lines are kept in the record, its
+// opponent's are not, and a game decided on the board keeps none.
+func TestForfeitKeepsTheLosersLastWords(t *testing.T) {
+	free := freestyle(t)
+	b := start(t, "faulty", "stderr-flood=100")
+	w := start(t, "faulty", "assert-at=3")
+	rec := Play(context.Background(), Game{Rule: free, Size: 15}, player(b, fast), player(w, fast))
+	want := []string{"search: depth 1 nodes 120", "search: depth 2 nodes 2700", "faulty: engine.c:42: brain_turn: Assertion `move 3 < 0' failed."}
+	if rec.End != record.Crash || rec.Winner != rules.Black || rec.Detail != "exit status 134" || !slices.Equal(rec.Stderr, want) {
+		t.Fatalf("%s by %v (%s), stderr %q; want crash by white (exit status 134), stderr %q", rec.End, rec.Winner.Opponent(), rec.Detail, rec.Stderr, want)
+	}
+	rec = Play(context.Background(), Game{Rule: free, Size: 15}, player(start(t, "search"), fast), player(b, fast))
+	if rec.End != record.Five || rec.Stderr != nil {
+		t.Fatalf("%s, stderr %q; want five and no stderr", rec.End, rec.Stderr)
 	}
 }

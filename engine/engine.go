@@ -207,8 +207,18 @@ func (e *Engine) Pid() int {
 	return e.p.pid
 }
 
-// Stderr returns the last lines the engine wrote to stderr (bounded).
-func (e *Engine) Stderr() []string { return e.stderr.snapshot() }
+// Stderr returns the last lines the engine wrote to stderr (bounded). When
+// its process has exited, the lines still in the pipe are awaited first (for
+// at most exitLinger), so that a crashed engine's last words are among them.
+func (e *Engine) Stderr() []string {
+	if p := e.current(); p != nil && !p.alive() {
+		select {
+		case <-p.stderrDone:
+		case <-time.After(exitLinger):
+		}
+	}
+	return e.stderr.snapshot()
+}
 
 func (e *Engine) current() *proc {
 	e.mu.Lock()

@@ -21,6 +21,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
+	"gomoku-arena/internal/transcript"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -60,6 +61,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 
 	drain, abort, stop := interrupts(stderr)
 	defer stop()
+	defer ev.closeTranscripts(stderr) // after the engines, whose END it records
 	defer ev.t.Close()
 
 	if n := played(done); n > 0 {
@@ -99,6 +101,9 @@ type event struct {
 	cfg *config.Event
 	t   *arbiter.Tournament
 	out string
+	// transcripts are the engines' protocol transcripts (the transcript
+	// key); a file is made at its first line, after the folder is claimed.
+	transcripts []*transcript.Log
 }
 
 func newEvent(cfg *config.Event) (*event, error) {
@@ -118,10 +123,16 @@ func newEvent(cfg *config.Event) (*event, error) {
 	if cfg.StartTimeout != nil {
 		d.StartTimeout = cfg.StartTimeout.Duration
 	}
+	var logs []*transcript.Log
 	for _, e := range cfg.Engines {
 		ent, err := entrant(cfg, e, out)
 		if err != nil {
 			return nil, err
+		}
+		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
+			l := transcript.New(filepath.Join(out, "transcripts", e.Name+".log"), e.Name, cfg.Transcript.N)
+			ent.Spec.Transcript = l.Line
+			logs = append(logs, l)
 		}
 		d.Entrants = append(d.Entrants, ent)
 	}
@@ -133,7 +144,17 @@ func newEvent(cfg *config.Event) (*event, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &event{cfg: cfg, t: t, out: out}, nil
+	return &event{cfg: cfg, t: t, out: out, transcripts: logs}, nil
+}
+
+// closeTranscripts closes the transcripts; one that could not be written is
+// a notice, not a failure of the event.
+func (ev *event) closeTranscripts(stderr io.Writer) {
+	for _, l := range ev.transcripts {
+		if err := l.Close(); err != nil {
+			fmt.Fprintln(stderr, "arena:", err)
+		}
+	}
 }
 
 func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, error) {

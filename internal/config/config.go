@@ -70,6 +70,9 @@ func (b *Bytes) UnmarshalText(t []byte) error {
 // MarshalText writes the amount in bytes.
 func (b Bytes) MarshalText() ([]byte, error) { return []byte(strconv.FormatInt(b.N, 10)), nil }
 
+// MinTranscript is the smallest transcript bound: a few protocol lines.
+const MinTranscript = 4 << 10
+
 // Sandbox settings (the sandbox key).
 const (
 	SandboxNone  = "none"  // engines run unconfined
@@ -134,6 +137,10 @@ type Event struct {
 	Sandbox      string `toml:"sandbox"`
 	// OpeningProcedure is "none" (default), "swap2" or "rif".
 	OpeningProcedure string `toml:"opening_procedure"`
+	// Transcript, when above 0, keeps each engine's protocol transcript in
+	// OUTPUT/transcripts/NAME.log, rotated at that size (internal/transcript).
+	// Not part of the event's identity: it can be switched on for a resume.
+	Transcript *Bytes `toml:"transcript"`
 
 	// File is the path the event was read from; relative paths in it
 	// (output, openings, engine commands and dirs) are relative to its folder.
@@ -264,6 +271,9 @@ func (ev *Event) check() error {
 	}
 	if ev.MaxProcesses != nil && *ev.MaxProcesses < 0 {
 		return ev.errAt("max_processes", "must not be negative")
+	}
+	if t := ev.Transcript; t != nil && t.N != 0 && t.N < MinTranscript {
+		return ev.errAt("transcript", fmt.Sprintf("%d bytes: want 0 (no transcript) or at least %d", t.N, MinTranscript))
 	}
 	if len(ev.Engines) < 2 {
 		return ev.errAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
