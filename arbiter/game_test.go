@@ -209,6 +209,12 @@ func TestForfeitKeepsTheLosersLastWords(t *testing.T) {
 	if rec.End != record.Crash || rec.Winner != rules.Black || rec.Detail != "exit status 134" || !slices.Equal(rec.Stderr, want) {
 		t.Fatalf("%s by %v (%s), stderr %q; want crash by white (exit status 134), stderr %q", rec.End, rec.Winner.Opponent(), rec.Detail, rec.Stderr, want)
 	}
+	// Its next process crashes the same way: the record holds that
+	// process's words only, not the previous one's too.
+	rec = Play(context.Background(), Game{Rule: free, Size: 15}, player(w, fast), player(b, fast))
+	if rec.End != record.Crash || rec.Winner != rules.White || !slices.Equal(rec.Stderr, want) {
+		t.Fatalf("again: %s by %v, stderr %q; want crash by black, stderr %q", rec.End, rec.Winner.Opponent(), rec.Stderr, want)
+	}
 	rec = Play(context.Background(), Game{Rule: free, Size: 15}, player(start(t, "search"), fast), player(b, fast))
 	if rec.End != record.Five || rec.Stderr != nil {
 		t.Fatalf("%s, stderr %q; want five and no stderr", rec.End, rec.Stderr)
