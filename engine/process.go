@@ -213,14 +213,16 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 	if err := p.stdin.SetWriteDeadline(deadline); err != nil {
 		return FaultExit, "stdin: " + err.Error()
 	}
+	// Transcribed before writing: the answer can be read (and transcribed)
+	// before Write returns.
+	if p.transcript != nil {
+		for l := range strings.SplitSeq(strings.TrimSuffix(string(b), "\n"), "\n") {
+			p.transcript(true, clip(l, transcriptLine))
+		}
+	}
 	_, err := p.stdin.Write(b)
 	switch {
 	case err == nil:
-		if p.transcript != nil {
-			for l := range strings.SplitSeq(strings.TrimSuffix(string(b), "\n"), "\n") {
-				p.transcript(true, clip(l, transcriptLine))
-			}
-		}
 		return "", ""
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return FaultTimeout, "engine is not reading its input"
