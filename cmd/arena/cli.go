@@ -237,7 +237,9 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 					}
 					openType = val
 				case "order":
-					suite.Order = val
+					if suite.Order, err = arbiter.ParseOrder(val); err != nil {
+						return nil, usage("-openings: %v", err)
+					}
 				case "srand":
 					if suite.Seed, err = strconv.ParseUint(val, 10, 64); err != nil {
 						return nil, usage("-openings srand=%q: not a whole number", val)

@@ -117,9 +117,7 @@ func newEvent(cfg *config.Event) (*event, error) {
 	}
 	out := cfg.OutputDir()
 	d := &arbiter.Director{Event: cfg.Name, Rule: rule, Size: cfg.Size, MoveCap: cfg.MoveCap, Concurrency: cfg.Concurrency}
-	if cfg.OpeningProcedure != arbiter.ProcedureNone {
-		d.Procedure = cfg.OpeningProcedure
-	}
+	d.Procedure = cfg.OpeningProcedure
 	if cfg.StartTimeout != nil {
 		d.StartTimeout = cfg.StartTimeout.Duration
 	}
@@ -332,10 +330,10 @@ type identity struct {
 
 func (ev *event) identity() identity {
 	c := ev.cfg
-	id := identity{c.Name, c.Rule, string(ev.t.Format), c.OpeningPolicy, c.Openings, c.Size, c.MoveCap, c.Seed,
+	id := identity{c.Name, c.Rule, string(ev.t.Format), c.OpeningPolicy.String(), c.Openings, c.Size, c.MoveCap, c.Seed,
 		c.ByePoints, c.Clock, c.Engines, ev.t.Rounds, c.Tiebreaks, ""}
-	if c.OpeningProcedure != arbiter.ProcedureNone {
-		id.Procedure = c.OpeningProcedure
+	if c.OpeningProcedure != rules.NoProcedure {
+		id.Procedure = c.OpeningProcedure.String()
 	}
 	return id
 }
