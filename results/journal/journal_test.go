@@ -126,3 +126,26 @@ func TestJournalRefusesAnUnknownFormatNamingTheLine(t *testing.T) {
 		}
 	}
 }
+
+// A journal line is one line whatever the engines wrote, and keeps their
+// characters as written.
+func TestJournalLineKeepsEnginesWords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := "engine.cpp:7: f(): Assertion `a && v.size() < 2' failed.\nnext\u2028line"
+	if err := j.Append(&record.Record{Game: 1, End: record.Crash, Winner: rules.White, Stderr: []string{words}}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	b, _ := os.ReadFile(path)
+	if strings.Count(string(b), "\n") != 1 || !strings.Contains(string(b), "`a && v.size() < 2' failed.\\nnext\\u2028line") {
+		t.Errorf("journal line: %s", b)
+	}
+	recs, err := Read(path)
+	if err != nil || len(recs) != 1 || recs[0].Stderr[0] != words {
+		t.Fatalf("read back: %v %+v", err, recs)
+	}
+}

@@ -88,7 +88,15 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 		}
 		out.Moves[i] = mj
 	}
-	return json.Marshal(out)
+	// Engines' lines keep their < > & as written (json.Marshal would
+	// write \u003c), for people reading a journal.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalJSON reads a record of the current Format or of format 1, and
