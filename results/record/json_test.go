@@ -191,3 +191,61 @@ func FuzzRecordJSON(f *testing.F) {
 		}
 	})
 }
+
+// benchRecord is a long game as the journal holds it: 120 timed moves.
+func benchRecord() *Record {
+	start := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	r := &Record{Event: "bench", Round: 3, Game: 17, Rule: "freestyle", Size: 15, Black: "alpha", White: "beta",
+		BlackAbout: `name="alpha", version="1.0"`, WhiteAbout: `name="beta", version="2.1"`,
+		Winner: rules.Black, End: Five, Start: start, Finish: start.Add(time.Minute)}
+	for i := range 120 {
+		r.Moves = append(r.Moves, Move{Point: pt(i%15, i/15), Color: []rules.Color{rules.Black, rules.White}[i%2],
+			Think: time.Duration(i) * 7 * time.Millisecond, Left: time.Duration(600-i) * time.Second})
+	}
+	return r
+}
+
+// BenchmarkRecordJSON: writing a journal line, reading it back, reading a
+// format 1 line of the same game, and, for scale, Go's plain decoding of
+// that format 1 line (what reading cost before formats were declared).
+func BenchmarkRecordJSON(b *testing.B) {
+	rec := benchRecord()
+	v2, err := json.Marshal(rec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v1 := recordV1{Event: rec.Event, Round: rec.Round, Game: rec.Game, Rule: rec.Rule, Size: rec.Size, Black: rec.Black, White: rec.White,
+		BlackAbout: rec.BlackAbout, WhiteAbout: rec.WhiteAbout, Winner: rec.Winner, End: rec.End, Start: rec.Start, Finish: rec.Finish}
+	for _, m := range rec.Moves {
+		v1.Moves = append(v1.Moves, moveV1{Point: m.Point, Color: m.Color, Think: m.Think, Left: m.Left})
+	}
+	v1b, _ := json.Marshal(v1)
+	b.Run("write", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, c := range []struct {
+		name string
+		line []byte
+	}{{"read-format2", v2}, {"read-format1", v1b}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				var r Record
+				if err := json.Unmarshal(c.line, &r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("plain-decode-format1", func(b *testing.B) {
+		for b.Loop() {
+			var r recordV1
+			if err := json.Unmarshal(v1b, &r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
