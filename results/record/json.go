@@ -61,19 +61,22 @@ type moveJSON struct {
 }
 
 // MarshalJSON writes r in the current Format. It refuses what UnmarshalJSON
-// would refuse, so that nothing is written that cannot be read back.
-func (r *Record) MarshalJSON() ([]byte, error) {
+// would refuse, so that nothing is written that cannot be read back. (A
+// value receiver: a Record inside another value is written this way too.)
+func (r Record) MarshalJSON() ([]byte, error) {
 	if err := checkEnd(r.End); err != nil {
 		return nil, err
 	}
-	out := recordJSON{Format: Format, plainRecord: plainRecord(*r), Moves: make([]moveJSON, len(r.Moves))}
+	out := recordJSON{Format: Format, plainRecord: plainRecord(r), Moves: make([]moveJSON, len(r.Moves))}
 	switch r.Winner {
 	case rules.Black:
 		out.Winner = winnerBlack
 	case rules.White:
 		out.Winner = winnerWhite
-	default:
+	case rules.Empty:
 		out.Winner = winnerNone
+	default:
+		return nil, fmt.Errorf("winner %v", r.Winner)
 	}
 	for i, m := range r.Moves {
 		if m.Color != rules.Black && m.Color != rules.White {

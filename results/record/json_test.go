@@ -57,6 +57,18 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// A record is written the same way by value, by pointer and inside another
+// value.
+func TestJSONByValue(t *testing.T) {
+	rec := sampleRecords()["pente captures"]
+	p, err1 := json.Marshal(rec)
+	v, err2 := json.Marshal(*rec)
+	l, err3 := json.Marshal([]Record{*rec})
+	if err1 != nil || err2 != nil || err3 != nil || string(p) != string(v) || string(l) != "["+string(p)+"]" {
+		t.Errorf("pointer %s\nvalue %s\nlist %s (%v %v %v)", p, v, l, err1, err2, err3)
+	}
+}
+
 func TestJSONLayout(t *testing.T) {
 	rec := sampleRecords()["outer-open, timed, rejected off-board move"]
 	rec.Moves = append(rec.Moves[:2], Move{Color: rules.Black, Think: 2 * time.Second, Raw: "7,"})
