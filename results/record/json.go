@@ -79,24 +79,23 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("winner %v", r.Winner)
 	}
 	for i, m := range r.Moves {
-		if m.Color != rules.Black && m.Color != rules.White {
-			return nil, fmt.Errorf("move %d: color %v", i+1, m.Color)
-		}
-		mj := moveJSON{Color: m.Color.String(), ThinkMS: m.Think.Milliseconds(), LeftMS: m.Left.Milliseconds(), plainMove: plainMove(m)}
-		if m.Raw == "" {
-			mj.Point = &[2]int{m.Point.X, m.Point.Y}
-		}
-		for _, p := range m.Captured {
-			mj.Captured = append(mj.Captured, [2]int{p.X, p.Y})
+		mj, err := m.wire()
+		if err != nil {
+			return nil, fmt.Errorf("move %d: %w", i+1, err)
 		}
 		out.Moves[i] = mj
 	}
-	// Engines' lines keep their < > & as written (json.Marshal would
-	// write \u003c), for people reading a journal.
+	return marshal(out)
+}
+
+// marshal writes v as JSON on one line, engines' lines keeping their < > &
+// as written (json.Marshal would write \u003c), for people reading a
+// journal.
+func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
@@ -141,25 +140,9 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 		return errors.New(`no "moves" field`)
 	}
 	for i, mj := range in.Moves {
-		m := Move(mj.plainMove)
-		var err error
-		if m.Color, err = parseColor(mj.Color); err != nil {
+		m, err := mj.move()
+		if err != nil {
 			return fmt.Errorf("move %d: %w", i+1, err)
-		}
-		switch {
-		case mj.Point == nil && m.Raw == "":
-			return fmt.Errorf("move %d: no \"point\" and no \"raw\" line", i+1)
-		case mj.Point != nil && m.Raw != "":
-			return fmt.Errorf("move %d: both a \"point\" and a \"raw\" line", i+1)
-		case mj.Point != nil:
-			m.Point = rules.Point{X: mj.Point[0], Y: mj.Point[1]}
-		}
-		if mj.ThinkMS < 0 {
-			return fmt.Errorf("move %d: negative think_ms %d", i+1, mj.ThinkMS)
-		}
-		m.Think, m.Left = msDuration(mj.ThinkMS), msDuration(mj.LeftMS)
-		for _, p := range mj.Captured {
-			m.Captured = append(m.Captured, rules.Point{X: p[0], Y: p[1]})
 		}
 		rec.Moves = append(rec.Moves, m)
 	}
@@ -168,6 +151,73 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	}
 	*r = rec
 	r.emptyListsNil()
+	return nil
+}
+
+// wire is m in its JSON form.
+func (m Move) wire() (moveJSON, error) {
+	if m.Color != rules.Black && m.Color != rules.White {
+		return moveJSON{}, fmt.Errorf("color %v", m.Color)
+	}
+	mj := moveJSON{Color: m.Color.String(), ThinkMS: m.Think.Milliseconds(), LeftMS: m.Left.Milliseconds(), plainMove: plainMove(m)}
+	if m.Raw == "" {
+		mj.Point = &[2]int{m.Point.X, m.Point.Y}
+	}
+	for _, p := range m.Captured {
+		mj.Captured = append(mj.Captured, [2]int{p.X, p.Y})
+	}
+	return mj, nil
+}
+
+// move reads a move's JSON form.
+func (mj moveJSON) move() (Move, error) {
+	m := Move(mj.plainMove)
+	var err error
+	if m.Color, err = parseColor(mj.Color); err != nil {
+		return Move{}, err
+	}
+	switch {
+	case mj.Point == nil && m.Raw == "":
+		return Move{}, errors.New(`no "point" and no "raw" line`)
+	case mj.Point != nil && m.Raw != "":
+		return Move{}, errors.New(`both a "point" and a "raw" line`)
+	case mj.Point != nil:
+		m.Point = rules.Point{X: mj.Point[0], Y: mj.Point[1]}
+	}
+	if mj.ThinkMS < 0 {
+		return Move{}, fmt.Errorf("negative think_ms %d", mj.ThinkMS)
+	}
+	m.Think, m.Left = msDuration(mj.ThinkMS), msDuration(mj.LeftMS)
+	for _, p := range mj.Captured {
+		m.Captured = append(m.Captured, rules.Point{X: p[0], Y: p[1]})
+	}
+	return m, nil
+}
+
+// MarshalJSON writes a move in its declared form (as in a record), so that
+// a move marshalled on its own is never Go's encoding of the struct.
+func (m Move) MarshalJSON() ([]byte, error) {
+	mj, err := m.wire()
+	if err != nil {
+		return nil, err
+	}
+	return marshal(mj)
+}
+
+// UnmarshalJSON reads a move in its declared form, strictly.
+func (m *Move) UnmarshalJSON(b []byte) error {
+	var mj moveJSON
+	if err := strict(b, &mj); err != nil {
+		return err
+	}
+	v, err := mj.move()
+	if err != nil {
+		return err
+	}
+	if len(v.Captured) == 0 {
+		v.Captured = nil
+	}
+	*m = v
 	return nil
 }
 

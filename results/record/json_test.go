@@ -67,6 +67,18 @@ func TestJSONByValue(t *testing.T) {
 	if err1 != nil || err2 != nil || err3 != nil || string(p) != string(v) || string(l) != "["+string(p)+"]" {
 		t.Errorf("pointer %s\nvalue %s\nlist %s (%v %v %v)", p, v, l, err1, err2, err3)
 	}
+	// Moves on their own, as in the record.
+	m, err := json.Marshal(rec.Moves)
+	if err != nil || !strings.Contains(string(p), `"moves":`+string(m)+`,`) {
+		t.Errorf("moves alone %s (%v), in the record %s", m, err, p)
+	}
+	var back []Move
+	if err := json.Unmarshal(m, &back); err != nil || !reflect.DeepEqual(back, jsonFields(rec).Moves) {
+		t.Errorf("moves read back %+v (%v)", back, err)
+	}
+	if err := json.Unmarshal([]byte(`[{"point":[1,1],"color":"black","think_ms":0,"left_ms":0,"captured":[]},{"x":1}]`), &back); err == nil || !strings.Contains(err.Error(), `unknown field "x"`) {
+		t.Errorf("err = %v", err)
+	}
 }
 
 func TestJSONLayout(t *testing.T) {
