@@ -128,7 +128,8 @@ func newEvent(cfg *config.Event) (*event, error) {
 			return nil, err
 		}
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
-			l := transcript.New(filepath.Join(out, "transcripts", e.Name+".log"), e.Name, cfg.Transcript.N)
+			file := unsafeName.ReplaceAllString(e.Name, "_") + ".log" // as game files name engines
+			l := transcript.New(filepath.Join(out, "transcripts", file), e.Name, cfg.Transcript.N)
 			ent.Spec.Transcript = l.Line
 			logs = append(logs, l)
 		}
