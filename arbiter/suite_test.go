@@ -123,8 +123,8 @@ func TestSuiteValidate(t *testing.T) {
 	}{
 		{Suite{}, true},
 		{Suite{Order: OrderRandom, Transform: TransformCycle}, true},
-		{Suite{Order: "shuffled"}, false},
-		{Suite{Transform: "mirror"}, false},
+		{Suite{Order: 2}, false},
+		{Suite{Transform: 3}, false},
 	} {
 		if err := tt.s.Validate(); (err == nil) != tt.ok {
 			t.Errorf("%+v: err %v, want ok=%v", tt.s, err, tt.ok)
@@ -182,5 +182,27 @@ func TestDefaultOpenings(t *testing.T) {
 				t.Errorf("%s: %v", c.rule, err)
 			}
 		}
+	}
+}
+
+func TestSuiteModeNames(t *testing.T) {
+	for _, name := range orderNames {
+		if o, err := ParseOrder(name); err != nil || o.String() != name {
+			t.Errorf("order %q: %v %v", name, o, err)
+		}
+	}
+	for _, name := range transformNames {
+		if tr, err := ParseTransform(name); err != nil || tr.String() != name {
+			t.Errorf("transform %q: %v %v", name, tr, err)
+		}
+	}
+	if _, err := ParseOrder("shuffled"); err == nil || err.Error() != `opening order "shuffled": want sequential, random` {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := ParseTransform(""); err == nil || err.Error() != `transform "": want none, cycle, random` {
+		t.Errorf("err = %v", err)
+	}
+	if s := Transform(9).String(); s != "Transform(9)" {
+		t.Errorf("Transform(9) = %s", s)
 	}
 }

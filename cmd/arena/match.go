@@ -47,10 +47,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	inc := fs.Duration("inc", 0, "increment per move")
 	tolerance := fs.Duration("tolerance", clock.DefaultTolerance, "lateness accepted before a move loses on time")
 	hang := fs.Duration("hang", clock.DefaultHang, "the longest wait for one move, timed or not")
-	policy := fs.String("opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
+	var policy config.Policy
+	fs.TextVar(&policy, "opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
 	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged (renju without a file: the 26 canonical openings, as in events)")
 	openingsFormat := fs.String("openings-format", "", "opening list format: offset or pos (default: detected per line)")
-	order := fs.String("order", arbiter.OrderSequential, "opening order: sequential or random")
+	order := fs.String("order", arbiter.OrderSequential.String(), "opening order: sequential or random")
 	seed := fs.Uint64("seed", 0, "seed for -order random and -transform random (0 = from the clock, printed)")
 	transform := fs.String("transform", "none", "reuse openings under the 8 board symmetries: none, cycle (each pass through the list under the next symmetry) or random (a random symmetry per pair)")
 	concurrency := fs.Int("concurrency", 1, "games at once; an engine may play several games at once, each in its own process")
@@ -65,7 +66,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
 	fs.Var(&memory, "max-memory", "memory limit in bytes, or with K, M, G (INFO max_memory); NAME:SIZE for one engine")
 	fs.Var(&infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
-	procedure := fs.String("opening-procedure", arbiter.ProcedureNone, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
+	var procedure rules.Procedure
+	fs.TextVar(&procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
 	boardMode := fs.Bool("board-mode", false, "send the whole position (BOARD) before every move instead of TURN")
 	moveCap := fs.Int("move-cap", 0, "adjudicate a draw after this many stones (0 = none)")
 	startTimeout := fs.Duration("start-timeout", 10*time.Second, "deadline for an engine to start and answer START")
@@ -83,9 +85,6 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *size == 0 {
 		*size = rule.DefaultSize()
 	}
-	if *policy != config.PolicyStrict && *policy != config.PolicyArbiterOpens {
-		return fmt.Errorf("%w: -opening-policy %q: want strict or arbiter-opens", errUsage, *policy)
-	}
 	ctl := clock.Control{Match: *tc, Turn: *turn, Increment: *inc, Tolerance: *tolerance, Hang: *hang}
 	if err := ctl.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -100,9 +99,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		Quiet: *quiet, Hints: rule.Name() == "outer-open"}
 	p.Out, p.PGN = *out, *pgn
 	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *startTimeout, *games, *gauntlet, *concurrency
-	if *procedure != arbiter.ProcedureNone {
-		p.Procedure = *procedure
-	}
+	p.Procedure = procedure
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
@@ -138,14 +135,16 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err := infos.apply(p.Entrants, "info", "", false); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if *transform == "none" {
-		*transform = arbiter.TransformNone
+	ord, err := arbiter.ParseOrder(*order)
+	if err != nil {
+		return fmt.Errorf("%w: -order: %v", errUsage, err)
 	}
-	p.Suite = arbiter.Suite{Order: *order, Seed: *seed, Transform: *transform, Pairs: true}
-	if err := p.Suite.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	tr, err := arbiter.ParseTransform(*transform)
+	if err != nil {
+		return fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
-	if err := p.LoadOpenings(*openingsFile, *openingsFormat, *policy); err != nil {
+	p.Suite = arbiter.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
+	if err := p.LoadOpenings(*openingsFile, *openingsFormat, policy); err != nil {
 		return err
 	}
 	return p.play(stdout, stderr)

@@ -69,7 +69,9 @@ func (p *plain) println(line string) {
 func (p *plain) close() {}
 
 // gameLine is the one line printed for a finished game. Its fields are
-// separated by two spaces and never contain two spaces themselves.
+// separated by two spaces and never contain two spaces themselves. A game
+// lost by a forfeit ends with the loser's last non-blank stderr line, when
+// it wrote one.
 func gameLine(rec *record.Record) string {
 	detail := string(rec.End)
 	if rec.Detail != "" {
@@ -79,8 +81,15 @@ func gameLine(rec *record.Record) string {
 	if rec.Round > 0 {
 		round = fmt.Sprintf("round %d  ", rec.Round)
 	}
-	return fmt.Sprintf("game %d  %s%s vs %s  %s  %s  %d moves  %.1fs", rec.Game, round, rec.Black, rec.White,
+	line := fmt.Sprintf("game %d  %s%s vs %s  %s  %s  %d moves  %.1fs", rec.Game, round, rec.Black, rec.White,
 		scoreText(rec), detail, len(rec.Moves), rec.Finish.Sub(rec.Start).Seconds())
+	// The forfeiting engine's last stderr line, last: it often says why.
+	for i := len(rec.Stderr) - 1; i >= 0; i-- {
+		if words := strings.Fields(rec.Stderr[i]); len(words) > 0 {
+			return line + "  stderr: " + strings.Join(words, " ")
+		}
+	}
+	return line
 }
 
 // scoreText is the result from Black's side: "1-0", "0-1" or "1/2-1/2".
