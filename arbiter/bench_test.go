@@ -42,7 +42,7 @@ func benchGames(b *testing.B, boardMode bool, black, white []string) {
 	user0, sys0 := cpuSelf()
 	wall0 := time.Now()
 	for i := 0; i < b.N; i++ {
-		rec := Play(context.Background(), g, &Player{Engine: eb, Clock: ctl, BoardMode: boardMode}, &Player{Engine: ew, Clock: ctl, BoardMode: boardMode})
+		rec := mustPlay(b, context.Background(), g, &Player{Engine: eb, Clock: ctl, BoardMode: boardMode}, &Player{Engine: ew, Clock: ctl, BoardMode: boardMode})
 		moves += len(rec.Moves)
 	}
 	wall := time.Since(wall0)

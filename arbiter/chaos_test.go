@@ -25,7 +25,7 @@ func TestIdleEngineIsFrozen(t *testing.T) {
 		}
 		t.Cleanup(func() { closeAndCheckGone(t, e) })
 		opp := start(t, "faulty-slow", "think=60ms")
-		rec := Play(context.Background(), Game{Rule: freestyle(t), Size: 15}, player(e, fast), player(opp, fast))
+		rec := mustPlay(t, context.Background(), Game{Rule: freestyle(t), Size: 15}, player(e, fast), player(opp, fast))
 		ms := 0
 		for _, m := range rec.Messages {
 			if n, ok := strings.CutPrefix(m, "ponder: MESSAGE pondered "); ok {
@@ -51,7 +51,7 @@ func TestIdleEngineIsFrozen(t *testing.T) {
 // TestMemoryHogForfeits: an engine over its memory limit after a move loses.
 func TestMemoryHogForfeits(t *testing.T) {
 	e := startHog(t)
-	rec := Play(context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(e, fast))
+	rec := mustPlay(t, context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(e, fast))
 	if rec.End != record.MemoryLimit || rec.Winner != rules.Black || !rec.End.Forfeit() {
 		t.Fatalf("%s %q, winner %v", rec.End, rec.Detail, rec.Winner)
 	}
@@ -61,8 +61,8 @@ func TestMemoryHogForfeits(t *testing.T) {
 // opening procedure too, not only for moves.
 func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
 	e := startHog(t)
-	g := Game{Rule: freestyle(t), Size: 15, Procedure: ProcedureSwap2}
-	rec := Play(context.Background(), g, player(e, fast), player(start(t, "greedy"), fast))
+	g := Game{Rule: freestyle(t), Size: 15, Procedure: rules.Swap2Procedure}
+	rec := mustPlay(t, context.Background(), g, player(e, fast), player(start(t, "greedy"), fast))
 	if rec.End != record.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 0 {
 		t.Fatalf("%s %q, winner %q, %d moves; want hog to lose by memory at its Swap2 answer", rec.End, rec.Detail, rec.WinnerName(), len(rec.Moves))
 	}

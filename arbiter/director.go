@@ -47,7 +47,7 @@ type Director struct {
 	MoveCap      int
 	StartTimeout time.Duration
 	// Procedure is the opening procedure of every game (see Game).
-	Procedure   string
+	Procedure   rules.Procedure
 	Entrants    []Entrant
 	Concurrency int
 	// Finished is called for every finished game, in the director's own
@@ -84,6 +84,7 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 	type outcome struct {
 		f   Fixture
 		rec *record.Record
+		err error // the game could not be played (Play)
 	}
 	done := make(chan outcome)
 	pending := append([]Fixture(nil), fixtures...)
@@ -103,7 +104,10 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 				if d.Started != nil {
 					d.Started(f)
 				}
-				go func() { done <- outcome{f, d.play(abort, f)} }()
+				go func() {
+					rec, err := d.play(abort, f)
+					done <- outcome{f, rec, err}
+				}()
 			}
 		}
 		if running == 0 {
@@ -113,7 +117,10 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 		rec := o.rec
 		running--
 		busy[o.f.Black], busy[o.f.White] = false, false
-		if rec.End == record.Aborted || firstErr != nil {
+		if o.err != nil && firstErr == nil {
+			firstErr = o.err
+		}
+		if firstErr != nil || rec.End == record.Aborted {
 			continue
 		}
 		if err := d.Finished(rec); err != nil {
@@ -123,8 +130,9 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 }
 
 // play plays one fixture, taking an engine process for each side. An
-// engine that cannot be started loses the game as a crash.
-func (d *Director) play(abort context.Context, f Fixture) *record.Record {
+// engine that cannot be started loses the game as a crash; the error is for
+// a game that cannot be played at all (Play).
+func (d *Director) play(abort context.Context, f Fixture) (*record.Record, error) {
 	g := Game{Event: d.Event, Round: f.Round, Number: f.Number, Rule: d.Rule, Size: d.Size,
 		Opening: f.Opening, Procedure: d.Procedure, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
 	if d.Moved != nil {
@@ -144,15 +152,15 @@ func (d *Director) play(abort context.Context, f Fixture) *record.Record {
 			now := time.Now()
 			return &record.Record{Event: d.Event, Round: f.Round, Game: f.Number, Rule: d.Rule.Name(), Size: d.Size,
 				Black: d.Entrants[f.Black].Spec.Name, White: d.Entrants[f.White].Spec.Name,
-				Winner: winner, End: record.Crash, Detail: err.Error(), Start: now, Finish: now}
+				Winner: winner, End: record.Crash, Detail: err.Error(), Start: now, Finish: now}, nil
 		}
 		ent := d.Entrants[idx]
 		players[i] = &Player{Engine: e, BoardMode: ent.BoardMode, Infos: ent.Infos, Clock: ent.Clock, Swap2Colors: ent.Swap2Colors}
 	}
-	rec := Play(abort, g, players[0], players[1])
+	rec, err := Play(abort, g, players[0], players[1])
 	d.give(f.Black, players[0].Engine)
 	d.give(f.White, players[1].Engine)
-	return rec
+	return rec, err
 }
 
 // take returns an idle process of entrant i, or starts one.

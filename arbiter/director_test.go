@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -100,5 +101,26 @@ func TestDirectorEngineThatCannotStart(t *testing.T) {
 		if r.End != record.Crash || r.WinnerName() != "a" {
 			t.Errorf("game %d: %s won by %s (%s)", r.Game, r.WinnerName(), r.End, r.Detail)
 		}
+	}
+}
+
+// A fixture that cannot be played stops the event with an error naming the
+// game; the games before it are reported, none after it starts.
+func TestDirectorStopsAtAGameThatCannotBePlayed(t *testing.T) {
+	d := director(t, 2, false)
+	d.Concurrency = 1
+	var finished []int
+	d.Finished = func(rec *record.Record) error {
+		finished = append(finished, rec.Game)
+		return nil
+	}
+	fs := []Fixture{
+		{Round: 1, Number: 1, Black: 0, White: 1},
+		{Round: 1, Number: 2, Black: 1, White: 0, Opening: []rules.Point{{X: 99, Y: 7}}},
+		{Round: 1, Number: 3, Black: 0, White: 1},
+	}
+	err := d.Play(context.Background(), context.Background(), fs)
+	if err == nil || !strings.Contains(err.Error(), "game 2: opening:") || len(finished) != 1 || finished[0] != 1 {
+		t.Fatalf("err = %v, finished %v; want game 2's opening refused after game 1", err, finished)
 	}
 }

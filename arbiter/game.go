@@ -48,9 +48,9 @@ type Game struct {
 	Rule    rules.Rule
 	Size    int
 	Opening []rules.Point // stones the arbiter places before the engines move
-	// Procedure is the opening procedure (ProcedureSwap2, ProcedureRIF, or
-	// "" for none); black is then its first player (opening.go).
-	Procedure string
+	// Procedure is the opening procedure; with one, black is its first
+	// player (opening.go).
+	Procedure rules.Procedure
 	// MoveCap adjudicates a draw after this many stones (0 = none).
 	MoveCap int
 	// StartTimeout bounds the START/RESTART handshake (0 = 10s).
@@ -90,8 +90,66 @@ type side struct {
 
 // Play plays one game to its end and returns its record. It returns early,
 // with End = record.Aborted, when ctx is cancelled; the engines are then
-// killed.
-func Play(ctx context.Context, g Game, black, white *Player) *record.Record {
+// killed. An engine's failure is in the record; the error is for a game that
+// cannot be played at all (no rule, a size out of range, an opening off the
+// board or against the rule, an unknown opening procedure or one the board
+// does not fit): a caller's mistake, reported before either engine is asked
+// anything.
+func Play(ctx context.Context, g Game, black, white *Player) (*record.Record, error) {
+	plan, err := g.plan()
+	if err != nil {
+		return nil, fmt.Errorf("arbiter: game %d: %w", g.Number, err)
+	}
+	return play(ctx, g, plan, black, white), nil
+}
+
+// openingPlan is how a game opens, prepared (and so checked) before play.
+type openingPlan struct {
+	pos   *rules.Position // the position after the arbiter's opening stones
+	swap2 *rules.Swap2    // Swap2Procedure's state
+	rif   *rules.RIF      // RIFProcedure's state
+	// rifFallback is where a RIFProcedure game starts when an engine does
+	// not take part in the extension: the list opening, or without one a
+	// canonical opening chosen by the game number (games 2k-1 and 2k share
+	// it).
+	rifFallback *rules.Position
+}
+
+func (g Game) plan() (*openingPlan, error) {
+	if g.Rule == nil {
+		return nil, errors.New("no rule")
+	}
+	pos, err := rules.Setup(g.Rule, g.Size, g.Opening)
+	if err != nil {
+		return nil, fmt.Errorf("opening: %w", err)
+	}
+	plan := &openingPlan{pos: pos}
+	switch g.Procedure {
+	case rules.NoProcedure:
+	case rules.Swap2Procedure:
+		plan.swap2, err = rules.NewSwap2(g.Rule, g.Size)
+	case rules.RIFProcedure:
+		if plan.rif, err = rules.NewRIF(g.Rule, g.Size); err != nil {
+			break
+		}
+		plan.rifFallback = pos
+		if len(g.Opening) == 0 {
+			ro := rules.RIFOpenings[((max(g.Number, 1)-1)/2)%len(rules.RIFOpenings)]
+			if plan.rifFallback, err = rules.Setup(g.Rule, g.Size, ro.Stones(g.Size)); err != nil {
+				err = fmt.Errorf("canonical opening %v: %w", ro, err)
+			}
+		}
+	default:
+		err = g.Procedure.Check(g.Rule, g.Size) // names the procedures there are
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening procedure %v: %w", g.Procedure, err)
+	}
+	return plan, nil
+}
+
+// play plays a game whose plan is made.
+func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) *record.Record {
 	rec := &record.Record{
 		Event: g.Event, Round: g.Round, Game: g.Number, Rule: g.Rule.Name(), Size: g.Size,
 		Black: black.Engine.Name(), White: white.Engine.Name(), Start: time.Now(),
@@ -103,11 +161,8 @@ func Play(ctx context.Context, g Game, black, white *Player) *record.Record {
 	defer func() { black.Engine.Thaw(); white.Engine.Thaw() }() // frozen engines must hear END or RESTART
 
 	sides := [3]*side{rules.Black: {Player: black, color: rules.Black}, rules.White: {Player: white, color: rules.White}}
-	pos, err := rules.Setup(g.Rule, g.Size, g.Opening)
-	if err != nil {
-		// Openings are validated before play; reaching this is a caller bug.
-		panic(fmt.Sprintf("arbiter: invalid opening: %v", err))
-	}
+	defer keepLastWords(rec, [2]*side{sides[rules.Black], sides[rules.White]})
+	pos := plan.pos
 	for _, m := range pos.Moves {
 		rec.Moves = append(rec.Moves, record.Move{Point: m, Color: colorOf(len(rec.Moves)), Opening: true})
 	}
@@ -122,7 +177,7 @@ func Play(ctx context.Context, g Game, black, white *Player) *record.Record {
 	clocks := [3]*clock.Clock{rules.Black: clock.New(black.Clock), rules.White: clock.New(white.Clock)}
 	var over bool
 	reported := 0 // stones Moved has told of, those before them included
-	if pos, over = g.runProcedure(ctx, rec, &sides, &clocks, pos); over {
+	if pos, over = g.runProcedure(ctx, rec, &sides, &clocks, plan); over {
 		return rec
 	}
 	for {
@@ -177,6 +232,26 @@ func Play(ctx context.Context, g Game, black, white *Player) *record.Record {
 		}
 		if g.MoveCap > 0 && len(pos.Moves) >= g.MoveCap {
 			return finish(ctx, rec, rules.Empty, record.MoveCap, fmt.Sprintf("%d stones", len(pos.Moves)))
+		}
+	}
+}
+
+// lastWords is how many of its last stderr lines the record of a game an
+// engine forfeited keeps.
+const lastWords = 20
+
+// keepLastWords puts into rec the last stderr lines of the engine that lost
+// it by a forfeit (crash, time, illegal move, refusal, memory): what it said
+// before it died or went wrong is often the only clue to why. It finds the
+// loser by colour, which an opening procedure may have changed.
+func keepLastWords(rec *record.Record, sides [2]*side) {
+	if !rec.End.Forfeit() || rec.Winner == rules.Empty {
+		return
+	}
+	for _, s := range sides {
+		if s.color == rec.Winner.Opponent() {
+			lines := s.Engine.Stderr()
+			rec.Stderr = lines[max(0, len(lines)-lastWords):]
 		}
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -127,7 +129,7 @@ func TestGamesEndWithTheRightResult(t *testing.T) {
 			b := start(t, tc.black[0], tc.black[1:]...)
 			w := start(t, tc.white[0], tc.white[1:]...)
 			g := Game{Rule: tc.rule, Size: 15, Opening: tc.opening, StartTimeout: tc.startTimout}
-			rec := Play(context.Background(), g, player(b, tc.ctl), player(w, tc.ctl))
+			rec := mustPlay(t, context.Background(), g, player(b, tc.ctl), player(w, tc.ctl))
 			if rec.Winner != tc.winner || rec.End != tc.end || !strings.Contains(rec.Detail, tc.detail) {
 				t.Fatalf("got %v by %s (%s), want %v by %s (%s)", rec.Winner, rec.End, rec.Detail, tc.winner, tc.end, tc.detail)
 			}
@@ -140,7 +142,7 @@ func TestGamesEndWithTheRightResult(t *testing.T) {
 // or hung one is started again.
 // The record says which programs played: their answers to ABOUT.
 func TestRecordNamesThePrograms(t *testing.T) {
-	rec := Play(context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(start(t, "random"), fast))
+	rec := mustPlay(t, context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(start(t, "random"), fast))
 	if !strings.Contains(rec.BlackAbout, `name="greedy"`) || !strings.Contains(rec.WhiteAbout, `name="random"`) {
 		t.Errorf("BlackAbout %q, WhiteAbout %q", rec.BlackAbout, rec.WhiteAbout)
 	}
@@ -152,13 +154,13 @@ func TestNextGameAfterAFault(t *testing.T) {
 	w := start(t, "greedy")
 	ctl := clock.Control{Turn: 200 * time.Millisecond, Tolerance: 100 * time.Millisecond}
 	g := Game{Rule: free, Size: 15}
-	if rec := Play(context.Background(), g, player(b, ctl), player(w, ctl)); rec.End != record.Time {
+	if rec := mustPlay(t, context.Background(), g, player(b, ctl), player(w, ctl)); rec.End != record.Time {
 		t.Fatalf("first game: %s %s", rec.End, rec.Detail)
 	}
 	// Same processes, colours exchanged: the hung engine was killed and must
 	// be restarted; greedy is reused.
 	ctl = fast
-	rec := Play(context.Background(), g, player(w, ctl), player(b, ctl))
+	rec := mustPlay(t, context.Background(), g, player(w, ctl), player(b, ctl))
 	if rec.End != record.Time || rec.Winner != rules.Black {
 		t.Fatalf("second game: %v by %s %s", rec.Winner, rec.End, rec.Detail)
 	}
@@ -172,7 +174,7 @@ func TestAbortedGame(t *testing.T) {
 	w := start(t, "faulty")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
-	rec := Play(ctx, Game{Rule: free, Size: 15}, player(b, fast), player(w, fast))
+	rec := mustPlay(t, ctx, Game{Rule: free, Size: 15}, player(b, fast), player(w, fast))
 	if rec.End != record.Aborted || rec.Winner != rules.Empty {
 		t.Fatalf("got %v by %s", rec.Winner, rec.End)
 	}
@@ -194,5 +196,79 @@ func TestStonesInMoveOrder(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("stone %d: got %v, want %v", i, got[i], want[i])
 		}
+	}
+}
+
+// A crashing engine's last stderr lines are kept in the record, its
+// opponent's are not, and a game decided on the board keeps none.
+func TestForfeitKeepsTheLosersLastWords(t *testing.T) {
+	free := freestyle(t)
+	b := start(t, "faulty", "stderr-flood=100")
+	w := start(t, "faulty", "assert-at=3")
+	rec := mustPlay(t, context.Background(), Game{Rule: free, Size: 15}, player(b, fast), player(w, fast))
+	want := []string{"search: depth 1 nodes 120", "search: depth 2 nodes 2700", "faulty: engine.c:42: brain_turn: Assertion `move 3 < 0' failed."}
+	if rec.End != record.Crash || rec.Winner != rules.Black || rec.Detail != "exit status 134" || !slices.Equal(rec.Stderr, want) {
+		t.Fatalf("%s by %v (%s), stderr %q; want crash by white (exit status 134), stderr %q", rec.End, rec.Winner.Opponent(), rec.Detail, rec.Stderr, want)
+	}
+	// Its next process crashes the same way: the record holds that
+	// process's words only, not the previous one's too.
+	rec = mustPlay(t, context.Background(), Game{Rule: free, Size: 15}, player(w, fast), player(b, fast))
+	if rec.End != record.Crash || rec.Winner != rules.White || !slices.Equal(rec.Stderr, want) {
+		t.Fatalf("again: %s by %v, stderr %q; want crash by black, stderr %q", rec.End, rec.Winner.Opponent(), rec.Stderr, want)
+	}
+	rec = mustPlay(t, context.Background(), Game{Rule: free, Size: 15}, player(start(t, "search"), fast), player(b, fast))
+	if rec.End != record.Five || rec.Stderr != nil {
+		t.Fatalf("%s, stderr %q; want five and no stderr", rec.End, rec.Stderr)
+	}
+}
+
+// mustPlay plays a game the test knows can be played.
+func mustPlay(t testing.TB, ctx context.Context, g Game, black, white *Player) *record.Record {
+	t.Helper()
+	rec, err := Play(ctx, g, black, white)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// A game that cannot be played is the caller's error, found before either
+// engine is asked anything: never a panic, never a forfeit.
+func TestPlayRefusesAGameThatCannotBePlayed(t *testing.T) {
+	free, renju := freestyle(t), ruleNamed(t, "renju")
+	var sent atomic.Int64
+	spec := engine.Spec{Name: "e", Command: "builtin:faulty", StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond,
+		Transcript: func(_ int, out bool, _ string) {
+			if out {
+				sent.Add(1)
+			}
+		}}
+	e, err := engine.Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeAndCheckGone(t, e) })
+	for _, c := range []struct {
+		name string
+		g    Game
+		want string
+	}{
+		{"no rule", Game{Size: 15}, "no rule"},
+		{"board too small", Game{Rule: free, Size: 3}, "opening: board size 3 out of range"},
+		{"opening off the board", Game{Rule: free, Size: 15, Opening: []rules.Point{{X: 7, Y: 15}}}, "opening:"},
+		{"opening on one point twice", Game{Rule: free, Size: 15, Opening: []rules.Point{{X: 7, Y: 7}, {X: 7, Y: 7}}}, "opening:"},
+		{"unknown procedure", Game{Rule: free, Size: 15, Procedure: rules.Procedure(7)}, "opening procedure Procedure(7): opening procedure Procedure(7) is not one of none, swap2, rif"},
+		{"RIF on an even board", Game{Rule: renju, Size: 14, Procedure: rules.RIFProcedure}, "opening procedure rif: the RIF opening needs an odd board"},
+		{"swap2 on a board too small", Game{Rule: free, Size: 4, Procedure: rules.Swap2Procedure}, "board size 4 out of range"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec, err := Play(context.Background(), c.g, player(e, fast), player(e, fast))
+			if err == nil || rec != nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("record %v, err = %v; want an error containing %q", rec, err, c.want)
+			}
+		})
+	}
+	if n := sent.Load(); n != 0 {
+		t.Errorf("%d lines were sent to the engine", n)
 	}
 }

@@ -86,10 +86,8 @@ const sweepPrior = 2
 
 // Validate checks the match's consistency before anything is played.
 func (m *Match) Validate() error {
-	if m.Procedure != "" {
-		if err := CheckProcedure(m.Procedure, m.Size); err != nil {
-			return fmt.Errorf("opening procedure: %v", err)
-		}
+	if err := m.Procedure.Check(m.Rule, m.Size); err != nil {
+		return fmt.Errorf("opening procedure: %v", err)
 	}
 	switch {
 	case len(m.Entrants) < 2:

@@ -219,8 +219,8 @@ func TestMatchValidate(t *testing.T) {
 		{"no rounds", func(m *Match) { m.Rounds = 0 }, "rounds must be at least 1"},
 		{"no concurrency", func(m *Match) { m.Concurrency = 0 }, "concurrency must be at least 1"},
 		{"board too large", func(m *Match) { m.Size = 99 }, "board size 99 out of range"},
-		{"unknown procedure", func(m *Match) { m.Procedure = "swap7" }, "opening procedure:"},
-		{"RIF on an even board", func(m *Match) { m.Procedure, m.Size = ProcedureRIF, 14 }, "odd board"},
+		{"unknown procedure", func(m *Match) { m.Procedure = rules.Procedure(7) }, "opening procedure:"},
+		{"RIF on an even board", func(m *Match) { m.Procedure, m.Size = rules.RIFProcedure, 14 }, "odd board"},
 		{"SPRT with three engines", func(m *Match) {
 			m.Entrants = append(m.Entrants, m.Entrants[0])
 			m.SPRT = sprt("")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,29 +12,6 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
-
-// Opening procedures a game may start with (Game.Procedure, the config key
-// opening_procedure).
-const (
-	ProcedureNone  = "none"  // the opening stones, if any, are placed by the arbiter
-	ProcedureSwap2 = "swap2" // Swap2 through SWAP2BOARD
-	ProcedureRIF   = "rif"   // the RIF renju opening, through the RIF extension
-)
-
-// Procedures lists the opening procedures a config may name.
-var Procedures = []string{ProcedureNone, ProcedureSwap2, ProcedureRIF}
-
-// CheckProcedure reports whether procedure can open games on a board of the
-// given size.
-func CheckProcedure(procedure string, size int) error {
-	if !slices.Contains(Procedures, procedure) {
-		return fmt.Errorf("%q is not one of %s", procedure, strings.Join(Procedures, ", "))
-	}
-	if procedure == ProcedureRIF && (size%2 == 0 || size < 7) {
-		return fmt.Errorf("the RIF opening needs an odd board of at least 7x7, not %d", size)
-	}
-	return nil
-}
 
 // rifProbeTimeout bounds the wait for an answer to RIFPROBE: an engine that
 // ignores unknown commands silently plays from the list after it.
@@ -61,24 +37,22 @@ type procedure struct {
 // engine forfeited during the procedure; rec is finished). On return, sides
 // and clocks are indexed by the colours the procedure settled, and rec names
 // Black and White accordingly.
-func (g Game) runProcedure(ctx context.Context, rec *record.Record, sides *[3]*side, clocks *[3]*clock.Clock, pos *rules.Position) (*rules.Position, bool) {
-	if g.Procedure == "" || g.Procedure == ProcedureNone {
-		return pos, false
-	}
+func (g Game) runProcedure(ctx context.Context, rec *record.Record, sides *[3]*side, clocks *[3]*clock.Clock, plan *openingPlan) (*rules.Position, bool) {
 	o := &procedure{ctx: ctx, g: g, rec: rec,
 		seats:  [2]*side{sides[rules.Black], sides[rules.White]},
 		clocks: [2]*clock.Clock{clocks[rules.Black], clocks[rules.White]}}
 	var (
+		pos   *rules.Position
 		end   bool
 		black = rules.FirstPlayer
 	)
-	switch g.Procedure {
-	case ProcedureSwap2:
-		pos, black, end = o.swap2()
-	case ProcedureRIF:
-		pos, black, end = o.rif(pos)
+	switch {
+	case plan.swap2 != nil:
+		pos, black, end = o.swap2(plan.swap2)
+	case plan.rif != nil:
+		pos, black, end = o.rif(plan.rif, plan.rifFallback)
 	default:
-		panic(fmt.Sprintf("arbiter: unknown opening procedure %q", g.Procedure))
+		return plan.pos, false
 	}
 	if end {
 		return nil, true
@@ -185,11 +159,8 @@ func (o *procedure) placed(s rules.Seat, stones []rules.Point, think time.Durati
 
 // swap2 runs Swap2: the first seat places three stones, the second swaps or
 // plays one or two, and after two the first swaps or plays one.
-func (o *procedure) swap2() (*rules.Position, rules.Seat, bool) {
-	sw, err := rules.NewSwap2(o.g.Rule, o.g.Size)
-	if err != nil {
-		panic(fmt.Sprintf("arbiter: swap2: %v", err)) // sizes are checked before play
-	}
+func (o *procedure) swap2(sw *rules.Swap2) (*rules.Position, rules.Seat, bool) {
+	var err error
 	o.rec.Moves = o.rec.Moves[:0] // Swap2 starts from the empty board
 	for sw.Step() != rules.Swap2Done {
 		s := sw.Actor()
@@ -223,10 +194,8 @@ func (o *procedure) swap2() (*rules.Position, rules.Seat, bool) {
 }
 
 // rif runs the RIF opening when both engines take part in the extension,
-// and otherwise plays the game's list opening (or, without one, a
-// canonical opening chosen by the game number, so games 2k-1 and 2k share
-// it).
-func (o *procedure) rif(listPos *rules.Position) (*rules.Position, rules.Seat, bool) {
+// and otherwise plays from fallback (openingPlan.rifFallback).
+func (o *procedure) rif(rif *rules.RIF, fallback *rules.Position) (*rules.Position, rules.Seat, bool) {
 	var missing []string
 	for s := range o.seats {
 		ok, notes := o.seats[s].Engine.RIFProbe(time.Now().Add(rifProbeTimeout))
@@ -236,30 +205,19 @@ func (o *procedure) rif(listPos *rules.Position) (*rules.Position, rules.Seat, b
 		}
 	}
 	if len(missing) > 0 {
-		if len(o.g.Opening) == 0 {
-			ro := rules.RIFOpenings[((max(o.g.Number, 1)-1)/2)%len(rules.RIFOpenings)]
-			pos, err := rules.Setup(o.g.Rule, o.g.Size, ro.Stones(o.g.Size))
-			if err != nil {
-				panic(fmt.Sprintf("arbiter: canonical opening %v: %v", ro, err))
-			}
-			o.rec.Moves = o.rec.Moves[:0]
-			for _, m := range pos.Moves {
-				o.rec.Moves = append(o.rec.Moves, record.Move{Point: m, Color: colorOf(len(o.rec.Moves)), Opening: true})
-			}
-			listPos = pos
+		o.rec.Moves = o.rec.Moves[:0]
+		for _, m := range fallback.Moves {
+			o.rec.Moves = append(o.rec.Moves, record.Move{Point: m, Color: colorOf(len(o.rec.Moves)), Opening: true})
 		}
 		name := "the list"
-		if ro, ok := rules.IdentifyRIFOpening(o.g.Size, listPos.Moves); ok {
+		if ro, ok := rules.IdentifyRIFOpening(o.g.Size, fallback.Moves); ok {
 			name = ro.String()
 		}
 		o.note("rif: %s does not take part in the RIF extension; the game starts from %s", strings.Join(missing, " and "), name)
-		return listPos, rules.FirstPlayer, false
+		return fallback, rules.FirstPlayer, false
 	}
 
-	rif, err := rules.NewRIF(o.g.Rule, o.g.Size)
-	if err != nil {
-		panic(fmt.Sprintf("arbiter: rif: %v", err)) // sizes are checked before play
-	}
+	var err error
 	o.rec.Moves = o.rec.Moves[:0]
 	stones := func() []rules.Point { return append([]rules.Point(nil), rif.Position().Moves...) }
 	for rif.Step() != rules.RIFDone {

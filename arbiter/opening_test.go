@@ -53,11 +53,11 @@ func ruleNamed(t *testing.T, name string) rules.Rule {
 // Black and White as the procedure settled them.
 func TestSwap2GameBetweenBundledEngines(t *testing.T) {
 	for seed := 1; seed <= 2; seed++ {
-		g := Game{Rule: ruleNamed(t, "freestyle"), Size: 15, Procedure: ProcedureSwap2, Number: seed}
+		g := Game{Rule: ruleNamed(t, "freestyle"), Size: 15, Procedure: rules.Swap2Procedure, Number: seed}
 		a, b := start(t, "search", "time=30"), start(t, "greedy")
 		pa, pb := player(a, fast), player(b, fast)
 		pb.Swap2Colors = seed == 2
-		rec := Play(context.Background(), g, pa, pb)
+		rec := mustPlay(t, context.Background(), g, pa, pb)
 		if rec.End != record.Five && rec.End != record.FullBoard {
 			t.Fatalf("seed %d: ended %s: %s\n%v", seed, rec.End, rec.Detail, rec.Messages)
 		}
@@ -81,10 +81,10 @@ func TestSwap2GameBetweenBundledEngines(t *testing.T) {
 // Colours follow the swap: the second player takes Black, so the first
 // player is White and plays move 4; its occupied move 4 loses as White.
 func TestSwap2SwapMovesTheNames(t *testing.T) {
-	g := Game{Rule: ruleNamed(t, "freestyle"), Size: 15, Procedure: ProcedureSwap2}
+	g := Game{Rule: ruleNamed(t, "freestyle"), Size: 15, Procedure: rules.Swap2Procedure}
 	first := scripted(t, "first", "UNKNOWN", "7,7 8,7 9,9", "8,7")
 	second := scripted(t, "second", "UNKNOWN", "SWAP")
-	rec := Play(context.Background(), g, player(first, fast), player(second, fast))
+	rec := mustPlay(t, context.Background(), g, player(first, fast), player(second, fast))
 	if rec.Black != "second" || rec.White != "first" {
 		t.Fatalf("Black %q White %q, want second and first", rec.Black, rec.White)
 	}
@@ -122,10 +122,10 @@ func TestSwap2Forfeits(t *testing.T) {
 		{"unknown command", []string{"UNKNOWN command SWAP2BOARD"}, nil, "first", record.Refusal, "SWAP2BOARD"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g := Game{Rule: ruleNamed(t, "freestyle"), Size: 15, Procedure: ProcedureSwap2}
+			g := Game{Rule: ruleNamed(t, "freestyle"), Size: 15, Procedure: rules.Swap2Procedure}
 			first := scripted(t, "first", "UNKNOWN", c.first...)
 			second := scripted(t, "second", "UNKNOWN", c.second...)
-			rec := Play(context.Background(), g, player(first, quick), player(second, quick))
+			rec := mustPlay(t, context.Background(), g, player(first, quick), player(second, quick))
 			if rec.End != c.end || rec.WinnerName() == c.loser || rec.WinnerName() == "" || !strings.Contains(rec.Detail, c.detail) {
 				t.Errorf("%s, winner %q, %q; want %s lost by %s with %q", rec.End, rec.WinnerName(), rec.Detail, c.loser, c.end, c.detail)
 			}
@@ -135,9 +135,9 @@ func TestSwap2Forfeits(t *testing.T) {
 
 // The RIF procedure between bundled engines that take part in it.
 func TestRIFGameBetweenBundledEngines(t *testing.T) {
-	g := Game{Rule: ruleNamed(t, "renju"), Size: 15, Procedure: ProcedureRIF, Number: 1,
+	g := Game{Rule: ruleNamed(t, "renju"), Size: 15, Procedure: rules.RIFProcedure, Number: 1,
 		Opening: rules.RIFOpenings[0].Stones(15)}
-	rec := Play(context.Background(), g, player(start(t, "search", "time=30"), fast), player(start(t, "greedy"), fast))
+	rec := mustPlay(t, context.Background(), g, player(start(t, "search", "time=30"), fast), player(start(t, "greedy"), fast))
 	if rec.End != record.Five && rec.End != record.Forbidden && rec.End != record.FullBoard {
 		t.Fatalf("ended %s: %s\n%v", rec.End, rec.Detail, rec.Messages)
 	}
@@ -167,8 +167,8 @@ func TestRIFFallsBackToTheList(t *testing.T) {
 		{rules.RIFOpenings[3].Stones(15), 1, "Kagetsu"},
 		{nil, 4, "Keigetsu"}, // games 3 and 4 play the 2nd canonical opening
 	} {
-		g := Game{Rule: ruleNamed(t, "renju"), Size: 15, Procedure: ProcedureRIF, Number: c.number, Opening: c.opening}
-		rec := Play(context.Background(), g, player(start(t, "greedy"), fast), player(start(t, "random", "seed=3"), fast))
+		g := Game{Rule: ruleNamed(t, "renju"), Size: 15, Procedure: rules.RIFProcedure, Number: c.number, Opening: c.opening}
+		rec := mustPlay(t, context.Background(), g, player(start(t, "greedy"), fast), player(start(t, "random", "seed=3"), fast))
 		replay(t, rec)
 		if rec.Black != "greedy" || !rec.Moves[0].Opening || !rec.Moves[2].Opening || rec.Moves[3].Opening {
 			t.Errorf("Black %q, moves %+v", rec.Black, rec.Moves[:4])
@@ -206,10 +206,10 @@ func TestRIFProcedureChecks(t *testing.T) {
 		{"no answer to the swap", []string{"7,7 7,6 7,5"}, []string{""}, "first", "second", record.Time, "RIFSWAP"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g := Game{Rule: ruleNamed(t, "renju"), Size: 15, Procedure: ProcedureRIF}
+			g := Game{Rule: ruleNamed(t, "renju"), Size: 15, Procedure: rules.RIFProcedure}
 			first := scripted(t, "first", "OK", c.first...)
 			second := scripted(t, "second", "OK", c.second...)
-			rec := Play(context.Background(), g, player(first, quick), player(second, quick))
+			rec := mustPlay(t, context.Background(), g, player(first, quick), player(second, quick))
 			if rec.Black != c.black {
 				t.Errorf("Black is %q, want %q", rec.Black, c.black)
 			}

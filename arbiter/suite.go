@@ -3,6 +3,8 @@ package arbiter
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"gomoku-arena/rules"
 )
@@ -12,25 +14,62 @@ import (
 // always deal the same openings, so a match can be replayed and two
 // encounters of a gauntlet play the same positions.
 
-// Opening orders.
+// Order is how a suite walks its list.
+type Order uint8
+
 const (
-	OrderSequential = "sequential" // the list from top to bottom, then again
-	OrderRandom     = "random"     // the list shuffled once with the seed, then walked like sequential
+	OrderSequential Order = iota // the list from top to bottom, then again
+	OrderRandom                  // the list shuffled once with the seed, then walked like sequential
 )
 
-// Transform modes: how the eight board symmetries reuse a list.
+var orderNames = []string{OrderSequential: "sequential", OrderRandom: "random"}
+
+// ParseOrder reads an order's name: "sequential" or "random".
+func ParseOrder(s string) (Order, error) { return parseMode[Order]("opening order", orderNames, s) }
+
+func (o Order) String() string { return modeName("Order", orderNames, o) }
+
+// Transform is how a suite reuses its list under the eight board
+// symmetries.
+type Transform uint8
+
 const (
-	TransformNone   = ""
-	TransformCycle  = "cycle"  // pass p through the list plays every opening under symmetry p mod 8 (c-gomoku-cli's -transform)
-	TransformRandom = "random" // every pair (or game) draws one of the 8 symmetries
+	NoTransform     Transform = iota // every opening as written
+	TransformCycle                   // pass p through the list plays every opening under symmetry p mod 8 (c-gomoku-cli's -transform)
+	TransformRandom                  // every pair (or game) draws one of the 8 symmetries
 )
+
+var transformNames = []string{NoTransform: "none", TransformCycle: "cycle", TransformRandom: "random"}
+
+// ParseTransform reads a transform's name: "none", "cycle" or "random".
+func ParseTransform(s string) (Transform, error) {
+	return parseMode[Transform]("transform", transformNames, s)
+}
+
+func (t Transform) String() string { return modeName("Transform", transformNames, t) }
+
+// parseMode finds s among a mode's names; the index is the mode.
+func parseMode[M ~uint8](what string, names []string, s string) (M, error) {
+	if i := slices.Index(names, s); i >= 0 {
+		return M(i), nil
+	}
+	return 0, fmt.Errorf("%s %q: want %s", what, s, strings.Join(names, ", "))
+}
+
+// modeName is a mode's name, or Type(N) for a value that is not one.
+func modeName[M ~uint8](typ string, names []string, m M) string {
+	if int(m) < len(names) {
+		return names[m]
+	}
+	return fmt.Sprintf("%s(%d)", typ, uint8(m))
+}
 
 // Suite deals the openings of a match.
 type Suite struct {
 	Openings  []rules.Opening // validated (CheckOpenings); empty means every game starts on an empty board
-	Order     string          // OrderSequential (also when empty) or OrderRandom
-	Seed      uint64          // for OrderRandom and TransformRandom
-	Transform string          // TransformNone, TransformCycle or TransformRandom
+	Order     Order
+	Seed      uint64 // for OrderRandom and TransformRandom
+	Transform Transform
 	// Pairs makes games 2k and 2k+1 share one opening (the caller swaps the
 	// engines' colours between them): the game pairs of the pentanomial
 	// statistics. Without it every game takes the next opening.
@@ -43,17 +82,13 @@ type Deal struct {
 	Symmetry int           // 0..7, the symmetry applied (rules.Transform)
 }
 
-// Validate reports unknown order or transform names.
+// Validate reports an order or transform that is not one of the constants.
 func (s Suite) Validate() error {
-	switch s.Order {
-	case "", OrderSequential, OrderRandom:
-	default:
-		return fmt.Errorf("opening order %q: want %s or %s", s.Order, OrderSequential, OrderRandom)
+	if int(s.Order) >= len(orderNames) {
+		return fmt.Errorf("opening order %v: want %s", s.Order, strings.Join(orderNames, ", "))
 	}
-	switch s.Transform {
-	case TransformNone, TransformCycle, TransformRandom:
-	default:
-		return fmt.Errorf("transform %q: want none, %s or %s", s.Transform, TransformCycle, TransformRandom)
+	if int(s.Transform) >= len(transformNames) {
+		return fmt.Errorf("transform %v: want %s", s.Transform, strings.Join(transformNames, ", "))
 	}
 	return nil
 }
@@ -95,6 +130,24 @@ func (s Suite) Deal(n, size int) []Deal {
 		deals[g] = d
 	}
 	return deals
+}
+
+// DefaultOpenings are the openings a match or an event plays when it names
+// no list: under renju the 26 canonical openings, under outer-open with
+// arbiterOpens (the arbiter places Black's first stone) every point of the
+// outer zone, else none (games start on an empty board).
+func DefaultOpenings(rule rules.Rule, size int, arbiterOpens bool) []rules.Opening {
+	switch {
+	case rule.Name() == "renju":
+		return rules.RIFOpeningList(size)
+	case rule.Name() == "outer-open" && arbiterOpens:
+		var list []rules.Opening
+		for _, m := range rules.OuterOpenFirstMoves(size) {
+			list = append(list, rules.Opening{Stones: []rules.Point{m}, Text: m.String()})
+		}
+		return list
+	}
+	return nil
 }
 
 // CheckOpenings rejects openings that cannot be played under rule on a board

@@ -123,8 +123,8 @@ func TestSuiteValidate(t *testing.T) {
 	}{
 		{Suite{}, true},
 		{Suite{Order: OrderRandom, Transform: TransformCycle}, true},
-		{Suite{Order: "shuffled"}, false},
-		{Suite{Transform: "mirror"}, false},
+		{Suite{Order: 2}, false},
+		{Suite{Transform: 3}, false},
 	} {
 		if err := tt.s.Validate(); (err == nil) != tt.ok {
 			t.Errorf("%+v: err %v, want ok=%v", tt.s, err, tt.ok)
@@ -160,5 +160,49 @@ func TestCheckOpenings(t *testing.T) {
 	}
 	if err := CheckOpenings(nil, "empty.txt", free, 15); err == nil {
 		t.Error("an empty list was accepted")
+	}
+}
+
+func TestDefaultOpenings(t *testing.T) {
+	for _, c := range []struct {
+		rule         string
+		arbiterOpens bool
+		want         int
+	}{{"renju", false, 26}, {"outer-open", true, 104}, {"outer-open", false, 0}, {"freestyle", true, 0}} {
+		rule, err := rules.ByName(c.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list := DefaultOpenings(rule, 15, c.arbiterOpens)
+		if len(list) != c.want {
+			t.Errorf("%s (arbiter opens %v): %d openings, want %d", c.rule, c.arbiterOpens, len(list), c.want)
+		}
+		if len(list) > 0 {
+			if err := CheckOpenings(list, "default", rule, 15); err != nil {
+				t.Errorf("%s: %v", c.rule, err)
+			}
+		}
+	}
+}
+
+func TestSuiteModeNames(t *testing.T) {
+	for _, name := range orderNames {
+		if o, err := ParseOrder(name); err != nil || o.String() != name {
+			t.Errorf("order %q: %v %v", name, o, err)
+		}
+	}
+	for _, name := range transformNames {
+		if tr, err := ParseTransform(name); err != nil || tr.String() != name {
+			t.Errorf("transform %q: %v %v", name, tr, err)
+		}
+	}
+	if _, err := ParseOrder("shuffled"); err == nil || err.Error() != `opening order "shuffled": want sequential, random` {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := ParseTransform(""); err == nil || err.Error() != `transform "": want none, cycle, random` {
+		t.Errorf("err = %v", err)
+	}
+	if s := Transform(9).String(); s != "Transform(9)" {
+		t.Errorf("Transform(9) = %s", s)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"gomoku-arena/pairing"
@@ -23,8 +24,11 @@ type Tournament struct {
 	// 1, 0.5 or 0; nil means a win.
 	ByePoints *float64
 	// Openings, when set, are assigned one per pairing of two entrants, so
-	// the games of a pair with colours exchanged share their opening.
+	// the games of a pair with colours exchanged share their opening. They
+	// rotate across the whole event in an order the Seed shuffles (see
+	// openingOf).
 	Openings [][]rules.Point
+	Seed     uint64
 	// Notice, if set, hears about decisions a person should know of.
 	Notice func(string)
 	// RoundDone, if set, is called after each Swiss round with every record
@@ -97,7 +101,9 @@ func (t *Tournament) Fixtures() ([]Fixture, error) {
 	return t.fixtures(sched, 0), nil
 }
 
-// fixtures numbers the games of the rounds from first+1 on.
+// fixtures numbers the games of the rounds from first+1 on. The pairings of
+// the event before these rounds are counted by first too: a format that
+// pairs round by round (the Swiss) plays one game per pairing.
 func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 	var fs []Fixture
 	pairIndex := map[[2]int]int{}
@@ -111,15 +117,34 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 				key := [2]int{min(p.Black, p.White), max(p.Black, p.White)}
 				i, ok := pairIndex[key]
 				if !ok {
-					i = len(pairIndex)
+					i = first + len(pairIndex)
 					pairIndex[key] = i
 				}
-				f.Opening = t.Openings[i%len(t.Openings)]
+				f.Opening = t.openingOf(i)
 			}
 			fs = append(fs, f)
 		}
 	}
 	return fs
+}
+
+// openingOf is the opening of the event's pairing u (counted from 0 in the
+// order of play). The openings are dealt in passes: each pass is the whole
+// list in an order shuffled by the seed and the pass number, so every
+// opening is played once before any is played again (as evenly as the
+// number of pairings allows), and which board, round or entrant gets which
+// opening is left to the seed, never to the list's order (an outer-open
+// list starts in the corner). It depends on nothing but the openings, the
+// seed and u, so a resumed event deals what the first run dealt.
+func (t *Tournament) openingOf(u int) []rules.Point {
+	n := len(t.Openings)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewPCG(t.Seed, uint64(u/n)))
+	rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	return t.Openings[order[u%n]]
 }
 
 // remaining drops the fixtures that have a record.

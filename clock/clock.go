@@ -33,6 +33,12 @@ const (
 	DefaultHang      = 5 * time.Minute
 )
 
+// MaxDuration is the longest setting a Control may have: 2147483647 ms
+// (596h31m23.647s), the most the protocol's millisecond times carry to
+// engines that read them as 32-bit integers. The clock's own sums saturate
+// besides, so no setting, however large, turns into a negative budget.
+const MaxDuration = math.MaxInt32 * time.Millisecond
+
 // Control is a time control.
 type Control struct {
 	Match     time.Duration // per side per game; 0 = no match clock
@@ -42,20 +48,41 @@ type Control struct {
 	Hang      time.Duration // the longest the arbiter waits for one move, timed or not; 0 = DefaultHang
 }
 
-// Validate rejects impossible controls.
+// Validate rejects impossible controls: a negative setting, or one longer
+// than MaxDuration.
 func (c Control) Validate() error {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
 	}{{"match", c.Match}, {"turn", c.Turn}, {"increment", c.Increment}, {"tolerance", c.Tolerance}, {"hang", c.Hang}} {
-		if f.d < 0 {
-			return fmt.Errorf("clock %s: negative duration %v", f.name, f.d)
+		if err := CheckDuration(f.d); err != nil {
+			return fmt.Errorf("clock %s: %v", f.name, err)
 		}
 	}
 	if c.Increment > 0 && c.Match == 0 {
 		return fmt.Errorf("clock increment %v needs a match time", c.Increment)
 	}
 	return nil
+}
+
+// CheckDuration rejects a setting below 0 or above MaxDuration.
+func CheckDuration(d time.Duration) error {
+	switch {
+	case d < 0:
+		return fmt.Errorf("negative duration %v", d)
+	case d > MaxDuration:
+		return fmt.Errorf("%v is longer than %v, the longest time the protocol carries (2147483647 ms)", d, MaxDuration)
+	}
+	return nil
+}
+
+// add is a + b for durations that are not negative, saturating at the
+// largest Duration instead of overflowing into a negative one.
+func add(a, b time.Duration) time.Duration {
+	if b > 0 && a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // Timed reports whether any limit applies besides the hang cap.
@@ -76,7 +103,10 @@ func (c Control) String() string {
 // Info is one INFO key and value an engine is told.
 type Info struct{ Key, Value string }
 
-func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+// ms is d in whole milliseconds, at most 2147483647 (what "no limit" is in
+// time_left): a clock grown by increments is never sent as a number an
+// engine's 32-bit integer cannot hold.
+func ms(d time.Duration) string { return strconv.FormatInt(min(d.Milliseconds(), unlimited), 10) }
 
 // unlimited is what the protocol sends for "no limit" in time_left.
 const unlimited = math.MaxInt32
@@ -122,10 +152,10 @@ func (c *Clock) Left(side rules.Color) time.Duration { return c.left[side] }
 func (c *Clock) Budget(side rules.Color) time.Duration {
 	limit := c.ctl.hang()
 	if c.ctl.Match > 0 {
-		limit = min(limit, c.left[side]+c.ctl.Tolerance)
+		limit = min(limit, add(c.left[side], c.ctl.Tolerance))
 	}
 	if c.ctl.Turn > 0 {
-		limit = min(limit, c.ctl.Turn+c.ctl.Tolerance)
+		limit = min(limit, add(c.ctl.Turn, c.ctl.Tolerance))
 	}
 	return limit
 }
@@ -145,7 +175,7 @@ func (c *Clock) Charge(side rules.Color, think time.Duration) bool {
 		return false
 	}
 	if c.ctl.Match > 0 {
-		c.left[side] = max(0, c.left[side]-think) + c.ctl.Increment
+		c.left[side] = add(max(0, c.left[side]-think), c.ctl.Increment)
 	}
 	return true
 }

@@ -1,6 +1,9 @@
 package clock
 
 import (
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 
@@ -79,5 +82,86 @@ func TestValidate(t *testing.T) {
 	}
 	if err := (Control{Match: time.Minute, Increment: time.Second}).Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+// A match time near the largest Duration plus a tolerance overflowed into a
+// negative budget ("no move within -2562047h…"): Validate now refuses
+// settings past MaxDuration, and the sums saturate even for a Control that
+// skipped Validate.
+func TestHugeSettingsNeverTurnNegative(t *testing.T) {
+	huge := Control{Match: 2562047 * time.Hour, Tolerance: time.Hour, Hang: 2562047 * time.Hour}
+	if err := huge.Validate(); err == nil {
+		t.Error("Validate accepts a 2562047h match time")
+	}
+	c := New(huge)
+	if b := c.Budget(rules.Black); b <= 0 {
+		t.Errorf("budget %v", b)
+	}
+	if !c.Charge(rules.Black, time.Second) {
+		t.Error("a one-second move lost on time")
+	}
+	if err := (Control{Match: MaxDuration, Turn: MaxDuration, Increment: MaxDuration, Tolerance: MaxDuration, Hang: MaxDuration}).Validate(); err != nil {
+		t.Errorf("the largest accepted settings: %v", err)
+	}
+	if err := (Control{Turn: MaxDuration + time.Millisecond}).Validate(); err == nil {
+		t.Error("Validate accepts a turn past MaxDuration")
+	}
+}
+
+// For any settings Validate accepts and any moves, the budget and the time
+// left never go negative, and every time sent to an engine fits in the
+// protocol's 32-bit milliseconds.
+func TestAcceptedSettingsSaturate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func() time.Duration {
+		switch rng.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return MaxDuration
+		}
+		return time.Duration(rng.Int64N(int64(MaxDuration) + 1))
+	}
+	for range 2000 {
+		ctl := Control{Match: pick(), Turn: pick(), Increment: pick(), Tolerance: pick(), Hang: pick()}
+		if ctl.Match == 0 {
+			ctl.Increment = 0
+		}
+		if err := ctl.Validate(); err != nil {
+			t.Fatalf("%+v: %v", ctl, err)
+		}
+		c := New(ctl)
+		for _, in := range ctl.GameInfos() {
+			checkMs(t, ctl, in)
+		}
+		for move := range 3000 { // pente games may run long
+			side := []rules.Color{rules.Black, rules.White}[move%2]
+			b := c.Budget(side)
+			if b < 0 {
+				t.Fatalf("%+v: move %d: budget %v", ctl, move, b)
+			}
+			think := time.Duration(rng.Int64N(int64(b) + 1))
+			if rng.IntN(2) == 0 {
+				think = 0
+			}
+			if !c.Charge(side, think) {
+				t.Fatalf("%+v: move %d: %v within budget %v lost on time", ctl, move, think, b)
+			}
+			if c.Left(side) < 0 {
+				t.Fatalf("%+v: move %d: left %v", ctl, move, c.Left(side))
+			}
+			for _, in := range c.MoveInfos(side) {
+				checkMs(t, ctl, in)
+			}
+		}
+	}
+}
+
+func checkMs(t *testing.T, ctl Control, in Info) {
+	t.Helper()
+	v, err := strconv.ParseInt(in.Value, 10, 64)
+	if err != nil || v < 0 || v > math.MaxInt32 {
+		t.Fatalf("%+v: INFO %s %s", ctl, in.Key, in.Value)
 	}
 }

@@ -83,8 +83,8 @@ type Engine struct {
 	mu     sync.Mutex
 	p      *proc // nil when no process runs
 	closed bool
+	stderr *ring // the latest process's stderr lines
 
-	stderr  ring
 	about   *About // the answer to ABOUT, asked once after the first START
 	pending notes  // seen outside a move request, reported with the next reply
 	buf     []byte // command being written
@@ -172,7 +172,8 @@ func (e *Engine) spawn() error {
 	if e.spec.Sandbox != nil {
 		path, args = e.spec.Sandbox.command(path, args, e.dir)
 	}
-	p, err := spawn(path, args, e.dir, e.env, &e.stderr, e.spec.Transcript)
+	errs := new(ring) // each process's own, so that its last words are its own
+	p, err := spawn(path, args, e.dir, e.env, errs, e.spec.Transcript)
 	if err == nil {
 		if err = applyLimits(p, e.spec.Limits); err != nil {
 			p.kill()
@@ -187,7 +188,7 @@ func (e *Engine) spawn() error {
 		p.kill()
 		return fmt.Errorf("engine %q: closed", e.name)
 	}
-	e.p = p
+	e.p, e.stderr = p, errs
 	return nil
 }
 
@@ -207,8 +208,25 @@ func (e *Engine) Pid() int {
 	return e.p.pid
 }
 
-// Stderr returns the last lines the engine wrote to stderr (bounded).
-func (e *Engine) Stderr() []string { return e.stderr.snapshot() }
+// Stderr returns the last lines the engine's latest process wrote to stderr
+// (bounded), also after it was killed. When the process has exited, the
+// lines still in the pipe are awaited first (for at most exitLinger), so
+// that a crashed engine's last words are among them.
+func (e *Engine) Stderr() []string {
+	e.mu.Lock()
+	p, errs := e.p, e.stderr
+	e.mu.Unlock()
+	if errs == nil {
+		return nil
+	}
+	if p != nil && !p.alive() {
+		select {
+		case <-p.stderrDone:
+		case <-time.After(exitLinger):
+		}
+	}
+	return errs.snapshot()
+}
 
 func (e *Engine) current() *proc {
 	e.mu.Lock()

@@ -475,7 +475,7 @@ func TestIdentityAfterFirstGame(t *testing.T) {
 }
 
 // The transcript sees every command written and every line read, in order
-// per direction, with the process id.
+// per direction and each request before its answer, with the process id.
 func TestTranscript(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
@@ -515,6 +515,9 @@ func TestTranscript(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, got)
 		}
+	}
+	if begin, move := strings.Index(got, fmt.Sprintf("%d > BEGIN", pid)), strings.Index(got, fmt.Sprintf("%d < %d,%d", pid, r.Move.X, r.Move.Y)); begin > move {
+		t.Errorf("the move is transcribed before the BEGIN it answers:\n%s", got)
 	}
 }
 

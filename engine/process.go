@@ -114,6 +114,9 @@ type proc struct {
 	// transcript sees the lines written and read (Spec.Transcript).
 	transcript func(sent bool, line string)
 	nproc      uint64 // its RLIMIT_NPROC, where it has no cgroup (limits.go)
+
+	// stderrDone is closed once stderr is read to its end.
+	stderrDone chan struct{}
 }
 
 // spawn starts path in its own process group with fresh pipes and begins
@@ -158,7 +161,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 		return nil, err
 	}
 	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, stderr: errR,
-		out: newOutQueue(), exited: make(chan struct{}), ns: ns}
+		out: newOutQueue(), exited: make(chan struct{}), stderrDone: make(chan struct{}), ns: ns}
 	if transcript != nil {
 		pid := p.pid
 		p.transcript = func(sent bool, line string) { transcript(pid, sent, line) }
@@ -168,7 +171,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 		close(p.exited)
 	}()
 	go drainStdout(outR, p.out, p.transcript)
-	go drainStderr(errR, errRing)
+	go drainStderr(errR, errRing, p.stderrDone)
 	return p, nil
 }
 
@@ -210,14 +213,16 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 	if err := p.stdin.SetWriteDeadline(deadline); err != nil {
 		return FaultExit, "stdin: " + err.Error()
 	}
+	// Transcribed before writing: the answer can be read (and transcribed)
+	// before Write returns.
+	if p.transcript != nil {
+		for l := range strings.SplitSeq(strings.TrimSuffix(string(b), "\n"), "\n") {
+			p.transcript(true, clip(l, transcriptLine))
+		}
+	}
 	_, err := p.stdin.Write(b)
 	switch {
 	case err == nil:
-		if p.transcript != nil {
-			for l := range strings.SplitSeq(strings.TrimSuffix(string(b), "\n"), "\n") {
-				p.transcript(true, clip(l, transcriptLine))
-			}
-		}
 		return "", ""
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return FaultTimeout, "engine is not reading its input"

@@ -200,8 +200,10 @@ func drainStdout(r io.Reader, q *outQueue, transcript func(sent bool, line strin
 // transcriptLine bounds the lines a transcript sees.
 const transcriptLine = 1024
 
-// drainStderr keeps the last lines of r in g until EOF or error.
-func drainStderr(r io.Reader, g *ring) {
+// drainStderr keeps the last lines of r in g until EOF or error, then
+// closes done.
+func drainStderr(r io.Reader, g *ring, done chan<- struct{}) {
+	defer close(done)
 	lr := newLineReader(r, stderrLineLen)
 	for {
 		b, trunc, err := lr.ReadLine()

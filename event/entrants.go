@@ -156,22 +156,11 @@ func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
 		}
 		return out, nil
 	}
-	if rule.Name() == "renju" {
-		// Renju engine events play the 26 canonical openings, each twice with
-		// colours reversed (one per pairing); the RIF procedure falls back to
-		// them too.
-		var out [][]rules.Point
-		for _, o := range rules.RIFOpeningList(cfg.Size) {
-			out = append(out, o.Stones)
-		}
-		return out, nil
+	// Renju events play the 26 canonical openings, each twice with colours
+	// reversed (one per pairing); the RIF procedure falls back to them too.
+	var out [][]rules.Point
+	for _, o := range arbiter.DefaultOpenings(rule, cfg.Size, cfg.OpeningPolicy == config.PolicyArbiterOpens) {
+		out = append(out, o.Stones)
 	}
-	if rule.Name() == "outer-open" && cfg.OpeningPolicy == config.PolicyArbiterOpens {
-		var out [][]rules.Point
-		for _, m := range rules.OuterOpenFirstMoves(cfg.Size) {
-			out = append(out, []rules.Point{m})
-		}
-		return out, nil
-	}
-	return nil, nil
+	return out, nil
 }

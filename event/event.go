@@ -9,6 +9,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
+	"gomoku-arena/internal/transcript"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
@@ -26,6 +27,9 @@ type Event struct {
 	t       *arbiter.Tournament
 	out     string
 	notices []string // for the person running it, sent when it runs
+	// transcripts are the engines' protocol transcripts (the transcript
+	// key); a file is made at its first line, after the folder is claimed.
+	transcripts []*transcript.Log
 }
 
 // Folder is the event's output folder.
@@ -50,6 +54,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	defer f.close()
+	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Close()
 	done := f.done
 	if err := writeMissingGames(ev.out, done); err != nil {
@@ -89,6 +94,16 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	return rep, runErr
 }
 
+// closeTranscripts closes the transcripts; one that could not be written
+// is a notice, not a failure of the event.
+func (ev *Event) closeTranscripts(s *stream) {
+	for _, l := range ev.transcripts {
+		if err := l.Close(); err != nil {
+			s.send(Notice{Text: err.Error()})
+		}
+	}
+}
+
 // New turns a checked config into an event ready to run in its output
 // folder: entrants with their limits and clocks, the pairing format, the
 // openings.
@@ -103,9 +118,7 @@ func New(cfg *config.Event) (*Event, error) {
 	}
 	out := cfg.OutputDir()
 	d := &arbiter.Director{Event: cfg.Name, Rule: rule, Size: cfg.Size, MoveCap: cfg.MoveCap, Concurrency: cfg.Concurrency}
-	if cfg.OpeningProcedure != arbiter.ProcedureNone {
-		d.Procedure = cfg.OpeningProcedure
-	}
+	d.Procedure = cfg.OpeningProcedure
 	if cfg.StartTimeout != nil {
 		d.StartTimeout = cfg.StartTimeout.Duration
 	}
@@ -118,9 +131,16 @@ func New(cfg *config.Event) (*Event, error) {
 		if notice != "" && len(ev.notices) == 0 {
 			ev.notices = append(ev.notices, notice)
 		}
+		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
+			file := unsafeName.ReplaceAllString(e.Name, "_") + ".log" // as game files name engines
+			l := transcript.New(filepath.Join(out, "transcripts", file), e.Name, cfg.Transcript.N)
+			ent.Spec.Transcript = l.Line
+			ev.transcripts = append(ev.transcripts, l)
+		}
 		d.Entrants = append(d.Entrants, ent)
 	}
-	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints}
+	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints,
+		Seed: uint64(cfg.Seed)}
 	if t.Rounds == 0 {
 		t.Rounds = pairing.DefaultSwissRounds
 	}
@@ -136,7 +156,7 @@ func New(cfg *config.Event) (*Event, error) {
 func (ev *Event) identity() *Identity {
 	c := ev.cfg
 	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule, Size: c.Size, MoveCap: c.MoveCap,
-		OpeningProcedure: c.OpeningProcedure, OpeningPolicy: c.OpeningPolicy, Openings: c.Openings,
+		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
 		Pairing: string(ev.t.Format), Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks}
 	for i, a := range ev.t.Entrants {
 		e := entrantOf(a)

@@ -17,7 +17,7 @@ import (
 )
 
 // FormatVersion is the version of event.json this package writes, and the
-// only one it reads. docs/event-json.md describes every field.
+// only one it reads. docs/FORMATS.md describes every field.
 const FormatVersion = 1
 
 // Kinds of event a folder can hold.

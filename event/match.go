@@ -13,6 +13,8 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/transcript"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -30,9 +32,10 @@ type Match struct {
 	Msg            string // engine messages appended, grouped by game
 	Log            string // every line to and from the engines, appended with times
 
-	openings, policy string // where Suite.Openings came from, for event.json
-	seedChosen       bool   // Suite.Seed was chosen by this run
-	encounters       []*arbiter.Encounter
+	openings   string        // where Suite.Openings came from, for event.json
+	policy     config.Policy // outer-open's opening policy, for event.json
+	seedChosen bool          // Suite.Seed was chosen by this run
+	encounters []*arbiter.Encounter
 }
 
 // NewMatch is a match between entrants added later: several instances of
@@ -51,7 +54,7 @@ func NewMatchFolder() string {
 // "offset", "pos" or "" for detected per line), checked for the rule and
 // board, or with no file under outer-open's arbiter-opens policy a first
 // stone from the outer zone.
-func (m *Match) LoadOpenings(file, format, policy string) error {
+func (m *Match) LoadOpenings(file, format string, policy config.Policy) error {
 	m.openings, m.policy = file, policy
 	if file != "" {
 		f, err := os.Open(file)
@@ -69,10 +72,11 @@ func (m *Match) LoadOpenings(file, format, policy string) error {
 		m.Suite.Openings = list
 		return nil
 	}
-	if m.Rule.Name() == "outer-open" && policy == "arbiter-opens" {
-		for _, p := range rules.OuterOpenFirstMoves(m.Size) {
-			m.Suite.Openings = append(m.Suite.Openings, rules.Opening{Stones: []rules.Point{p}})
-		}
+	// Without a list, the rule's own: renju's 26 canonical openings, or
+	// outer-open's zone when the arbiter opens.
+	m.Suite.Openings = arbiter.DefaultOpenings(m.Rule, m.Size, policy == config.PolicyArbiterOpens)
+	if len(m.Suite.Openings) > 0 {
+		return arbiter.CheckOpenings(m.Suite.Openings, "the default openings", m.Rule, m.Size)
 	}
 	return nil
 }
@@ -148,7 +152,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if _, err := m.Replay(done); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(m.Out, JournalFile), err)
 	}
-	began := Began{Name: m.Event, Identity: m.identity(), Total: len(fixtures), Finished: len(done)}
+	began := Began{Name: m.Event, Identity: m.identity(), Total: len(fixtures), Finished: len(done), Capped: m.SPRT != nil}
 	if m.seedChosen {
 		began.Seed = m.Suite.Seed
 	}
@@ -167,7 +171,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		files[name] = f
 	}
 	if log := files[&m.Log]; log != nil {
-		transcript(m.Entrants, log)
+		shareTranscript(m.Entrants, log)
 	}
 	defer m.Close() // before the files close: the transcript ends with END
 	s.watch(m.Director)
@@ -199,14 +203,10 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 
 // identity is what event.json keeps of the match.
 func (m *Match) identity() *Identity {
-	proc := m.Procedure
-	if proc == "" {
-		proc = arbiter.ProcedureNone
-	}
 	id := &Identity{Kind: KindMatch, Name: m.Event, Rule: m.Rule.Name(), Size: m.Size, MoveCap: m.MoveCap,
-		OpeningProcedure: proc, OpeningPolicy: m.policy, Openings: m.openings,
-		Match: &MatchSettings{Games: m.Games, Rounds: m.Rounds, Gauntlet: m.Gauntlet, Order: m.Suite.Order,
-			Transform: m.Suite.Transform, Pairs: m.Suite.Pairs, Seed: m.Suite.Seed, FatalError: m.FatalError}}
+		OpeningProcedure: m.Procedure.String(), OpeningPolicy: m.policy.String(), Openings: m.openings,
+		Match: &MatchSettings{Games: m.Games, Rounds: m.Rounds, Gauntlet: m.Gauntlet, Order: m.Suite.Order.String(),
+			Transform: m.Suite.Transform.String(), Pairs: m.Suite.Pairs, Seed: m.Suite.Seed, FatalError: m.FatalError}}
 	if t := m.SPRT; t != nil {
 		id.Match.SPRT = &SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.SPRTModel()}
 	}
@@ -231,20 +231,17 @@ func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
 	return false, nil
 }
 
-// transcript appends every line to and from the engines to log, with the
-// time, the engine's name and its process id.
-func transcript(ents []arbiter.Entrant, log io.Writer) {
+// shareTranscript appends every line to and from the engines to one log,
+// in the transcript package's form (c-gomoku-cli's -log keeps one file).
+func shareTranscript(ents []arbiter.Entrant, log io.Writer) {
 	var mu sync.Mutex
 	for i := range ents {
 		name := ents[i].Spec.Name
 		ents[i].Spec.Transcript = func(pid int, sent bool, line string) {
-			dir := "<-"
-			if sent {
-				dir = "->"
-			}
+			b := transcript.Format(name, pid, sent, line)
 			mu.Lock()
 			defer mu.Unlock()
-			fmt.Fprintf(log, "%s %s[%d] %s %s\n", time.Now().Format("15:04:05.000"), name, pid, dir, line)
+			log.Write(b)
 		}
 	}
 }

@@ -28,7 +28,10 @@ type Began struct {
 	Name     string
 	Identity *Identity // what event.json says of it
 	Total    int       // games in the event when known in advance, else an estimate
-	Finished int       // games already in the journal (a continued event)
+	// Capped: Total is only the most games there can be (an SPRT stops
+	// the match when it decides).
+	Capped   bool
+	Finished int // games already in the journal (a continued event)
 	// Seed, when not 0, is the seed this run chose for a random opening
 	// order or transform; a person needs it to replay the match.
 	Seed uint64

@@ -438,3 +438,56 @@ func TestExtendingASwiss(t *testing.T) {
 		t.Fatalf("back to 2 rounds: exit %d %s", code, e)
 	}
 }
+
+// An engine's own words are kept: its protocol transcript when the event
+// asks for one, and the last stderr lines of a crash in the record and the
+// game line.
+func TestRunKeepsTranscriptsAndLastWords(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "words.toml")
+	os.WriteFile(cfg, []byte(`rule = "freestyle"
+format = "double-round-robin"
+output = "out"
+transcript = "4KiB"
+[clock]
+match = "30s"
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+[[engine]]
+name = "asserter"
+command = "builtin:faulty"
+args = ["assert-at=3"]
+`), 0o644)
+	out, errOut, code := runArena(t, "run", cfg)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	const last = "faulty: engine.c:42: brain_turn: Assertion `move 3 < 0' failed."
+	if n := strings.Count(out, "crash: exit status 134  "); n != 2 || strings.Count(out, "  stderr: "+last+"\n") != 2 {
+		t.Errorf("want two game lines ending in the assertion:\n%s", out)
+	}
+	recs, err := journal.Read(filepath.Join(dir, "out", "journal.jsonl"))
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("journal: %v, %d records", err, len(recs))
+	}
+	for _, r := range recs {
+		if len(r.Stderr) == 0 || r.Stderr[len(r.Stderr)-1] != last {
+			t.Errorf("game %d: stderr %q", r.Game, r.Stderr)
+		}
+	}
+	for name, want := range map[string][]string{
+		"greedy":   {"greedy[", "] -> START 15\n", "] <- OK\n", "] -> END\n"},
+		"asserter": {"asserter[", "] -> START 15\n", "] <- 7,7\n"},
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, "out", "transcripts", name+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s's transcript has no %q:\n%s", name, w, b)
+			}
+		}
+	}
+}

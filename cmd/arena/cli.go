@@ -11,6 +11,8 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/rules"
 )
@@ -223,7 +225,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 				return nil, usage("%s needs COUNT and SCORE", a)
 			}
 			i += 2
-			fmt.Fprintf(stderr, "arena gomoku-cli: %s ignored: engines report no score in the Gomocup protocol\n", a)
+			fmt.Fprintf(stderr, "arena gomoku-cli: %s ignored: engines report no score in the Gomocup protocol\n", term.Clean(a))
 		case "-openings":
 			var vals []string
 			i, vals = values(i)
@@ -238,7 +240,9 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 					}
 					openType = val
 				case "order":
-					suite.Order = val
+					if suite.Order, err = arbiter.ParseOrder(val); err != nil {
+						return nil, usage("-openings: %v", err)
+					}
 				case "srand":
 					if suite.Seed, err = strconv.ParseUint(val, 10, 64); err != nil {
 						return nil, usage("-openings srand=%q: not a whole number", val)
@@ -302,7 +306,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		return nil, usage("-openings: %v", err)
 	}
 	p.Suite = suite
-	if err := p.LoadOpenings(openFile, openType, ""); err != nil {
+	if err := p.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
 		return nil, err
 	}
 	return p, nil

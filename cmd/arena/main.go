@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"gomoku-arena/internal/bundled"
+	"gomoku-arena/internal/term"
 )
 
 // command is one `arena` subcommand.
@@ -84,11 +85,12 @@ func arena(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	err := cmd.run(args[1:], stdout, stderr)
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return exitOK
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "arena %s: %v\n", args[0], err)
+	}
+	// An error may quote a name or an engine's answer: cleaned for the terminal.
+	fmt.Fprintf(stderr, "arena %s: %s\n", args[0], term.CleanLines(err.Error()))
+	if errors.Is(err, errUsage) {
 		var ue usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintln(stderr)
@@ -98,10 +100,8 @@ func arena(args []string, stdout, stderr io.Writer) int {
 	}
 	var ec exitCoder
 	if errors.As(err, &ec) {
-		fmt.Fprintf(stderr, "arena %s: %v\n", args[0], err)
 		return ec.ExitCode()
 	}
-	fmt.Fprintf(stderr, "arena %s: %v\n", args[0], err)
 	return exitError
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
@@ -35,7 +37,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			"Limits (-depth, -nodes, -threads, -max-memory, -info) apply to every engine, or with a\n"+
 			"NAME: prefix to one: -depth 8 -depth old:6 -info hash_size=64.\n\n"+
 			"Lines \"stats  FIRST vs SECOND  games N  +W =D -L  score S%  Elo E ± H  LOS P%  ptnml LL LD DD WD WW\n"+
-			"LLR X [LOWER, UPPER]\" (fields separated by two spaces) report every -report games.", stdout)
+			"LLR X [LOWER, UPPER]\" (fields separated by two spaces) report every -report games; H and P\n"+
+			"read n/a while the games show no spread (one pair, or only draws).", stdout)
 	games := fs.Int("games", 2, "games per pair of engines (the maximum under -sprt; default 100000 there)")
 	ruleName := fs.String("rule", "outer-open", "rule: "+strings.Join(rules.Names(), ", "))
 	size := fs.Int("size", 0, "board size (0 = the rule's default)")
@@ -44,10 +47,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	inc := fs.Duration("inc", 0, "increment per move")
 	tolerance := fs.Duration("tolerance", clock.DefaultTolerance, "lateness accepted before a move loses on time")
 	hang := fs.Duration("hang", clock.DefaultHang, "the longest wait for one move, timed or not")
-	policy := fs.String("opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
-	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged")
+	var policy config.Policy
+	fs.TextVar(&policy, "opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
+	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged (renju without a file: the 26 canonical openings, as in events)")
 	openingsFormat := fs.String("openings-format", "", "opening list format: offset or pos (default: detected per line)")
-	order := fs.String("order", arbiter.OrderSequential, "opening order: sequential or random")
+	order := fs.String("order", arbiter.OrderSequential.String(), "opening order: sequential or random")
 	seed := fs.Uint64("seed", 0, "seed for -order random and -transform random (0 = from the clock, printed)")
 	transform := fs.String("transform", "none", "reuse openings under the 8 board symmetries: none, cycle (each pass through the list under the next symmetry) or random (a random symmetry per pair)")
 	concurrency := fs.Int("concurrency", 1, "games at once; an engine may play several games at once, each in its own process")
@@ -63,7 +67,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
 	fs.Var(&memory, "max-memory", "memory limit in bytes, or with K, M, G (INFO max_memory); NAME:SIZE for one engine")
 	fs.Var(&infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
-	procedure := fs.String("opening-procedure", arbiter.ProcedureNone, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
+	var procedure rules.Procedure
+	fs.TextVar(&procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
 	boardMode := fs.Bool("board-mode", false, "send the whole position (BOARD) before every move instead of TURN")
 	moveCap := fs.Int("move-cap", 0, "adjudicate a draw after this many stones (0 = none)")
 	startTimeout := fs.Duration("start-timeout", 10*time.Second, "deadline for an engine to start and answer START")
@@ -81,12 +86,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *size == 0 {
 		*size = rule.DefaultSize()
 	}
-	if *policy != config.PolicyStrict && *policy != config.PolicyArbiterOpens {
-		return fmt.Errorf("%w: -opening-policy %q: want strict or arbiter-opens", errUsage, *policy)
-	}
 	ctl := clock.Control{Match: *tc, Turn: *turn, Increment: *inc, Tolerance: *tolerance, Hang: *hang}
 	if err := ctl.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if err := clock.CheckDuration(*startTimeout); err != nil {
+		return fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
 	}
 	if *out == "" {
 		*out = event.NewMatchFolder()
@@ -95,9 +100,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
 	p.Out, p.PGN = *out, *pgn
 	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *startTimeout, *games, *gauntlet, *concurrency
-	if *procedure != arbiter.ProcedureNone {
-		p.Procedure = *procedure
-	}
+	p.Procedure = procedure
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
@@ -133,14 +136,16 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err := infos.apply(p.Entrants, "info", "", false); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if *transform == "none" {
-		*transform = arbiter.TransformNone
+	ord, err := arbiter.ParseOrder(*order)
+	if err != nil {
+		return fmt.Errorf("%w: -order: %v", errUsage, err)
 	}
-	p.Suite = arbiter.Suite{Order: *order, Seed: *seed, Transform: *transform, Pairs: true}
-	if err := p.Suite.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	tr, err := arbiter.ParseTransform(*transform)
+	if err != nil {
+		return fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
-	if err := p.LoadOpenings(*openingsFile, *openingsFormat, *policy); err != nil {
+	p.Suite = arbiter.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
+	if err := p.LoadOpenings(*openingsFile, *openingsFormat, policy); err != nil {
 		return err
 	}
 	return p.play(stdout, stderr)
@@ -199,12 +204,14 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	if v.began == nil {
 		return err // nothing was played: the folder or the plan was refused
 	}
-	p.summary(stdout, v.decision)
+	var summary bytes.Buffer // engine names from the command line: cleaned for the terminal
+	p.summary(&summary, p.Encounters(), v.decision)
+	fmt.Fprint(stdout, term.CleanLines(summary.String()))
 	for _, h := range v.hints {
-		fmt.Fprintln(stdout, h)
+		fmt.Fprintln(stdout, term.Clean(h))
 	}
 	if p.Out != "" {
-		fmt.Fprintf(stdout, "games written to %s\n", p.Out)
+		fmt.Fprintf(stdout, "games written to %s\n", term.Clean(p.Out))
 	}
 	switch {
 	case err != nil:
@@ -294,9 +301,9 @@ func loserName(rec *record.Record) string {
 func (p *matchPlan) statsLine(e *arbiter.Encounter) string {
 	st := e.Stats()
 	w := e.WDL
-	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %.1f%%",
+	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %s",
 		p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name, w.Games(), w.W, w.D, w.L,
-		100*e.Points()/float64(max(w.Games(), 1)), eloText(st), 100*st.LOS)
+		100*e.Points()/float64(max(w.Games(), 1)), eloText(st), losText(st))
 	if p.Suite.Pairs {
 		line += fmt.Sprintf("  ptnml %d %d %d %d %d", e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 	}
@@ -310,8 +317,8 @@ func (p *matchPlan) statsLine(e *arbiter.Encounter) string {
 // summary prints the final result: for two engines the score, Elo, LOS,
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
-func (p *matchPlan) summary(w io.Writer, decision string) {
-	m, encs := p.Match.Match, p.Encounters()
+func (p *matchPlan) summary(w io.Writer, encs []*arbiter.Encounter, decision string) {
+	m := p.Match.Match
 	fmt.Fprintln(w)
 	for _, e := range encs {
 		if e.WDL.Games() == 0 {
@@ -324,9 +331,14 @@ func (p *matchPlan) summary(w io.Writer, decision string) {
 		st := e.Stats()
 		a, b := p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name
 		pts := e.Points()
-		fmt.Fprintf(w, "%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %.1f%%  draws %.1f%%\n",
+		fmt.Fprintf(w, "%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %s  draws %.1f%%",
 			a, pts, float64(e.WDL.Games())-pts, b, e.WDL.Games(), e.WDL.W, e.WDL.D, e.WDL.L,
-			eloText(st), 100*st.LOS, 100*st.DrawRatio)
+			eloText(st), losText(st), 100*float64(e.WDL.D)/float64(e.WDL.Games()))
+		if st.Pairs > 0 {
+			// Fastchess's "draw ratio" over pairs: DD and WL pairs alike.
+			fmt.Fprintf(w, "  level pairs %.1f%%", 100*st.DrawRatio)
+		}
+		fmt.Fprintln(w)
 		if p.Suite.Pairs {
 			fmt.Fprintf(w, "pentanomial (%s's pairs, LL LD DD+WL WD WW): %d %d %d %d %d\n", a, e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 		}
@@ -545,15 +557,33 @@ func programName(program string) string {
 }
 
 // eloText is the Elo difference with its 95% interval, or what a sweep or
-// an empty match means instead.
+// an empty match means instead. While the games (or pairs) counted show no
+// spread at all — one pair, or only draws — the normal approximation has
+// nothing to measure: the interval is "n/a", not zero.
 func eloText(st rating.MatchStats) string {
+	elo := st.Elo
+	if elo == 0 {
+		elo = 0 // never "-0.0"
+	}
 	switch {
 	case st.Games == 0:
 		return "Elo n/a"
-	case math.IsInf(st.Elo, 0):
-		return fmt.Sprintf("Elo %+v (a sweep: no finite estimate)", st.Elo)
+	case math.IsInf(elo, 0):
+		return fmt.Sprintf("Elo %+v (a sweep: no finite estimate)", elo)
+	case st.ScoreSE == 0:
+		return fmt.Sprintf("Elo %+.1f ± n/a", elo)
 	case math.IsInf(st.EloHi, 0) || math.IsInf(st.EloLo, 0):
-		return fmt.Sprintf("Elo %+.1f [%+.1f, %+.1f]", st.Elo, st.EloLo, st.EloHi)
+		return fmt.Sprintf("Elo %+.1f [%+.1f, %+.1f]", elo, st.EloLo, st.EloHi)
 	}
-	return fmt.Sprintf("Elo %+.1f ± %.1f", st.Elo, st.EloError())
+	return fmt.Sprintf("Elo %+.1f ± %.1f", elo, st.EloError())
+}
+
+// losText is the likelihood of superiority, "n/a" where eloText has no
+// interval: from games without spread it would be 0, ½ or 1 however few
+// they are. A sweep keeps its 100% (or 0%).
+func losText(st rating.MatchStats) string {
+	if st.Games == 0 || (st.ScoreSE == 0 && !math.IsInf(st.Elo, 0)) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100*st.LOS)
 }

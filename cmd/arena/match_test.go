@@ -46,7 +46,7 @@ func TestMatchSPRTStopsEarlyWithH1(t *testing.T) {
 }
 
 // statsRE is the parseable stats line as the README documents it.
-var statsRE = regexp.MustCompile(`^stats  (\S+) vs (\S+)  games (\d+)  \+(\d+) =(\d+) -(\d+)  score ([\d.]+)%  Elo \S+( ± [\d.]+| \[[^]]*\]| \(a sweep: no finite estimate\))  LOS ([\d.]+)%  ptnml (\d+) (\d+) (\d+) (\d+) (\d+)(  LLR (-?[\d.]+) \[(-?[\d.]+), (-?[\d.]+)\])?$`)
+var statsRE = regexp.MustCompile(`^stats  (\S+) vs (\S+)  games (\d+)  \+(\d+) =(\d+) -(\d+)  score ([\d.]+)%  Elo \S+( ± [\d.]+| ± n/a| \[[^]]*\]| \(a sweep: no finite estimate\))  LOS ([\d.]+%|n/a)  ptnml (\d+) (\d+) (\d+) (\d+) (\d+)(  LLR (-?[\d.]+) \[(-?[\d.]+), (-?[\d.]+)\])?$`)
 
 func TestMatchStatsLinesAndPGN(t *testing.T) {
 	dir := t.TempDir()

@@ -210,3 +210,63 @@ func abs(v int) int {
 	}
 	return v
 }
+
+// arena match -rule renju without an openings file plays the canonical
+// openings, as events do: each game pair one of them, the next pair the
+// next. Before, every game started from an empty board.
+func TestRenjuMatchPlaysTheCanonicalOpenings(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runArena(t, "match", "-rule", "renju", "-games", "6", "-move-cap", "10", "-tc", "20s", "-out", dir, "-quiet",
+		"random=builtin:random seed=3", "greedy=builtin:greedy")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	recs, err := journal.Read(filepath.Join(dir, "journal.jsonl"))
+	if err != nil || len(recs) != 6 {
+		t.Fatalf("journal: %v, %d records", err, len(recs))
+	}
+	byGame := map[int]rules.RIFOpening{}
+	for _, r := range recs {
+		o, ok := rules.IdentifyRIFOpening(15, firstThree(r))
+		if !ok || !r.Moves[0].Opening || !r.Moves[2].Opening {
+			t.Fatalf("game %d does not start from a canonical opening: %v", r.Game, firstThree(r))
+		}
+		byGame[r.Game] = o
+	}
+	for g := 1; g <= 6; g += 2 {
+		if byGame[g] != byGame[g+1] {
+			t.Errorf("games %d and %d (a pair) open with %v and %v", g, g+1, byGame[g], byGame[g+1])
+		}
+	}
+	if byGame[1] == byGame[3] || byGame[3] == byGame[5] || byGame[1] == byGame[5] {
+		t.Errorf("three pairs, openings %v, %v, %v", byGame[1], byGame[3], byGame[5])
+	}
+}
+
+// A 14-entrant Swiss under arbiter-opens, as a config runs it: its 77 games
+// open with 77 different stones of the zone's 104 (before, 7 stones, the
+// same every round).
+func TestArbiterOpensSwissEventRotatesOpenings(t *testing.T) {
+	dir := t.TempDir()
+	var engines []string
+	for i := range 14 {
+		engines = append(engines, fmt.Sprintf("r%02d=builtin:random seed=%d", i, i+1))
+	}
+	cfg := writeFamilyEvent(t, dir, "swiss", "opening_policy = \"arbiter-opens\"\nmove_cap = 8\nseed = 11\n", engines...)
+	src, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, []byte(strings.Replace(string(src), `format = "double-round-robin"`, `format = "swiss"`, 1)), 0o644)
+	recs := runEventOK(t, cfg)
+	if len(recs) != 77 {
+		t.Fatalf("%d games, want 77", len(recs))
+	}
+	first := map[rules.Point]int{}
+	for _, r := range recs {
+		if len(r.Moves) == 0 || !r.Moves[0].Opening || (len(r.Moves) > 1 && r.Moves[1].Opening) {
+			t.Fatalf("game %d: the arbiter did not place Black's first stone", r.Game)
+		}
+		first[r.Moves[0].Point]++
+	}
+	if len(first) != 77 {
+		t.Errorf("77 games opened with %d distinct stones", len(first))
+	}
+}

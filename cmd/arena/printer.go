@@ -11,6 +11,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/event"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/record"
 )
 
@@ -57,16 +58,20 @@ func (p *plain) Observe(u event.Update) {
 	}
 }
 
+// println prints a line; names and engine answers in it are cleaned for
+// the terminal.
 func (p *plain) println(line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintln(p.w, line)
+	fmt.Fprintln(p.w, term.Clean(line))
 }
 
 func (p *plain) close() {}
 
 // gameLine is the one line printed for a finished game. Its fields are
-// separated by two spaces and never contain two spaces themselves.
+// separated by two spaces and never contain two spaces themselves. A game
+// lost by a forfeit ends with the loser's last non-blank stderr line, when
+// it wrote one.
 func gameLine(rec *record.Record) string {
 	detail := string(rec.End)
 	if rec.Detail != "" {
@@ -76,8 +81,15 @@ func gameLine(rec *record.Record) string {
 	if rec.Round > 0 {
 		round = fmt.Sprintf("round %d  ", rec.Round)
 	}
-	return fmt.Sprintf("game %d  %s%s vs %s  %s  %s  %d moves  %.1fs", rec.Game, round, rec.Black, rec.White,
+	line := fmt.Sprintf("game %d  %s%s vs %s  %s  %s  %d moves  %.1fs", rec.Game, round, rec.Black, rec.White,
 		scoreText(rec), detail, len(rec.Moves), rec.Finish.Sub(rec.Start).Seconds())
+	// The forfeiting engine's last stderr line, last: it often says why.
+	for i := len(rec.Stderr) - 1; i >= 0; i-- {
+		if words := strings.Fields(rec.Stderr[i]); len(words) > 0 {
+			return line + "  stderr: " + strings.Join(words, " ")
+		}
+	}
+	return line
 }
 
 // scoreText is the result from Black's side: "1-0", "0-1" or "1/2-1/2".
@@ -97,10 +109,13 @@ type terminal struct {
 	describe func(event.GameStarted) string
 	now      func() time.Time // the wall clock, for the estimate of the time left
 	total    int
-	done     int
-	start    time.Time
-	drawn    time.Time // last status line, to redraw at most a few times a second
-	running  map[arbiter.Key]*inPlay
+	// capped: total is only the most games there can be (an SPRT stops the
+	// match when it decides), so no time left is estimated from it.
+	capped  bool
+	done    int
+	start   time.Time
+	drawn   time.Time // last status line, to redraw at most a few times a second
+	running map[arbiter.Key]*inPlay
 }
 
 // inPlay is what the status line shows of a running game.
@@ -115,7 +130,7 @@ func (t *terminal) Observe(u event.Update) {
 	defer t.mu.Unlock()
 	switch u := u.(type) {
 	case event.Began:
-		t.total, t.start = u.Total-u.Finished, t.now()
+		t.total, t.start, t.capped = u.Total-u.Finished, t.now(), u.Capped
 	case event.GameStarted:
 		t.running[arbiter.Key{Round: u.Round, Number: u.Number}] = &inPlay{names: t.describe(u)}
 		t.status()
@@ -132,7 +147,7 @@ func (t *terminal) Observe(u event.Update) {
 		delete(t.running, arbiter.KeyOf(u.Record))
 		t.done++
 		t.clearStatus()
-		fmt.Fprintln(t.w, gameLine(u.Record))
+		fmt.Fprintln(t.w, term.Clean(gameLine(u.Record)))
 		t.status()
 	}
 }
@@ -141,7 +156,7 @@ func (t *terminal) println(line string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.clearStatus()
-	fmt.Fprintln(t.w, line)
+	fmt.Fprintln(t.w, term.Clean(line))
 	t.status()
 }
 
@@ -162,14 +177,17 @@ func (t *terminal) status() {
 		run = append(run, s)
 	}
 	sort.Strings(run)
-	eta := ""
-	if t.done > 0 && t.total > t.done {
+	count := fmt.Sprintf("%d/%d finished", t.done, t.total)
+	switch {
+	case t.capped:
+		count = fmt.Sprintf("%d finished (SPRT, at most %d)", t.done, t.total)
+	case t.done > 0 && t.total > t.done:
 		left := t.now().Sub(t.start) / time.Duration(t.done) * time.Duration(t.total-t.done)
-		eta = "  ETA " + left.Round(time.Second).String()
+		count += "  ETA " + left.Round(time.Second).String()
 	}
-	line := fmt.Sprintf("%d/%d finished%s  running: %s", t.done, t.total, eta, strings.Join(run, ", "))
-	if len(line) > 200 {
-		line = line[:197] + "..."
+	line := term.Clean(fmt.Sprintf("%s  running: %s", count, strings.Join(run, ", ")))
+	if r := []rune(line); len(r) > 200 {
+		line = string(r[:197]) + "..."
 	}
 	fmt.Fprint(t.w, "\r\x1b[K"+line)
 }

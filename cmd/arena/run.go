@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/report"
 )
 
@@ -55,7 +57,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 		if err := printStandings(stdout, rep); err != nil && runErr == nil {
 			runErr = err
 		}
-		fmt.Fprintf(stdout, "standings, crosstable and games written to %s\n", ev.Folder())
+		fmt.Fprintf(stdout, "standings, crosstable and games written to %s\n", term.Clean(ev.Folder()))
 	}
 	return runErr
 }
@@ -73,18 +75,24 @@ func (v eventView) Observe(u event.Update) {
 			v.println(fmt.Sprintf("continuing %s: %d games already finished", u.Name, u.Finished))
 		}
 	case event.Notice:
-		fmt.Fprintln(v.stderr, "arena: "+u.Text)
+		fmt.Fprintln(v.stderr, "arena: "+term.Clean(u.Text))
 	}
 	v.printer.Observe(u)
 }
 
-// printStandings prints the standings and the crosstable as text.
+// printStandings prints the standings and the crosstable as text; the
+// names in them come from the config or the journal, so they are cleaned
+// for the terminal.
 func printStandings(w io.Writer, rep *report.Report) error {
-	fmt.Fprintln(w)
-	if err := rep.WriteStandings(w, report.Text); err != nil {
+	var text bytes.Buffer
+	if err := rep.WriteStandings(&text, report.Text); err != nil {
 		return err
 	}
-	return rep.WriteCrosstable(w, report.Text)
+	if err := rep.WriteCrosstable(&text, report.Text); err != nil {
+		return err
+	}
+	_, err := fmt.Fprint(w, "\n"+term.CleanLines(text.String()))
+	return err
 }
 
 // interrupts turns the first Ctrl-C into drain (no new games) and the

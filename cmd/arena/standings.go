@@ -6,6 +6,7 @@ import (
 
 	"gomoku-arena/event"
 	"gomoku-arena/internal/brains"
+	"gomoku-arena/internal/term"
 )
 
 func runStandings(args []string, stdout, stderr io.Writer) error {
@@ -25,7 +26,7 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 	if err := printStandings(stdout, rep); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "standings, crosstable and games written to %s\n", fs.Arg(0))
+	fmt.Fprintf(stdout, "standings, crosstable and games written to %s\n", term.Clean(fs.Arg(0)))
 	return nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,7 +16,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/results/standings"
@@ -70,12 +69,8 @@ func (b *Bytes) UnmarshalText(t []byte) error {
 // MarshalText writes the amount in bytes.
 func (b Bytes) MarshalText() ([]byte, error) { return []byte(strconv.FormatInt(b.N, 10)), nil }
 
-// Sandbox settings (the sandbox key).
-const (
-	SandboxNone  = "none"  // engines run unconfined
-	SandboxBwrap = "bwrap" // engines run in bubblewrap; an error where it does not work
-	SandboxAuto  = "auto"  // bubblewrap where it works, else unconfined with a notice
-)
+// MinTranscript is the smallest transcript bound: a few protocol lines.
+const MinTranscript = 4 << 10
 
 // Clock is a time control as written in a config.
 type Clock struct {
@@ -115,7 +110,7 @@ type Event struct {
 	Size          int       `toml:"size"`
 	Format        string    `toml:"format"`
 	Rounds        int       `toml:"rounds"`
-	OpeningPolicy string    `toml:"opening_policy"`
+	OpeningPolicy Policy    `toml:"opening_policy"`
 	Openings      string    `toml:"openings"`
 	MoveCap       int       `toml:"move_cap"`
 	Concurrency   int       `toml:"concurrency"`
@@ -131,9 +126,14 @@ type Event struct {
 	HardMemory   *Bytes `toml:"hard_memory"`
 	MaxProcesses *int   `toml:"max_processes"`
 	FreezeIdle   bool   `toml:"freeze_idle"`
-	Sandbox      string `toml:"sandbox"`
-	// OpeningProcedure is "none" (default), "swap2" or "rif".
-	OpeningProcedure string `toml:"opening_procedure"`
+
+	Sandbox Sandbox `toml:"sandbox"`
+	// OpeningProcedure is how games open: none (default), swap2 or rif.
+	OpeningProcedure rules.Procedure `toml:"opening_procedure"`
+	// Transcript, when above 0, keeps each engine's protocol transcript in
+	// OUTPUT/transcripts/NAME.log, rotated at that size (internal/transcript).
+	// Not part of the event's identity: it can be switched on for a resume.
+	Transcript *Bytes `toml:"transcript"`
 
 	// File is the path the event was read from; relative paths in it
 	// (output, openings, engine commands and dirs) are relative to its folder.
@@ -143,31 +143,34 @@ type Event struct {
 
 var typeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
-// Opening policies for outer-open.
-const (
-	PolicyStrict       = "strict"
-	PolicyArbiterOpens = "arbiter-opens"
-)
-
 // Formats a config may name (the pairing package resolves "auto").
 var formats = []string{"auto", "round-robin", "double-round-robin", "swiss", "gauntlet"}
 
 // Load reads and checks the event file at path.
 func Load(path string) (*Event, error) {
-	src, err := os.ReadFile(path)
+	src, err := read(path)
 	if err != nil {
 		return nil, err
 	}
 	return Parse(path, src)
 }
 
-// Parse checks src, the contents of the file named path.
+// Parse checks src, the contents of the file named path. A file past the
+// bounds of checkShape never reaches the TOML parser.
 func Parse(path string, src []byte) (*Event, error) {
+	if err := checkShape(path, src); err != nil {
+		return nil, err
+	}
 	ev := &Event{File: path, src: src}
 	md, err := toml.Decode(string(src), ev)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
+			// A value its type refuses (UnmarshalText) is reported on the
+			// line that sets the key: name the key too.
+			if setsKey(src, pe.Position.Line, pe.LastKey) {
+				return nil, fmt.Errorf("%s:%d: %s: %s", path, pe.Position.Line, pe.LastKey, pe.Message)
+			}
 			return nil, fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)
 		}
 		// Type errors read `toml: line 3 (last key "format"): incompatible ...`.
@@ -208,17 +211,8 @@ func (ev *Event) defaults() {
 	if ev.Format == "" {
 		ev.Format = "auto"
 	}
-	if ev.OpeningPolicy == "" {
-		ev.OpeningPolicy = PolicyStrict
-	}
-	if ev.OpeningProcedure == "" {
-		ev.OpeningProcedure = arbiter.ProcedureNone
-	}
 	if ev.Concurrency == 0 {
 		ev.Concurrency = 1
-	}
-	if ev.Sandbox == "" {
-		ev.Sandbox = SandboxNone
 	}
 	if r, err := rules.ByName(ev.Rule); err == nil && ev.Size == 0 {
 		ev.Size = r.DefaultSize()
@@ -226,7 +220,8 @@ func (ev *Event) defaults() {
 }
 
 func (ev *Event) check() error {
-	if _, err := rules.ByName(ev.Rule); err != nil {
+	rule, err := rules.ByName(ev.Rule)
+	if err != nil {
 		return ev.errAt("rule", err.Error())
 	}
 	if ev.Size < rules.MinSize || ev.Size > rules.MaxSize {
@@ -238,10 +233,7 @@ func (ev *Event) check() error {
 	if ev.Rounds < 0 {
 		return ev.errAt("rounds", "must not be negative")
 	}
-	if ev.OpeningPolicy != PolicyStrict && ev.OpeningPolicy != PolicyArbiterOpens {
-		return ev.errAt("opening_policy", fmt.Sprintf("%q is not %q or %q", ev.OpeningPolicy, PolicyStrict, PolicyArbiterOpens))
-	}
-	if err := arbiter.CheckProcedure(ev.OpeningProcedure, ev.Size); err != nil {
+	if err := ev.OpeningProcedure.Check(rule, ev.Size); err != nil {
 		return ev.errAt("opening_procedure", err.Error())
 	}
 	if ev.MoveCap < 0 {
@@ -259,11 +251,14 @@ func (ev *Event) check() error {
 	if err := ev.checkClock("clock", ev.Clock); err != nil {
 		return err
 	}
-	if ev.Sandbox != SandboxNone && ev.Sandbox != SandboxBwrap && ev.Sandbox != SandboxAuto {
-		return ev.errAt("sandbox", fmt.Sprintf("%q is not %q, %q or %q", ev.Sandbox, SandboxNone, SandboxBwrap, SandboxAuto))
+	if err := ev.checkDuration("start_timeout", ev.StartTimeout); err != nil {
+		return err
 	}
 	if ev.MaxProcesses != nil && *ev.MaxProcesses < 0 {
 		return ev.errAt("max_processes", "must not be negative")
+	}
+	if t := ev.Transcript; t != nil && t.N != 0 && t.N < MinTranscript {
+		return ev.errAt("transcript", fmt.Sprintf("%d bytes: want 0 (no transcript) or at least %d", t.N, MinTranscript))
 	}
 	if len(ev.Engines) < 2 {
 		return ev.errAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
@@ -315,9 +310,22 @@ func (ev *Event) checkClock(key string, c Clock) error {
 		name string
 		d    *Duration
 	}{{"match", c.Match}, {"turn", c.Turn}, {"increment", c.Increment}, {"tolerance", c.Tolerance}, {"hang", c.Hang}} {
-		if f.d != nil && f.d.Duration < 0 {
-			return ev.errAt(key+"."+f.name, "must not be negative")
+		if err := ev.checkDuration(key+"."+f.name, f.d); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// checkDuration refuses a negative duration, and one too long for the
+// clocks and the protocol (clock.MaxDuration).
+func (ev *Event) checkDuration(key string, d *Duration) error {
+	switch {
+	case d == nil:
+	case d.Duration < 0:
+		return ev.errAt(key, "must not be negative")
+	case d.Duration > clock.MaxDuration:
+		return ev.errAt(key, fmt.Sprintf("%v is longer than %v, the longest time the protocol carries (2147483647 ms)", d.Duration, clock.MaxDuration))
 	}
 	return nil
 }
@@ -370,6 +378,17 @@ func (ev *Event) errAt(key, msg string) error {
 		return fmt.Errorf("%s:%d: %s: %s", ev.File, line, key, msg)
 	}
 	return fmt.Errorf("%s: %s: %s", ev.File, key, msg)
+}
+
+// setsKey reports whether line n of src sets the last part of the dotted
+// key.
+func setsKey(src []byte, n int, key string) bool {
+	lines := strings.Split(string(src), "\n")
+	if key == "" || n < 1 || n > len(lines) {
+		return false
+	}
+	k, v, ok := strings.Cut(lines[n-1], "=")
+	return ok && strings.TrimSpace(k) == key[strings.LastIndexByte(key, '.')+1:] && v != ""
 }
 
 // lineOf finds the line that sets key (a dotted path; engine[i] names the

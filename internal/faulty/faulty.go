@@ -7,6 +7,9 @@
 // engine's own move number in the current game, from 1:
 //
 //	crash-at=K         exit with status 3 instead of the Kth move
+//	assert-at=K        instead of the Kth move, write a C assertion failure
+//	                   to stderr (after two lines of chatter) and exit with
+//	                   status 134, as a shell reports abort()
 //	hang-at=K          never answer the Kth move (keeps reading input)
 //	deaf-at=K          never answer the Kth move and stop reading input
 //	illegal-at=K       play an occupied point as the Kth move
@@ -112,21 +115,22 @@ func forkBomb(n int) string {
 const (
 	ExitOK    = 0
 	ExitUsage = 2
-	ExitCrash = 3 // crash-at
+	ExitCrash = 3   // crash-at
+	ExitAbort = 134 // assert-at
 )
 
 type options struct {
-	crashAt, hangAt, deafAt, doubleAt, illegalAt, offboardAt, negativeAt, malformedAt, exitAfterMove int
-	messages, stderrFlood, longLine, hog, forkBomb                                                   int
-	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder             bool
-	think, slowStart, sleep                                                                          time.Duration
-	say                                                                                              string
+	crashAt, assertAt, hangAt, deafAt, doubleAt, illegalAt, offboardAt, negativeAt, malformedAt, exitAfterMove int
+	messages, stderrFlood, longLine, hog, forkBomb                                                             int
+	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder                       bool
+	think, slowStart, sleep                                                                                    time.Duration
+	say                                                                                                        string
 }
 
 func parseArgs(args []string) (options, error) {
 	var o options
 	ints := map[string]*int{
-		"crash-at": &o.crashAt, "hang-at": &o.hangAt, "deaf-at": &o.deafAt, "double-at": &o.doubleAt, "illegal-at": &o.illegalAt,
+		"crash-at": &o.crashAt, "assert-at": &o.assertAt, "hang-at": &o.hangAt, "deaf-at": &o.deafAt, "double-at": &o.doubleAt, "illegal-at": &o.illegalAt,
 		"offboard-at": &o.offboardAt, "negative-at": &o.negativeAt, "malformed-at": &o.malformedAt,
 		"exit-after-move": &o.exitAfterMove, "messages": &o.messages, "stderr-flood": &o.stderrFlood,
 		"long-line": &o.longLine, "hog": &o.hog, "fork-bomb": &o.forkBomb,
@@ -491,6 +495,11 @@ func (b *brain) move() int {
 	case b.o.crashAt:
 		b.out.Flush()
 		return ExitCrash
+	case b.o.assertAt:
+		b.out.Flush()
+		fmt.Fprintf(b.errw, "search: depth 1 nodes %d\nsearch: depth 2 nodes %d\n", 40*k, 900*k)
+		fmt.Fprintf(b.errw, "faulty: engine.c:42: brain_turn: Assertion `move %d < 0' failed.\n", k)
+		return ExitAbort
 	case b.o.hangAt:
 		b.out.Flush()
 		return -1

@@ -56,3 +56,13 @@ func TestStderrFlood(t *testing.T) {
 		t.Errorf("stderr %d bytes, stdout %q", errOut.Len(), out.String())
 	}
 }
+
+func TestAssert(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Main([]string{"assert-at=2"}, strings.NewReader("START 15\nBEGIN\nTURN 0,0\nTURN 1,1\n"), &out, &errOut)
+	lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
+	if code != ExitAbort || out.String() != "OK\n7,7\n" || len(lines) != 3 ||
+		lines[2] != "faulty: engine.c:42: brain_turn: Assertion `move 2 < 0' failed." {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}

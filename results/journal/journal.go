@@ -15,7 +15,8 @@ import (
 )
 
 // Journal is the append-only file of an event's finished games, one JSON
-// record per line. Each Append is synced to disk before it returns, so a
+// record per line in the form results/record declares (docs/FORMATS.md),
+// each line carrying its format version. Each Append is synced to disk before it returns, so a
 // game counts as finished exactly when its line is durable. A torn last line
 // (the machine died mid-write) is cut off when the journal is reopened.
 type Journal struct {
@@ -92,11 +93,13 @@ func readJournal(r io.Reader, path string) ([]*record.Record, int64, error) {
 
 // Append writes rec as one line and syncs it to disk.
 func (j *Journal) Append(rec *record.Record) error {
-	b, err := json.Marshal(rec)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b) // one line, ended by a newline
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rec); err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
-	if _, err := j.f.Write(append(b, '\n')); err != nil {
+	if _, err := j.f.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	if err := j.f.Sync(); err != nil {

@@ -24,6 +24,9 @@ const (
 	ByeEnd      Termination = "bye"            // not a game: Black sat the round out (White is "")
 )
 
+// terminations are the ends a record may carry (Aborted never is journaled).
+var terminations = []Termination{Five, CaptureWin, FullBoard, MoveCap, Time, Illegal, Forbidden, Crash, Refusal, MemoryLimit, ByeEnd}
+
 // Forfeit reports whether the loser lost by a fault rather than on the board.
 func (t Termination) Forfeit() bool {
 	switch t {
@@ -33,48 +36,55 @@ func (t Termination) Forfeit() bool {
 	return false
 }
 
-// Move is one stone (or one rejected move) of a record.
+// Move is one stone (or one rejected move) of a record. Its JSON form is
+// declared in json.go and docs/FORMATS.md: fields tagged "-" here are
+// converted there (points, colours, durations in milliseconds).
 type Move struct {
-	Point rules.Point
-	Color rules.Color
+	Point rules.Point `json:"-"`
+	Color rules.Color `json:"-"`
 	// Think is the wall time from sending the request to receiving the move;
 	// zero for opening stones placed by the arbiter.
-	Think time.Duration
+	Think time.Duration `json:"-"`
 	// Left is the mover's clock after the move (zero when untimed).
-	Left time.Duration
+	Left time.Duration `json:"-"`
 	// Opening marks stones placed by the arbiter from an opening, not played
 	// by an engine.
-	Opening bool
+	Opening bool `json:"opening,omitempty"`
 	// Raw is the engine's line when it was not a well-formed move; Point is
 	// then meaningless.
-	Raw string `json:",omitempty"`
+	Raw string `json:"raw,omitempty"`
 	// Captured lists stones this move removed (pente).
-	Captured []rules.Point `json:",omitempty"`
+	Captured []rules.Point `json:"-"`
 }
 
 // Record is everything one game leaves behind. The last move of a game lost
-// by an illegal or forbidden move is that move, kept with the reason.
+// by an illegal or forbidden move is that move, kept with the reason. Its
+// JSON form (a journal line) is declared in json.go and docs/FORMATS.md.
 type Record struct {
-	Event string
-	Round int // 1-based; 0 outside a tournament
-	Game  int // 1-based index of the game in the event or match
-	Rule  string
-	Size  int
-	Black string // engine names
-	White string
+	Event string `json:"event"`
+	Round int    `json:"round"` // 1-based; 0 outside a tournament
+	Game  int    `json:"game"`  // 1-based index of the game in the event or match
+	Rule  string `json:"rule"`
+	Size  int    `json:"size"`
+	Black string `json:"black"` // engine names
+	White string `json:"white"`
 	// BlackAbout and WhiteAbout are the engines' answers to ABOUT (program,
 	// version, author), as sent, when they gave one.
-	BlackAbout string `json:",omitempty"`
-	WhiteAbout string `json:",omitempty"`
-	Moves      []Move
-	Winner     rules.Color // Empty for a draw
-	End        Termination
-	Detail     string `json:",omitempty"` // e.g. "occupied 7,7", "exit status 2"
-	Start      time.Time
-	Finish     time.Time
+	BlackAbout string      `json:"black_about,omitempty"`
+	WhiteAbout string      `json:"white_about,omitempty"`
+	Moves      []Move      `json:"-"`
+	Winner     rules.Color `json:"-"` // Empty for a draw
+	End        Termination `json:"end"`
+	Detail     string      `json:"detail,omitempty"` // e.g. "occupied 7,7", "exit status 2"
+	Start      time.Time   `json:"start"`
+	Finish     time.Time   `json:"finish"`
 	// Messages are the engines' MESSAGE/ERROR lines and protocol warnings,
 	// bounded, each prefixed with the engine's name.
-	Messages []string `json:",omitempty"`
+	Messages []string `json:"messages,omitempty"`
+	// Stderr is the last lines (bounded, oldest first) that the engine at
+	// fault wrote to its standard error, kept when it lost by a forfeit
+	// (crash, time, illegal move, refusal, memory): its own last words.
+	Stderr []string `json:"stderr,omitempty"`
 }
 
 // WinnerName is the name of the engine that won, or "" for a draw.

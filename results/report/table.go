@@ -249,9 +249,14 @@ func (t Table) WriteHTML(w io.Writer) error {
 // RightAt reports whether column i is aligned right; for the HTML template.
 func (t Table) RightAt(i int) bool { return i < len(t.Right) && t.Right[i] }
 
-// The JSON shapes: field names are part of the output format; change them
-// only with a version bump of the consumers.
+// The JSON shapes are file formats, documented in docs/FORMATS.md: change
+// a field only with a new TableFormatVersion.
+//
+// TableFormatVersion is the "format" of standings.json and crosstable.json.
+const TableFormatVersion = 1
+
 type standingsJSON struct {
+	Format    int                  `json:"format"`
 	Event     string               `json:"event"`
 	Tiebreaks []standings.Tiebreak `json:"tiebreaks"`
 	Standings []standingJSON       `json:"standings"`
@@ -275,6 +280,7 @@ type standingJSON struct {
 }
 
 type crosstableJSON struct {
+	Format int       `json:"format"`
 	Event  string    `json:"event"`
 	Layout string    `json:"layout"` // "round-robin" or "swiss"
 	Rows   []rowJSON `json:"rows"`
@@ -299,7 +305,7 @@ type gameJSON struct {
 }
 
 func (r *Report) standingsJSON() standingsJSON {
-	out := standingsJSON{Event: r.Event, Tiebreaks: r.Tiebreaks, Standings: []standingJSON{}}
+	out := standingsJSON{Format: TableFormatVersion, Event: r.Event, Tiebreaks: r.Tiebreaks, Standings: []standingJSON{}}
 	if out.Tiebreaks == nil {
 		out.Tiebreaks = []standings.Tiebreak{}
 	}
@@ -319,7 +325,7 @@ func (r *Report) standingsJSON() standingsJSON {
 }
 
 func (r *Report) crosstableJSON() crosstableJSON {
-	out := crosstableJSON{Event: r.Event, Layout: "round-robin", Rows: []rowJSON{}}
+	out := crosstableJSON{Format: TableFormatVersion, Event: r.Event, Layout: "round-robin", Rows: []rowJSON{}}
 	if r.Swiss {
 		out.Layout = "swiss"
 	}
