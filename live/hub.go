@@ -93,7 +93,8 @@ type message struct {
 type moveDelta struct {
 	Round     int      `json:"round"`
 	Number    int      `json:"number"`
-	Moves     []Move   `json:"moves"` // the new stones, in order
+	Moves     []Move   `json:"moves"`  // the new stones, in order
+	Stones    int      `json:"stones"` // the game's stones with them
 	BlackMS   int64    `json:"black_ms"`
 	WhiteMS   int64    `json:"white_ms"`
 	AtMS      int64    `json:"at_ms"`
@@ -133,7 +134,7 @@ func (h *Hub) apply(it item) {
 			msgs = len(g.Messages)
 		}
 		if g := s.moved(u, it.at); g != nil {
-			d := moveDelta{Round: g.Round, Number: g.Number, Moves: g.Moves[before:], BlackMS: g.BlackMS,
+			d := moveDelta{Round: g.Round, Number: g.Number, Moves: g.Moves[before:], Stones: len(g.Moves), BlackMS: g.BlackMS,
 				WhiteMS: g.WhiteMS, AtMS: g.AtMS, ToMove: g.ToMove, Forbidden: g.Forbidden}
 			d.Messages = u.Notes
 			if msgs+len(u.Notes) > maxMessages {

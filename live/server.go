@@ -175,8 +175,17 @@ func (e *served) stream(w http.ResponseWriter, r *http.Request) {
 			}
 			// A client that stops reading must not hold this goroutine.
 			rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
-			if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
-				return
+			// What else is queued goes out in the same write: fast games
+			// cost one write per client per burst, not per move.
+			for more := true; more; {
+				if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+					return
+				}
+				select {
+				case b, more = <-c.out:
+				default:
+					more = false
+				}
 			}
 			fl.Flush()
 		}

@@ -1,0 +1,217 @@
+package live_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gomoku-arena/event"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/live"
+	"gomoku-arena/results/journal"
+)
+
+// viewer is one page connected to the stream, noting when each stone's
+// message arrived.
+type viewer struct {
+	mu      sync.Mutex
+	arrived map[string]time.Time // "round.number.stones"
+}
+
+func (v *viewer) follow(ctx context.Context, url string, ready *sync.WaitGroup) error {
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		ready.Done()
+		return err
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	first := true
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		if first {
+			first = false
+			ready.Done()
+		}
+		var m struct {
+			Type string `json:"type"`
+			Data struct {
+				Round, Number, Stones int
+			} `json:"data"`
+		}
+		if json.Unmarshal([]byte(line), &m) != nil || m.Type != "move" {
+			continue
+		}
+		now := time.Now()
+		v.mu.Lock()
+		v.arrived[fmt.Sprintf("%d.%d.%d", m.Data.Round, m.Data.Number, m.Data.Stones)] = now
+		v.mu.Unlock()
+	}
+	return sc.Err()
+}
+
+// played notes when the event reported each stone.
+type played struct {
+	mu sync.Mutex
+	at map[string]time.Time // "round.number.stones"
+}
+
+func (p *played) Observe(u event.Update) {
+	if m, ok := u.(event.MovePlayed); ok {
+		p.mu.Lock()
+		p.at[fmt.Sprintf("%d.%d.%d", m.Round, m.Number, m.Stones)] = time.Now()
+		p.mu.Unlock()
+	}
+}
+
+// BenchmarkViewers plays an event of engines that think 5 ms a move with
+// 0 or 500 pages connected to its live stream, and reports the arbiter's
+// own time per move (a game's wall time less the engines' think time, over
+// its moves), the time from a stone being played to its arrival at every
+// page (p50, p99, max), pages dropped, and the heap. Every page runs in this
+// process, so their cost is counted against the machine too: a worst case.
+//
+//	go test ./live -run '^$' -bench Viewers -benchtime 1x -count 5
+func BenchmarkViewers(b *testing.B) {
+	for _, n := range []int{0, 500} {
+		b.Run(fmt.Sprintf("viewers=%d", n), func(b *testing.B) {
+			for range b.N {
+				viewersOnce(b, n)
+			}
+		})
+	}
+}
+
+func viewersOnce(b *testing.B, n int) {
+	dir := b.TempDir()
+	src := `name = "load"
+rule = "freestyle"
+format = "round-robin"
+move_cap = 60
+concurrency = 2
+output = "out"
+[clock]
+match = "60s"
+[[engine]]
+name = "a"
+command = "builtin:faulty"
+args = ["think=5ms"]
+[[engine]]
+name = "b"
+command = "builtin:faulty"
+args = ["think=5ms"]
+[[engine]]
+name = "c"
+command = "builtin:faulty"
+args = ["think=5ms"]
+[[engine]]
+name = "d"
+command = "builtin:faulty"
+args = ["think=5ms"]
+`
+	path := filepath.Join(dir, "load.toml")
+	os.WriteFile(path, []byte(src), 0o644)
+	cfg, err := config.Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev, err := event.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pg, err := live.Start("127.0.0.1:0", cfg.Name, ev.Folder())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pg.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	viewers := make([]*viewer, n)
+	var ready, done sync.WaitGroup
+	ready.Add(n)
+	// The page's own URL path: .../e/load/, so the stream is under it.
+	stream := pg.URL + "api/stream"
+	http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = n + 10
+	for i := range viewers {
+		viewers[i] = &viewer{arrived: map[string]time.Time{}}
+		done.Add(1)
+		go func() { defer done.Done(); viewers[i].follow(ctx, stream, &ready) }()
+	}
+	ready.Wait()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	heapBefore := ms.HeapInuse
+
+	rec := &played{at: map[string]time.Time{}}
+	b.ResetTimer()
+	if _, err := ev.Run(ctx, ctx, event.Observers{rec, pg}); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms)
+	time.Sleep(300 * time.Millisecond) // the last messages reach the pages
+	cancel()
+	done.Wait()
+
+	recs, err := journal.Read(filepath.Join(ev.Folder(), event.JournalFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The arbiter's own time per move: from one stone's report to the
+	// next one's in the same game, less the engine's think time for it.
+	var own time.Duration
+	var moves int
+	for _, r := range recs {
+		for i := 1; i < len(r.Moves); i++ {
+			prev, ok1 := rec.at[fmt.Sprintf("%d.%d.%d", r.Round, r.Game, i)]
+			at, ok2 := rec.at[fmt.Sprintf("%d.%d.%d", r.Round, r.Game, i+1)]
+			if ok1 && ok2 {
+				own += at.Sub(prev) - r.Moves[i].Think
+				moves++
+			}
+		}
+	}
+	b.ReportMetric(float64(own.Nanoseconds())/1000/float64(max(moves, 1)), "arbiter-µs/move")
+
+	if n == 0 {
+		return
+	}
+	var lat []time.Duration
+	missing := 0
+	for k, at := range rec.at {
+		for _, v := range viewers {
+			v.mu.Lock()
+			got, ok := v.arrived[k]
+			v.mu.Unlock()
+			if !ok {
+				missing++
+				continue
+			}
+			lat = append(lat, got.Sub(at))
+		}
+	}
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+	}
+	b.ReportMetric(float64(missing)/float64(len(rec.at)*n), "missed/delivery")
+	b.ReportMetric(float64(ms.HeapInuse-min(ms.HeapInuse, heapBefore))/(1<<20)+float64(heapBefore)/(1<<20), "heap-MiB")
+}
