@@ -63,8 +63,13 @@ func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
 	e := startHog(t)
 	g := Game{Rule: freestyle(t), Size: 15, Procedure: ProcedureSwap2}
 	rec := Play(context.Background(), g, player(e, fast), player(start(t, "greedy"), fast))
-	if rec.End != record.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 0 {
+	if rec.End != record.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 3 {
 		t.Fatalf("%s %q, winner %q, %d moves; want hog to lose by memory at its Swap2 answer", rec.End, rec.Detail, rec.WinnerName(), len(rec.Moves))
+	}
+	for _, m := range rec.Moves { // the answer's stones are kept, refused
+		if m.Refused != record.RefusedMemory {
+			t.Errorf("stone %v refused %q, want %q", m.Point, m.Refused, record.RefusedMemory)
+		}
 	}
 }
 

@@ -33,7 +33,10 @@ func (t Termination) Forfeit() bool {
 	return false
 }
 
-// Move is one stone (or one rejected move) of a record.
+// Move is one stone of a record: a stone the game played, or one it
+// received and refused (Refused says why). A refused move's Color is the
+// side that sent it, the side that lost by it (in an opening procedure that
+// may differ from the colour the stone would have had).
 type Move struct {
 	Point rules.Point
 	Color rules.Color
@@ -50,18 +53,28 @@ type Move struct {
 	Raw string `json:",omitempty"`
 	// Captured lists stones this move removed (pente).
 	Captured []rules.Point `json:",omitempty"`
+	// Refused is why the game did not play this stone: a rule's reason
+	// ("occupied", "forbidden 3-3"), RefusedLate, RefusedMemory,
+	// RefusedMalformed, or an opening procedure's reason. Empty for a stone
+	// the game played. Refused stones come last in a record.
+	Refused string `json:",omitempty"`
 }
 
-// Record is everything one game leaves behind. The last move of a game lost
-// by an illegal or forbidden move is that move, kept with the reason.
+// Record is everything one game leaves behind. Every stone the game played
+// is a move; every stone it received and refused (illegal, too late,
+// breaking an opening rule) follows them, marked Refused with the reason.
+// docs/records.md is the reference.
 type Record struct {
 	Event string
 	Round int // 1-based; 0 outside a tournament
 	Game  int // 1-based index of the game in the event or match
 	Rule  string
 	Size  int
-	Black string // engine names
-	White string
+	// Procedure is the opening procedure the game began with ("swap2",
+	// "rif"), empty for none.
+	Procedure string `json:",omitempty"`
+	Black     string // engine names
+	White     string
 	// BlackAbout and WhiteAbout are the engines' answers to ABOUT (program,
 	// version, author), as sent, when they gave one.
 	BlackAbout string `json:",omitempty"`

@@ -16,14 +16,18 @@ package record
 //     not remove captured stones; the comment is how they are shown. Captures are
 //     not written as AE[] because FF[4] forbids setup and move properties in one
 //     node.
-//   - A final illegal move that is on the board (occupied, forbidden, outside
-//     the outer-open zone) is an ordinary node: the record keeps it, the root
-//     comment says why the game ended. A move that is not an SGF point — off the
-//     board, or a line the engine sent that is not a move at all — gets no node:
-//     a comment line on the last node says "rejected white move: 15,3" (protocol
-//     coordinates) or `rejected white move: "7 7 7"` (the raw line, Go-quoted),
-//     followed by "rejected move think: 1.234s". Only a game's last move can be
-//     such a move.
+//   - A stone the game received and refused (illegal, too late, over the
+//     memory limit, breaking an opening procedure's rule, or a line that is
+//     not a move at all) is never a move node: viewers and other SGF readers
+//     must not play it. It is written as comment lines on the node before it
+//     (the root when it came first): "refused white move: 15,3" (protocol
+//     coordinates, which also name points off the board) or `refused white
+//     move: "7 7 7"` (the raw line, Go-quoted), then "refused move reason:
+//     occupied" and "refused move think: 1.234s". The colour is the side
+//     that sent it and lost by it. Only a game's last moves can be refused
+//     (an opening answer can refuse several stones).
+//   - "opening procedure: swap2" in the root comment names the procedure
+//     the game opened with.
 //
 // Comment values are single lines; a newline inside a detail or a name is
 // written as a space. Engine messages are not written.
@@ -68,7 +72,10 @@ func WriteSGF(w io.Writer, r *Record) error {
 		root = append(root, "termination: "+string(r.End))
 	}
 	if r.Detail != "" {
-		root = append(root, "detail: "+r.Detail)
+		root = append(root, "detail: "+oneLine(r.Detail))
+	}
+	if r.Procedure != "" {
+		root = append(root, "opening procedure: "+r.Procedure)
 	}
 	if !r.Start.IsZero() {
 		root = append(root, "start: "+r.Start.Format(time.RFC3339Nano))
@@ -96,14 +103,15 @@ func WriteSGF(w io.Writer, r *Record) error {
 		default:
 			return fmt.Errorf("sgf: move %d has no colour", i+1)
 		}
-		if m.Raw != "" || !onBoard(m.Point, r.Size) {
+		if m.refused() || !onBoard(m.Point, r.Size) {
 			what := rules.Protocol.Format(m.Point, r.Size)
 			if m.Raw != "" {
 				what = strconv.Quote(m.Raw)
 			}
-			comment = append(comment, fmt.Sprintf("rejected %s move: %s", m.Color, what))
+			comment = append(comment, fmt.Sprintf("refused %s move: %s", m.Color, what))
+			comment = append(comment, "refused move reason: "+oneLine(refusal(&m, r.Size)))
 			if m.Think != 0 {
-				comment = append(comment, "rejected move think: "+m.Think.String())
+				comment = append(comment, "refused move think: "+m.Think.String())
 			}
 			continue
 		}
@@ -132,6 +140,26 @@ func WriteSGF(w io.Writer, r *Record) error {
 	b.WriteString(")\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// refusal is why m was refused: its Refused, or for a move that only its
+// point or its raw line marks as refused (as older records kept them), the
+// reason that point or line gives.
+func refusal(m *Move, size int) string {
+	switch {
+	case m.Refused != "":
+		return m.Refused
+	case m.Raw != "":
+		return RefusedMalformed
+	case !onBoard(m.Point, size):
+		return string(rules.OffBoard)
+	}
+	return "refused"
+}
+
+// oneLine keeps a comment value on its line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
 func onBoard(p rules.Point, size int) bool {
@@ -539,7 +567,7 @@ func (p *sgfParser) moveNode(rec *Record, n sgfNode) error {
 			hasMove = true
 		}
 	}
-	rejected := false // the last move came from a "rejected" line
+	rejected := false // the last move came from a "refused" line
 	for _, line := range strings.Split(c.vals[0], "\n") {
 		key, val, _ := strings.Cut(strings.TrimRight(line, "\r"), ":")
 		val = strings.TrimSpace(val)
@@ -577,7 +605,11 @@ func (p *sgfParser) moveNode(rec *Record, n sgfNode) error {
 				pts = append(pts, pt)
 			}
 			last().Captured = pts
-		case "rejected black move", "rejected white move":
+		case "opening procedure":
+			rec.Procedure = val
+		case "refused black move", "refused white move", "rejected black move", "rejected white move":
+			// "rejected" is how records before refused stones were kept
+			// wrote a final off-board or malformed move.
 			m := Move{Color: rules.Black}
 			if strings.Contains(key, "white") {
 				m.Color = rules.White
@@ -598,9 +630,14 @@ func (p *sgfParser) moveNode(rec *Record, n sgfNode) error {
 				pt := rules.Point{X: xi, Y: yi}
 				m.Point = pt
 			}
+			m.Refused = refusal(&m, rec.Size)
 			rec.Moves = append(rec.Moves, m)
 			rejected = true
-		case "rejected move think":
+		case "refused move reason":
+			if rejected && val != "" {
+				last().Refused = val
+			}
+		case "refused move think", "rejected move think":
 			if d, err := time.ParseDuration(val); err == nil && rejected {
 				last().Think = d
 			}

@@ -20,14 +20,14 @@ func sampleRecords() map[string]*Record {
 	zone := time.FixedZone("CEST", 2*3600)
 	start := time.Date(2024, 5, 1, 10, 0, 0, 123456789, zone)
 	return map[string]*Record{
-		"outer-open, timed, rejected off-board move": {
+		"outer-open, timed, refused off-board move": {
 			Event: `Cup [2024] \ final`, Round: 3, Game: 12, Rule: "outer-open", Size: 15,
 			Black: "alpha ]x[", White: "béta",
 			Moves: []Move{
 				{Point: pt(0, 0), Color: rules.Black, Opening: true},
 				{Point: pt(7, 7), Color: rules.White, Think: 1234 * time.Millisecond, Left: 58*time.Second + 766*time.Millisecond},
 				{Point: pt(8, 8), Color: rules.Black, Think: 2 * time.Second, Left: 3*time.Second + 1},
-				{Point: pt(15, 3), Color: rules.White, Think: 7 * time.Millisecond},
+				{Point: pt(15, 3), Color: rules.White, Think: 7 * time.Millisecond, Refused: "off board"},
 			},
 			Winner: rules.Black, End: Illegal, Detail: "off board 15,3",
 			Start: start, Finish: start.Add(95 * time.Second),
@@ -36,17 +36,35 @@ func sampleRecords() map[string]*Record {
 			Rule: "freestyle", Size: 20, Black: "a", White: "b",
 			Moves: []Move{
 				{Point: pt(10, 10), Color: rules.Black, Think: time.Millisecond},
-				{Color: rules.White, Raw: `7 7 "x"]`, Think: 3 * time.Second},
+				{Color: rules.White, Raw: `7 7 "x"]`, Think: 3 * time.Second, Refused: RefusedMalformed},
 			},
 			Winner: rules.Black, End: Illegal, Detail: `malformed move "7 7"`,
 		},
-		"occupied final move stays a node": {
+		"occupied final move is refused, not a node": {
 			Rule: "freestyle", Size: 15, Black: "a", White: "b",
 			Moves: []Move{
 				{Point: pt(7, 7), Color: rules.Black},
-				{Point: pt(7, 7), Color: rules.White, Think: time.Second},
+				{Point: pt(7, 7), Color: rules.White, Think: time.Second, Refused: "occupied"},
 			},
 			Winner: rules.Black, End: Illegal, Detail: "occupied 7,7",
+		},
+		"late stone": {
+			Rule: "freestyle", Size: 15, Black: "a", White: "b",
+			Moves: []Move{
+				{Point: pt(7, 7), Color: rules.Black, Left: time.Second},
+				{Point: pt(8, 7), Color: rules.White, Left: time.Second},
+				{Point: pt(9, 7), Color: rules.Black, Think: 2200 * time.Millisecond, Refused: RefusedLate + ": move after 2.2s, budget 2.1995s"},
+			},
+			Winner: rules.White, End: Time, Detail: "move after 2.2s, budget 2.1995s",
+		},
+		"opening-procedure forfeit keeps its stones": {
+			Rule: "pente", Size: 19, Procedure: "swap2", Black: "a", White: "b",
+			Moves: []Move{
+				{Point: pt(9, 9), Color: rules.Black, Think: time.Second},
+				{Point: pt(10, 9), Color: rules.White},
+				{Point: pt(11, 9), Color: rules.Black, Refused: "third stone within the central 5x5 (tournament rule)"},
+			},
+			Winner: rules.White, End: Illegal, Detail: "SWAP2BOARD: stone 3 (11,9): third stone within the central 5x5 (tournament rule)",
 		},
 		"pente captures": {
 			Rule: "pente", Size: 19, Black: "p1", White: "p2",
@@ -120,7 +138,7 @@ func TestSGFRoundTrip(t *testing.T) {
 
 func TestWriteSGFLayout(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteSGF(&b, sampleRecords()["outer-open, timed, rejected off-board move"]); err != nil {
+	if err := WriteSGF(&b, sampleRecords()["outer-open, timed, refused off-board move"]); err != nil {
 		t.Fatal(err)
 	}
 	want := `(;FF[4]GM[4]CA[UTF-8]AP[gomoku-arena]SZ[15]RU[outer-open]PB[alpha \]x[]PW[béta]RE[B+F]DT[2024-05-01]EV[Cup [2024\] \\ final]RO[3]GN[12]C[termination: illegal move
@@ -130,8 +148,9 @@ finish: 2024-05-01T10:01:35.123456789+02:00]
 ;B[aa]C[opening stone]
 ;W[hh]WL[58.766]C[think: 1.234s]
 ;B[ii]BL[3.000000001]C[think: 2s
-rejected white move: 15,3
-rejected move think: 7ms])
+refused white move: 15,3
+refused move reason: off board
+refused move think: 7ms])
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
