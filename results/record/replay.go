@@ -47,6 +47,17 @@ const (
 	RefusedAnswer    = "opening answer not allowed"            // an opening-procedure answer refused as a whole
 )
 
+// ReplayError is a move that breaks the rule, or follows the end.
+type ReplayError struct {
+	Index   int  // 0-based index of the move in the record
+	Move    Move // the move
+	Problem string
+}
+
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("move %d (%s %s): %s", e.Index+1, e.Move.Color, describe(&e.Move, 0), e.Problem)
+}
+
 // refused reports whether m is a stone the game did not accept. A malformed
 // line (Raw) is always one, whatever Refused says.
 func (m *Move) refused() bool { return m.Refused != "" || m.Raw != "" }
@@ -72,9 +83,11 @@ func Replay(rec *Record, rule rules.Rule) (*Replayed, error) {
 	size := rec.Size
 	for i := range rec.Moves {
 		m := &rec.Moves[i]
-		what := fmt.Sprintf("move %d (%s %s)", i+1, m.Color, describe(m, size))
+		bad := func(format string, a ...any) error {
+			return &ReplayError{Index: i, Move: *m, Problem: fmt.Sprintf(format, a...)}
+		}
 		if m.Color != rules.Black && m.Color != rules.White {
-			return nil, fmt.Errorf("move %d has no colour", i+1)
+			return nil, bad("no colour")
 		}
 		if m.refused() {
 			if rp.Refused < 0 {
@@ -86,13 +99,13 @@ func Replay(rec *Record, rule rules.Rule) (*Replayed, error) {
 			continue
 		}
 		if rp.Refused >= 0 {
-			return nil, fmt.Errorf("%s is played after the refused move %d", what, rp.Refused+1)
+			return nil, bad("played after the refused move %d", rp.Refused+1)
 		}
 		if rp.Over {
-			return nil, fmt.Errorf("%s follows the end of the game at move %d (%s)", what, rp.At+1, rp.Reason)
+			return nil, bad("follows the end of the game at move %d (%s)", rp.At+1, rp.Reason)
 		}
 		if m.Color != pos.ToMove() {
-			return nil, fmt.Errorf("%s: %s is to move", what, pos.ToMove())
+			return nil, bad("%s is to move", pos.ToMove())
 		}
 		probe := pos.Clone()
 		v := rule.Play(probe, m.Point)
@@ -102,13 +115,13 @@ func Replay(rec *Record, rule rules.Rule) (*Replayed, error) {
 				rp.setOver(v, i)
 				continue
 			}
-			return nil, fmt.Errorf("%s: %s, and more moves follow", what, v.Reason)
+			return nil, bad("%s, and more moves follow", v.Reason)
 		}
 		*pos = *probe
 		rp.Captured[i] = v.Captured
 		if marks && !samePoints(m.Captured, v.Captured) {
-			return nil, fmt.Errorf("%s: the record marks captures %s, the rule captures %s",
-				what, pointList(m.Captured, size), pointList(v.Captured, size))
+			return nil, bad("the record marks captures %s, the rule captures %s",
+				pointList(m.Captured, size), pointList(v.Captured, size))
 		}
 		if v.Over {
 			rp.setOver(v, i)
@@ -252,7 +265,7 @@ func (rp *Replayed) check(rec *Record) error {
 			return fail("%s", stonesSay())
 		}
 		if r := rec.Moves[rp.Refused].Refused; !rp.Over && isRuleReason(r) {
-			return fail("the rule accepts move %d (%s), refused as %q", rp.Refused+1, describe(&rec.Moves[rp.Refused], rec.Size), r)
+			return fail("the rule accepts move %d, refused as %q", rp.Refused+1, r)
 		}
 	case Time:
 		if rp.Over {
@@ -300,10 +313,7 @@ func describe(m *Move, size int) string {
 	if m.Raw != "" {
 		return fmt.Sprintf("%q", m.Raw)
 	}
-	if onBoard(m.Point, size) {
-		return rules.Protocol.Format(m.Point, size)
-	}
-	return "off-board " + rules.Protocol.Format(m.Point, size)
+	return rules.Protocol.Format(m.Point, size)
 }
 
 func samePoints(a, b []rules.Point) bool {
