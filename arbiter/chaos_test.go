@@ -55,6 +55,7 @@ func TestMemoryHogForfeits(t *testing.T) {
 	if rec.End != record.MemoryLimit || rec.Winner != rules.Black || !rec.End.Forfeit() {
 		t.Fatalf("%s %q, winner %v", rec.End, rec.Detail, rec.Winner)
 	}
+	replay(t, rec)
 }
 
 // TestMemoryHogForfeitsInTheOpening: the limit holds for the answers of an
@@ -71,6 +72,7 @@ func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
 			t.Errorf("stone %v refused %q, want %q", m.Point, m.Refused, record.RefusedMemory)
 		}
 	}
+	replay(t, rec)
 }
 
 // startHog starts a faulty engine that takes 100 MB at its first answer,

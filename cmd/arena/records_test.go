@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -178,4 +180,112 @@ func rulesReason(rec *record.Record) rules.Reason {
 		return rules.FullBoard
 	}
 	return rules.Five
+}
+
+// The three records of issue 19, each replayed by arena rules.
+
+// Under Keryo-Pente the opening's last stone n10 captures k10, l10 and m10:
+// the record marks it on n10, and the replay agrees.
+func TestOpeningCaptureIsMarked(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "openings.txt")
+	os.WriteFile(list, []byte("j10k10j4l10a1m10n10\n"), 0o644)
+	if o, errOut, code := runArena(t, "match", "-quiet", "-games", "2", "-tc", "5s", "-rule", "keryo-pente", "-openings", list,
+		"-out", dir, "builtin:faulty", "builtin:greedy"); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, o, errOut)
+	}
+	recs, err := journal.Read(filepath.Join(dir, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k10, l10, m10 := rules.Point{X: 10, Y: 9}, rules.Point{X: 11, Y: 9}, rules.Point{X: 12, Y: 9}
+	for _, rec := range recs {
+		n10 := rec.Moves[6]
+		if !n10.Opening || n10.Point != (rules.Point{X: 13, Y: 9}) || fmt.Sprint(n10.Captured) != fmt.Sprint([]rules.Point{m10, l10, k10}) {
+			t.Errorf("game %d: move 7 %+v, want the opening stone n10 capturing m10 l10 k10", rec.Game, n10)
+		}
+		sgf, _ := filepath.Glob(filepath.Join(dir, "games", fmt.Sprintf("%04d-*.sgf", rec.Game)))
+		b, _ := os.ReadFile(sgf[0])
+		if !strings.Contains(string(b), ";B[nj]C[opening stone\ncaptured: mj lj kj]") {
+			t.Errorf("game %d: the n10 node does not mark its captures:\n%s", rec.Game, b)
+		}
+		if o, errOut, code := runArena(t, "rules", sgf[0]); code != 0 {
+			t.Errorf("game %d: arena rules: exit %d\n%s%s", rec.Game, code, o, errOut)
+		}
+	}
+}
+
+// An engine answering SWAP2BOARD under Pente with a third stone inside the
+// central 5x5 forfeits, and the record keeps its stones: the two the rules
+// played as moves, the third refused with the reason.
+func TestOpeningProcedureForfeitKeepsTheStones(t *testing.T) {
+	dir := t.TempDir()
+	if o, errOut, code := runArena(t, "match", "-quiet", "-games", "1", "-tc", "5s", "-rule", "pente", "-opening-procedure", "swap2",
+		"-out", dir, "builtin:faulty", "builtin:greedy"); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, o, errOut)
+	}
+	recs, err := journal.Read(filepath.Join(dir, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := recs[0]
+	want := []record.Move{
+		{Point: rules.Point{X: 9, Y: 9}, Color: rules.Black},
+		{Point: rules.Point{X: 10, Y: 9}, Color: rules.White},
+		{Point: rules.Point{X: 9, Y: 10}, Color: rules.Black, Refused: string(rules.PenteTournamentRule)},
+	}
+	if rec.End != record.Illegal || rec.Winner != rules.White || len(rec.Moves) != len(want) {
+		t.Fatalf("%s by %s (%s), moves %+v", rec.Winner, rec.End, rec.Detail, rec.Moves)
+	}
+	for i, m := range rec.Moves {
+		if m.Point != want[i].Point || m.Color != want[i].Color || m.Refused != want[i].Refused {
+			t.Errorf("move %d: %+v, want %+v", i+1, m, want[i])
+		}
+	}
+	sgf, _ := filepath.Glob(filepath.Join(dir, "games", "*.sgf"))
+	b, _ := os.ReadFile(sgf[0])
+	if strings.Count(string(b), ";B[") != 1 || strings.Count(string(b), ";W[") != 1 ||
+		!strings.Contains(string(b), "refused black move: 9,10\nrefused move reason: third stone within the central 5x5") {
+		t.Errorf("the SGF does not keep two stones and the refused third:\n%s", b)
+	}
+	o, errOut, code := runArena(t, "rules", sgf[0])
+	if code != 0 || !strings.Contains(o, "refused black stone j11: third stone within the central 5x5") ||
+		!strings.Contains(o, "the record says: white (illegal move)") || !strings.Contains(o, "2 stones") {
+		t.Errorf("arena rules: exit %d\n%s%s", code, o, errOut)
+	}
+}
+
+// Black's winning stone came after its time ran out: the result is W+T, the
+// stone is kept refused, and the replay agrees. The same game written the
+// old way, the late stone an ordinary node, is a record that disagrees with
+// its moves, and arena rules says so.
+func TestLateStoneIsRefused(t *testing.T) {
+	rec := &record.Record{Rule: "freestyle", Size: 15, Black: "a", White: "b", Winner: rules.White, End: record.Time,
+		Detail: "move after 2.2s, budget 2.1995s"}
+	for i := 0; i < 4; i++ {
+		rec.Moves = append(rec.Moves, record.Move{Point: rules.Point{X: 3 + i, Y: 7}, Color: rules.Black},
+			record.Move{Point: rules.Point{X: 3 + i, Y: 8}, Color: rules.White})
+	}
+	late := record.Move{Point: rules.Point{X: 7, Y: 7}, Color: rules.Black, Think: 2200 * time.Millisecond, Refused: record.RefusedLate}
+	dir := t.TempDir()
+	write := func(name string, r *record.Record) string {
+		var b bytes.Buffer
+		if err := record.WriteSGF(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, name)
+		os.WriteFile(f, b.Bytes(), 0o644)
+		return f
+	}
+	rec.Moves = append(rec.Moves, late)
+	o, errOut, code := runArena(t, "rules", write("late.sgf", rec))
+	if code != 0 || !strings.Contains(o, "refused black stone h8: too late") || !strings.Contains(o, "the record says: white (time)") ||
+		strings.Contains(o, "game over") {
+		t.Errorf("refused late stone: exit %d\n%s%s", code, o, errOut)
+	}
+	rec.Moves[len(rec.Moves)-1].Refused = ""
+	o, errOut, code = runArena(t, "rules", write("old.sgf", rec))
+	if code != exitError || !strings.Contains(errOut, "THE RECORD DISAGREES WITH ITS MOVES: the record says white wins (time), but the stones say black wins (five)") {
+		t.Errorf("late stone as a move: exit %d\n%s%s", code, o, errOut)
+	}
 }
