@@ -41,7 +41,7 @@ func (r pente) Play(p *Position, m Point) Verdict {
 	c := p.ToMove()
 	size := p.Board.Size()
 	centre := Point{size / 2, size / 2}
-	switch len(p.Moves) {
+	switch p.Turn() {
 	case 0:
 		if m != centre {
 			return Lost(c, PenteCentre)

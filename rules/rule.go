@@ -111,7 +111,7 @@ func (r fiveRule) Play(p *Position, m Point) Verdict {
 		return v
 	}
 	c := p.ToMove()
-	if r.outerOpen && len(p.Moves) == 0 && !InOuterZone(p.Board.Size(), m) {
+	if r.outerOpen && p.Turn() == 0 && !InOuterZone(p.Board.Size(), m) {
 		return Lost(c, OutsideOuterZone)
 	}
 	p.Place(m)

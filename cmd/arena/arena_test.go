@@ -319,6 +319,8 @@ func TestRulesCommand(t *testing.T) {
 		{"caro five from the edge", []string{"rules", "-rule", "caro", "a2f2b2a5c2b5d2c5e2"}, exitOK, []string{"black (five)"}},
 		{"pente on 6x6", []string{"rules", "-rule", "pente", "-size", "6", "c3"}, exitError, []string{"pente needs a board of at least 7x7, not 6x6"}},
 		{"bad notation", []string{"rules", "-notation", "sgf", "h8"}, exitUsage, []string{"want pos, renju or go"}},
+		{"setup stones", []string{"rules", "testdata/setup-renju.sgf"}, exitOK, []string{"14 stones on the board", "black to move", "g8 forbidden 3-3"}},
+		{"variations refused", []string{"rules", "testdata/variations.sgf"}, exitError, []string{"variations.sgf:2:15: a variation"}},
 		{"off the board", []string{"rules", "-rule", "freestyle", "h8z99"}, exitError, []string{"z99"}},
 	}
 	for _, tc := range cases {

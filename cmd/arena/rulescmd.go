@@ -122,7 +122,7 @@ func runRules(args []string, stdout, stderr io.Writer) error {
 type analysis struct {
 	Rule   string `json:"rule"`
 	Size   int    `json:"size"`
-	Stones int    `json:"stones"` // stones played (refused ones not counted)
+	Stones int    `json:"stones"` // stones on the board
 	ToMove string `json:"to_move,omitempty"`
 	Over   bool   `json:"over"`
 	// Winner and Reason are what the stones say: the rule's verdict on them.
@@ -183,7 +183,7 @@ func pointName(m record.Move, size int, n rules.Notation) string {
 func analyse(rule rules.Rule, rec *record.Record, rp *record.Replayed, n rules.Notation) *analysis {
 	size := rec.Size
 	p := rp.Position
-	a := &analysis{Rule: rule.Name(), Size: size, Stones: len(p.Moves), pos: p, notation: n, Notation: n.String(),
+	a := &analysis{Rule: rule.Name(), Size: size, Stones: p.Board.Stones(rules.Black) + p.Board.Stones(rules.White), pos: p, notation: n, Notation: n.String(),
 		marks: map[rules.Point]byte{}}
 	if rec.End != "" || rec.Winner != rules.Empty {
 		a.Recorded = resultWords(rec.Winner, string(rec.End))
@@ -286,7 +286,7 @@ func (a *analysis) print(w io.Writer) {
 		fmt.Fprintf(w, " %s\n", rows2[y])
 	}
 	fmt.Fprintln(w, header(cols2))
-	fmt.Fprintf(w, "\nrule %s, %dx%d, %d stones; points in %s\n", a.Rule, a.Size, a.Size, a.Stones, notationWords(n))
+	fmt.Fprintf(w, "\nrule %s, %dx%d, %d stones on the board; points in %s\n", a.Rule, a.Size, a.Size, a.Stones, notationWords(n))
 	if second != n {
 		fmt.Fprintf(w, "bottom and right: %s, the lettering of the Outer-Open rule's zone (rows 1, 2, 14, 15, columns A, B, O, P); -notation go reads it\n", notationWords(second))
 	}

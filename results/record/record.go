@@ -79,12 +79,18 @@ type Record struct {
 	// version, author), as sent, when they gave one.
 	BlackAbout string `json:",omitempty"`
 	WhiteAbout string `json:",omitempty"`
-	Moves      []Move
-	Winner     rules.Color // Empty for a draw
-	End        Termination
-	Detail     string `json:",omitempty"` // e.g. "occupied 7,7", "exit status 2"
-	Start      time.Time
-	Finish     time.Time
+	// Setup is the position a record starts from instead of the empty
+	// board, stones placed at once (SGF AB/AW, as problem collections and
+	// opening books write positions; Point and Color only), and SetupToMove
+	// the side that plays first from it. The arena's own games have none.
+	Setup       []Move      `json:",omitempty"`
+	SetupToMove rules.Color `json:",omitempty"`
+	Moves       []Move
+	Winner      rules.Color // Empty for a draw
+	End         Termination
+	Detail      string `json:",omitempty"` // e.g. "occupied 7,7", "exit status 2"
+	Start       time.Time
+	Finish      time.Time
 	// Messages are the engines' MESSAGE/ERROR lines and protocol warnings,
 	// bounded, each prefixed with the engine's name.
 	Messages []string `json:",omitempty"`

@@ -71,7 +71,7 @@ func (m *Move) refused() bool { return m.Refused != "" || m.Raw != "" }
 // the rule refuses (an occupied, forbidden or off-board final stone, as
 // renju records and older records write it) is read as refused.
 func Replay(rec *Record, rule rules.Rule) (*Replayed, error) {
-	pos, err := rules.NewPosition(rec.Size)
+	pos, err := start(rec, rule)
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +128,28 @@ func Replay(rec *Record, rule rules.Rule) (*Replayed, error) {
 		}
 	}
 	return rp, nil
+}
+
+// start is the position rec starts from: the empty board, or its setup.
+func start(rec *Record, rule rules.Rule) (*rules.Position, error) {
+	if len(rec.Setup) == 0 {
+		return rules.NewPosition(rec.Size)
+	}
+	if rule.Name() == "pente" || rule.Name() == "keryo-pente" {
+		return nil, fmt.Errorf("a %s position given by setup stones says nothing of the stones each side has captured, which decide the game: refused", rule.Name())
+	}
+	var black, white []rules.Point
+	for _, m := range rec.Setup {
+		switch m.Color {
+		case rules.Black:
+			black = append(black, m.Point)
+		case rules.White:
+			white = append(white, m.Point)
+		default:
+			return nil, fmt.Errorf("setup stone %v has no colour", m.Point)
+		}
+	}
+	return rules.SetupPosition(rec.Size, black, white, rec.SetupToMove)
 }
 
 // judgeRefused asks the rule about a stone refused for a rule's reason: when

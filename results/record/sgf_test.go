@@ -158,10 +158,10 @@ refused move think: 7ms])
 }
 
 // Files written by other tools: whitespace everywhere, escapes, FF[3]
-// property names, variations (the main line is the first), a second game tree.
+// property names, a game line written as nested trees of one child each.
 func TestReadSGFTolerant(t *testing.T) {
 	const in = "\ufeff junk (;GM[4]FF[4]\n SZ[15]PB[Black \\] Player]PlayerWhite[x]\r\n RE [B+] C[a\\\nb]\n" +
-		";B[hh]C[multi\nline] ;W\n[ih]\n(;B[ii];W[jj]BL[1]WL[2.5]) (;B[aa]))\n(;GM[4];B[aa])"
+		";B[hh]C[multi\nline] ;W\n[ih]\n(;B[ii](;W[jj]BL[1]WL[2.5])))\n"
 	rec, err := ReadSGF(strings.NewReader(in), "other.sgf")
 	if err != nil {
 		t.Fatal(err)
@@ -186,18 +186,18 @@ func TestReadSGFTolerant(t *testing.T) {
 func TestReadSGFErrors(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"no tree", "hello", "g.sgf:1:6: no game tree"},
-		{"off board", "(;SZ[15]\n;B[hh];W[ph])", "g.sgf:2:10: W: sgf \"ph\": off the 15x15 board"},
+		{"off board", "(;GM[4]SZ[15]\n;B[hh];W[ph])", "g.sgf:2:10: W: sgf \"ph\": off the 15x15 board"},
 		{"Go game", "(;GM[1]SZ[19];B[aa])", "g.sgf:1:6: GM[1]: not a Gomoku/Renju game"},
 		{"size", "(;GM[4]SZ[4])", "g.sgf:1:11: SZ[4]: board size out of range"},
-		{"not square", "(;SZ[15:13])", "want a square board size"},
-		{"pass", "(;SZ[15];B[])", "g.sgf:1:12: B[]: a pass"},
+		{"not square", "(;GM[4]SZ[15:13])", "want a square board size"},
+		{"pass", "(;GM[4]SZ[15];B[])", "g.sgf:1:17: B[]: a pass"},
 		{"unclosed value", "(;SZ[15];C[abc", "g.sgf:1:11: value not closed"},
 		{"unclosed tree", "(;SZ[15];B[hh]", "g.sgf:1:1: game tree not closed"},
 		{"no value", "(;SZ[15];B[hh]XX)", "g.sgf:1:17: property XX without a value"},
 		{"no node", "( B[hh])", "want ';'"},
 		{"junk in tree", "(;B[hh] ] )", "g.sgf:1:9: unexpected ']'"},
-		{"bad time", "(;B[hh]BL[1:30])", "BL: \"1:30\" is not a number of seconds"},
-		{"bad capture", "(;B[hh]C[captured: zz])", "C: captured"},
+		{"bad time", "(;GM[4];B[hh]BL[1:30])", "BL: \"1:30\" is not a number of seconds"},
+		{"bad capture", "(;GM[4];B[hh]C[captured: zz])", "C: captured"},
 		{"deep", strings.Repeat("(;", 2000), "nested deeper"},
 	}
 	for _, c := range cases {
