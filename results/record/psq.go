@@ -1,7 +1,8 @@
 package record
 
 // psq is Piskvork's record format, the one Gomocup publishes and its tools
-// read. The layout, as Piskvork itself writes it:
+// read (docs/records.md says what it carries). The layout, as Piskvork
+// itself writes it:
 //
 //	Piskvorky 15x15, 11:11, 0    size, each player's level (0 = human), who started
 //	8,8,1234                     one stone per line: x,y 1-based, think time in ms

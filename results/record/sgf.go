@@ -1,7 +1,8 @@
 package record
 
 // SGF (FF[4], GM[4] = Gomoku/Renju) is the record format people open in
-// viewers. What the file says, property by property:
+// viewers; docs/records.md is its reference. What the file says, property
+// by property:
 //
 //   - Root: FF[4] GM[4] CA[UTF-8] AP[gomoku-arena] SZ RU (the rule's config
 //     name) PB PW RE (Record.ResultString) DT (the start date) EV RO (round
