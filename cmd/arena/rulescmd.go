@@ -57,6 +57,9 @@ func runRules(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: -size %d, but %s is a %dx%d record", errUsage, *size, arg, rec.Size, rec.Size)
 		}
 		if *ruleName == "" {
+			if _, err := rules.ByName(rec.Rule); err != nil && rec.Rule != "" {
+				return fmt.Errorf("%s: the record's rule %q is not one the arena knows: say which with -rule (%s)", arg, rec.Rule, strings.Join(rules.Names(), ", "))
+			}
 			*ruleName = rec.Rule
 		}
 	default:

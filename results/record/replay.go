@@ -107,8 +107,7 @@ func Replay(rec *Record, rule rules.Rule) (*Replayed, error) {
 		if m.Color != pos.ToMove() {
 			return nil, bad("%s is to move", pos.ToMove())
 		}
-		probe := pos.Clone()
-		v := rule.Play(probe, m.Point)
+		v := rule.Play(pos, m.Point) // an illegal stone is never placed (rules.Verdict)
 		if v.Illegal {
 			if i == len(rec.Moves)-1 {
 				rp.Refused = i
@@ -117,7 +116,6 @@ func Replay(rec *Record, rule rules.Rule) (*Replayed, error) {
 			}
 			return nil, bad("%s, and more moves follow", v.Reason)
 		}
-		*pos = *probe
 		rp.Captured[i] = v.Captured
 		if marks && !samePoints(m.Captured, v.Captured) {
 			return nil, bad("the record marks captures %s, the rule captures %s",
