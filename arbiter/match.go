@@ -98,11 +98,13 @@ func (m *Match) Validate() error {
 		return errors.New("rounds must be at least 1")
 	case m.Concurrency < 1:
 		return errors.New("concurrency must be at least 1")
-	case m.Rule == nil:
-		return errors.New("no rule")
+	case m.Size < rules.MinSize || m.Size > rules.MaxSize:
+		return fmt.Errorf("board size %d out of range %d..%d", m.Size, rules.MinSize, rules.MaxSize)
 	}
-	if err := rules.CheckSize(m.Rule, m.Size); err != nil {
-		return err
+	if m.Rule != nil {
+		if err := rules.CheckSize(m.Rule, m.Size); err != nil {
+			return err
+		}
 	}
 	if m.SPRT != nil {
 		if len(m.Entrants) != 2 {
