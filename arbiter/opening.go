@@ -194,6 +194,10 @@ func (o *procedure) reject(s rules.Seat, what string, r engine.OpeningReply, err
 		o.lose(s, record.Illegal, detail, o.refused(s, r, why)...)
 		return
 	}
+	end := record.Illegal // a renju forbidden stone ends it as in the game proper
+	if t, _ := judge(rules.Verdict{Illegal: true, Reason: pe.Reason}, pe.Move); t == record.Forbidden {
+		end = record.Forbidden
+	}
 	first := pe.Stone - 1   // the stone at fault
 	if what != "RIFOFFER" { // offers are alternatives, not stones in turn: none is played
 		o.placed(s, r.Stones[:first], r.Elapsed)
@@ -204,7 +208,7 @@ func (o *procedure) reject(s rules.Seat, what string, r engine.OpeningReply, err
 	}
 	mvs := o.refused(s, r, record.RefusedWith)
 	mvs[first].Refused = string(pe.Reason)
-	o.lose(s, record.Illegal, detail, mvs...)
+	o.lose(s, end, detail, mvs...)
 }
 
 // placed records stones an engine placed; the answer's think time goes
