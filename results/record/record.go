@@ -82,7 +82,8 @@ type Record struct {
 	// Setup is the position a record starts from instead of the empty
 	// board, stones placed at once (SGF AB/AW, as problem collections and
 	// opening books write positions; Point and Color only), and SetupToMove
-	// the side that plays first from it. The arena's own games have none.
+	// the side that plays first from it (set alone, White starts on the
+	// empty board). The arena's own games have neither.
 	Setup       []Move      `json:",omitempty"`
 	SetupToMove rules.Color `json:",omitempty"`
 	Moves       []Move

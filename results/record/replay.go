@@ -130,7 +130,7 @@ func Replay(rec *Record, rule rules.Rule) (*Replayed, error) {
 
 // start is the position rec starts from: the empty board, or its setup.
 func start(rec *Record, rule rules.Rule) (*rules.Position, error) {
-	if len(rec.Setup) == 0 {
+	if len(rec.Setup) == 0 && rec.SetupToMove == rules.Empty {
 		return rules.NewPosition(rec.Size)
 	}
 	if rule.Name() == "pente" || rule.Name() == "keryo-pente" {

@@ -68,7 +68,7 @@ func WriteSGF(w io.Writer, r *Record) error {
 	if r.Game > 0 {
 		prop(&b, "GN", strconv.Itoa(r.Game))
 	}
-	if len(r.Setup) > 0 {
+	if len(r.Setup) > 0 || r.SetupToMove != rules.Empty {
 		for _, c := range []rules.Color{rules.Black, rules.White} {
 			var pts []string
 			for _, m := range r.Setup {
@@ -552,7 +552,13 @@ type setup struct {
 	stones map[rules.Point]rules.Color
 	toMove rules.Color
 	seen   bool // any setup property at all
+	points int  // setup points read, compressed lists expanded
 }
+
+// maxSetupPoints bounds the setup points a file may name: a few boards'
+// worth, so that compressed lists repeated in a hostile file cannot make
+// reading it slow.
+const maxSetupPoints = 4 * rules.MaxSize * rules.MaxSize
 
 // setupNode reads n's setup properties. FF[4] allows them in any node, but
 // never beside a move in one node; we read them only before the first move
@@ -589,6 +595,9 @@ func (p *sgfParser) setupNode(st *setup, rec *Record, n sgfNode) error {
 			pts, err := sgfPointList(strings.TrimSpace(v), rec.Size)
 			if err != nil {
 				return p.errorAt(pr.at[k], "%s: %v", id, err)
+			}
+			if st.points += len(pts); st.points > maxSetupPoints {
+				return p.errorAt(pr.at[k], "%s: more than %d setup points in one file", id, maxSetupPoints)
 			}
 			for _, pt := range pts {
 				if c == rules.Empty {
@@ -647,6 +656,9 @@ func (st *setup) finish(rec *Record) error {
 				}
 			}
 		}
+	}
+	if len(rec.Setup) == 0 && st.toMove != rules.White {
+		return nil // the empty board, Black to move: no setup at all
 	}
 	rec.SetupToMove = st.toMove
 	switch {

@@ -237,6 +237,7 @@ func FuzzReadSGF(f *testing.F) {
 	}
 	f.Add("(;GM[4]SZ[15];B[hh](;W[ii])(;W[jj]))")
 	f.Add("(;C[rejected black move: \"x\"\nrejected move think: 1s])")
+	f.Add("(;GM[4]SZ[15]AB[aa:cc][hh]AW[dd]AE[bb]PL[W];W[ee];B[ff]C[refused white move: 15,3\nrefused move reason: off board])")
 	f.Fuzz(func(t *testing.T, in string) {
 		rec, err := ReadSGF(strings.NewReader(in), "fuzz.sgf")
 		if err != nil {
@@ -255,6 +256,10 @@ func FuzzReadSGF(f *testing.F) {
 		}
 		if !reflect.DeepEqual(sgfFields(again), sgfFields(rec)) || !again.Start.Equal(rec.Start) || !again.Finish.Equal(rec.Finish) {
 			t.Fatalf("not stable\nfirst  %+v\nsecond %+v\n%s", rec, again, b.String())
+		}
+		for _, name := range rules.Names() { // the replay takes any record read, refusing or not, without panicking
+			r, _ := rules.ByName(name)
+			Verify(rec, r)
 		}
 	})
 }
