@@ -141,6 +141,16 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		Black: black.Engine.Name(), White: white.Engine.Name(), Start: time.Now(),
 	}
 	defer func() { rec.Finish = time.Now() }()
+	if g.Procedure != rules.NoProcedure {
+		rec.Procedure = g.Procedure.String()
+	}
+	// Captures are marked by replaying the record, so that stones placed
+	// by an opening or an opening procedure carry theirs too.
+	defer func() {
+		if err := record.MarkCaptures(rec, g.Rule); err != nil {
+			rec.Messages = append(rec.Messages, "arbiter: the record does not replay: "+err.Error())
+		}
+	}()
 
 	stop := context.AfterFunc(ctx, func() { black.Engine.Kill(); white.Engine.Kill() })
 	defer stop()
@@ -180,7 +190,7 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		case engine.FaultExit:
 			return finish(ctx, rec, c.Opponent(), record.Crash, reply.Detail)
 		case engine.FaultMalformed:
-			rec.Moves = append(rec.Moves, record.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line})
+			rec.Moves = append(rec.Moves, record.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line, Refused: record.RefusedMalformed})
 			return finish(ctx, rec, c.Opponent(), record.Illegal, fmt.Sprintf("malformed move %q", reply.Line))
 		}
 		budget := clk.Budget(c)
@@ -188,16 +198,21 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		mv := record.Move{Point: reply.Move, Color: c, Think: reply.Elapsed, Left: clk.Left(c)}
 		if !onTime {
 			s.Engine.Kill()
+			mv.Refused = record.RefusedLate
 			rec.Moves = append(rec.Moves, mv)
 			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("move after %v, budget %v", reply.Elapsed.Round(time.Millisecond), budget))
 		}
 		if over, detail := s.Engine.CheckMemory(); over {
 			s.Engine.Kill() // the next game starts a fresh process
+			mv.Refused = record.RefusedMemory
 			rec.Moves = append(rec.Moves, mv)
 			return finish(ctx, rec, c.Opponent(), record.MemoryLimit, detail)
 		}
 		v := g.Rule.Play(pos, reply.Move)
 		mv.Captured = v.Captured
+		if v.Illegal {
+			mv.Refused = string(v.Reason) // the rule did not place it
+		}
 		rec.Moves = append(rec.Moves, mv)
 		s.known = len(pos.Moves)
 		if g.Moved != nil {

@@ -101,6 +101,11 @@ func (m *Match) Validate() error {
 	case m.Size < rules.MinSize || m.Size > rules.MaxSize:
 		return fmt.Errorf("board size %d out of range %d..%d", m.Size, rules.MinSize, rules.MaxSize)
 	}
+	if m.Rule != nil {
+		if err := rules.CheckSize(m.Rule, m.Size); err != nil {
+			return err
+		}
+	}
 	if m.SPRT != nil {
 		if len(m.Entrants) != 2 {
 			return fmt.Errorf("an SPRT compares two engines, not %d", len(m.Entrants))

@@ -170,11 +170,20 @@ var gameFormats = []struct {
 // from the journal (arena standings rewrites them), so they are replaced
 // whole, never appended.
 func writeGame(out string, rec *record.Record) error {
+	return writeGameFiles(out, rec, false)
+}
+
+// writeGameFiles writes a game's files, or with onlyMissing those that do
+// not exist yet.
+func writeGameFiles(out string, rec *record.Record, onlyMissing bool) error {
 	if err := os.MkdirAll(filepath.Join(out, GamesDir), 0o755); err != nil {
 		return fmt.Errorf("output folder: %w", err)
 	}
 	base := filepath.Join(out, GamesDir, gameFile(rec))
 	for _, w := range gameFormats {
+		if _, err := os.Stat(base + w.ext); onlyMissing && err == nil {
+			continue
+		}
 		var b bytes.Buffer
 		if err := w.write(&b, rec); err != nil {
 			return fmt.Errorf("game %d: %w", rec.Game, err)
@@ -194,14 +203,8 @@ func writeMissingGames(out string, recs []*record.Record) error {
 		if rec.End == record.ByeEnd {
 			continue
 		}
-		base := filepath.Join(out, GamesDir, gameFile(rec))
-		for _, w := range gameFormats {
-			if _, err := os.Stat(base + w.ext); errors.Is(err, os.ErrNotExist) {
-				if err := writeGame(out, rec); err != nil {
-					return err
-				}
-				break
-			}
+		if err := writeGameFiles(out, rec, true); err != nil {
+			return err
 		}
 	}
 	return nil

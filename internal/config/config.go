@@ -227,6 +227,9 @@ func (ev *Event) check() error {
 	if ev.Size < rules.MinSize || ev.Size > rules.MaxSize {
 		return ev.errAt("size", fmt.Sprintf("%d is out of range %d..%d", ev.Size, rules.MinSize, rules.MaxSize))
 	}
+	if err := rules.CheckSize(rule, ev.Size); err != nil {
+		return ev.errAt("size", err.Error())
+	}
 	if !contains(formats, ev.Format) {
 		return ev.errAt("format", fmt.Sprintf("%q is not one of %s", ev.Format, strings.Join(formats, ", ")))
 	}

@@ -36,7 +36,10 @@ func (t Termination) Forfeit() bool {
 	return false
 }
 
-// Move is one stone (or one rejected move) of a record. Its JSON form is
+// Move is one stone of a record: a stone the game played, or one it
+// received and refused (Refused says why). A refused move's Color is the
+// side that sent it, the side that lost by it (in an opening procedure that
+// may differ from the colour the stone would have had). Its JSON form is
 // declared in json.go and docs/FORMATS.md: fields tagged "-" here are
 // converted there (points, colours, durations in milliseconds).
 type Move struct {
@@ -55,29 +58,46 @@ type Move struct {
 	Raw string `json:"raw,omitempty"`
 	// Captured lists stones this move removed (pente).
 	Captured []rules.Point `json:"-"`
+	// Refused is why the game did not play this stone: a rule's reason
+	// ("occupied", "forbidden 3-3"), RefusedLate, RefusedMemory,
+	// RefusedMalformed, or an opening procedure's reason. Empty for a stone
+	// the game played. Refused stones come last in a record.
+	Refused string `json:"refused,omitempty"`
 }
 
-// Record is everything one game leaves behind. The last move of a game lost
-// by an illegal or forbidden move is that move, kept with the reason. Its
-// JSON form (a journal line) is declared in json.go and docs/FORMATS.md.
+// Record is everything one game leaves behind. Every stone the game played
+// is a move; every stone it received and refused (illegal, too late,
+// breaking an opening rule) follows them, marked Refused with the reason.
+// docs/records.md is the reference; its JSON form (a journal line) is
+// declared in json.go and docs/FORMATS.md.
 type Record struct {
 	Event string `json:"event"`
 	Round int    `json:"round"` // 1-based; 0 outside a tournament
 	Game  int    `json:"game"`  // 1-based index of the game in the event or match
 	Rule  string `json:"rule"`
 	Size  int    `json:"size"`
-	Black string `json:"black"` // engine names
-	White string `json:"white"`
+	// Procedure is the opening procedure the game began with ("swap2",
+	// "rif"), empty for none.
+	Procedure string `json:"opening_procedure,omitempty"`
+	Black     string `json:"black"` // engine names
+	White     string `json:"white"`
 	// BlackAbout and WhiteAbout are the engines' answers to ABOUT (program,
 	// version, author), as sent, when they gave one.
-	BlackAbout string      `json:"black_about,omitempty"`
-	WhiteAbout string      `json:"white_about,omitempty"`
-	Moves      []Move      `json:"-"`
-	Winner     rules.Color `json:"-"` // Empty for a draw
-	End        Termination `json:"end"`
-	Detail     string      `json:"detail,omitempty"` // e.g. "occupied 7,7", "exit status 2"
-	Start      time.Time   `json:"start"`
-	Finish     time.Time   `json:"finish"`
+	BlackAbout string `json:"black_about,omitempty"`
+	WhiteAbout string `json:"white_about,omitempty"`
+	// Setup is the position a record starts from instead of the empty
+	// board, stones placed at once (SGF AB/AW, as problem collections and
+	// opening books write positions; Point and Color only), and SetupToMove
+	// the side that plays first from it (set alone, White starts on the
+	// empty board). The arena's own games have neither.
+	Setup       []Move      `json:"-"`
+	SetupToMove rules.Color `json:"-"`
+	Moves       []Move      `json:"-"`
+	Winner      rules.Color `json:"-"` // Empty for a draw
+	End         Termination `json:"end"`
+	Detail      string      `json:"detail,omitempty"` // e.g. "occupied 7,7", "exit status 2"
+	Start       time.Time   `json:"start"`
+	Finish      time.Time   `json:"finish"`
 	// Messages are the engines' MESSAGE/ERROR lines and protocol warnings,
 	// bounded, each prefixed with the engine's name.
 	Messages []string `json:"messages,omitempty"`
