@@ -93,6 +93,9 @@ func writeStandings(stdout io.Writer, out string, id identity, done []*record.Re
 	if rated {
 		opt.Ratings = ratings
 	}
+	if opt.Withdrawn, err = standings.Withdrawals(done, index); err != nil {
+		return err
+	}
 	rep, err := report.NewReport(id.Name, names, games, opt)
 	if err != nil {
 		return err

@@ -78,7 +78,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		done = append(done, rec)
-		if rec.End == record.ByeEnd {
+		if !rec.IsGame() {
 			return nil
 		}
 		p.finished(rec)
@@ -125,7 +125,8 @@ func newEvent(cfg *config.Event) (*event, error) {
 		}
 		d.Entrants = append(d.Entrants, ent)
 	}
-	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints}
+	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints,
+		WithdrawAfter: *cfg.WithdrawAfter, Requests: filepath.Join(out, arbiter.WithdrawalFile)}
 	if t.Rounds == 0 {
 		t.Rounds = pairing.DefaultSwissRounds
 	}
@@ -413,7 +414,7 @@ func interrupts(stderr io.Writer) (drain, abort context.Context, stop func()) {
 func played(recs []*record.Record) int {
 	n := 0
 	for _, r := range recs {
-		if r.End != record.ByeEnd {
+		if r.IsGame() {
 			n++
 		}
 	}
@@ -424,9 +425,13 @@ func played(recs []*record.Record) int {
 // which any pairing engine can check: arena pair event.trf pairs the next
 // round.
 func (ev *event) writeTRF(round int, all []*record.Record) error {
-	trf := &pairing.TRF{Name: ev.cfg.Name, Rounds: ev.t.Rounds, ByePoints: ev.t.ByePoints, Games: ev.t.SwissHistory(all, round+1)}
+	var ratings []int
 	for _, e := range ev.cfg.Engines {
-		trf.Players = append(trf.Players, pairing.TRFPlayer{Name: e.Name, Rating: e.Rating})
+		ratings = append(ratings, e.Rating)
+	}
+	trf, err := ev.t.TRF(ev.cfg.Name, ratings, all, round+1)
+	if err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	if err := pairing.WriteTRF(&b, trf); err != nil {

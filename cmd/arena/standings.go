@@ -9,7 +9,6 @@ import (
 
 	"gomoku-arena/internal/brains"
 	"gomoku-arena/results/journal"
-	"gomoku-arena/results/record"
 )
 
 func runStandings(args []string, stdout, stderr io.Writer) error {
@@ -36,7 +35,7 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, rec := range done {
-		if rec.End == record.ByeEnd {
+		if !rec.IsGame() {
 			continue
 		}
 		if err := writeGame(out, rec); err != nil {
