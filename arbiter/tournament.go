@@ -88,23 +88,24 @@ func FailedStart(rec *record.Record, name string) bool {
 
 // withdrawals journals the withdrawals due before round r is paired and
 // returns, by entrant, the rounds they were withdrawn from (all of them,
-// earlier ones included).
-func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, error) {
+// earlier ones included), and whether it journaled any.
+func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, bool, error) {
 	out, err := standings.Withdrawals(all, t.names())
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, rec := range all {
 		if rec.Round >= r && rec.End != record.Withdrawn {
-			return out, nil // round r has started: paired as it was
+			return out, false, nil // round r has started: paired as it was
 		}
 	}
 	var requests []WithdrawalRequest
 	if t.Requests != "" {
 		if requests, err = ReadWithdrawalRequests(t.Requests); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
+	added := false
 	for i, e := range t.Entrants {
 		if _, done := out[i]; done {
 			continue
@@ -143,14 +144,14 @@ func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, erro
 		rec := &record.Record{Event: t.Event, Round: r, Rule: t.Rule.Name(), Size: t.Size,
 			Black: name, End: record.Withdrawn, Detail: why, Start: now, Finish: now}
 		if err := t.Director.Finished(rec); err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		out[i] = r
+		out[i], added = r, true
 		if t.Notice != nil {
 			t.Notice(fmt.Sprintf("round %d: %s is withdrawn: %s", r, name, why))
 		}
 	}
-	return out, nil
+	return out, added, nil
 }
 
 // TRF is the Swiss event so far as a tournament report, players named and
@@ -352,9 +353,15 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 	opt := pairing.SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints}
 	number := 0
 	for r := 1; r <= t.Rounds; r++ {
-		out, err := t.withdrawals(r, *all)
+		out, added, err := t.withdrawals(r, *all)
 		if err != nil {
 			return err
+		}
+		if added && r > 1 && t.RoundDone != nil {
+			// The report shows who will not be paired before the round is.
+			if err := t.RoundDone(r-1, *all); err != nil {
+				return err
+			}
 		}
 		for i := range players {
 			w, ok := out[i]
@@ -390,6 +397,12 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 		}
 		if drain.Err() != nil || abort.Err() != nil {
 			return nil
+		}
+		if r < t.Rounds {
+			// Withdrawals due after this round go into its report.
+			if _, _, err := t.withdrawals(r+1, *all); err != nil {
+				return err
+			}
 		}
 		if t.RoundDone != nil {
 			if err := t.RoundDone(r, *all); err != nil {
