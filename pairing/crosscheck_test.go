@@ -67,6 +67,7 @@ func TestCrossCheck(t *testing.T) {
 	keep := os.Getenv("ARENA_CROSSCHECK_OUT")
 	dir := t.TempDir()
 	rounds, differ, failed := 0, 0, 0
+	doubles, bothLost := 0, 0
 	approx, fallbacks := orderExhausted, orderFallbacks
 	for ev := range events {
 		rng := rand.New(rand.NewPCG(seed, uint64(ev)))
@@ -147,9 +148,11 @@ func TestCrossCheck(t *testing.T) {
 				t.Fatalf("%s: reference pairing: %v", name, err)
 			}
 		}
+		doubles, bothLost = doubles+e.doubles, bothLost+e.bothLost
 		t.Logf("event %d: %d players, %d rounds planned; %d differences so far", ev, n, planned, differ)
 	}
 	t.Logf("%d events, %d rounds paired, %d differ; the reference failed in %d events", events, rounds, differ, failed)
+	t.Logf("the histories held %d double forfeits (-/-) and %d played games both lost (0/0)", doubles, bothLost)
 	t.Logf("brackets left partly to the first matching: %d; decisions handed from the tight graph to the trials: %d", orderExhausted-approx, orderFallbacks-fallbacks)
 }
 
@@ -159,6 +162,7 @@ type crossEvent struct {
 	trf                    *TRF
 	draws, forfeit, absent float64
 	bothLose               float64         // played games scored 0-0
+	doubles, bothLost      int             // double forfeits and 0-0 games so far
 	away                   map[int]float64 // absent in the round being paired, with the points given
 }
 
@@ -241,9 +245,11 @@ func (e *crossEvent) play(r int, plain string) error {
 			// A third of the forfeits are double: both absent, "-"/"-".
 			if e.rng.IntN(3) == 0 {
 				g.BlackPoints, g.WhitePoints = 0, 0
+				e.doubles++
 			}
 		case e.rng.Float64() < e.bothLose:
 			g.BlackPoints, g.WhitePoints = 0, 0 // played, both lose: "0"/"0"
+			e.bothLost++
 		}
 		e.trf.Games = append(e.trf.Games, g)
 	}

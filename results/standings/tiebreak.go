@@ -194,13 +194,23 @@ func (ev *event) tiebreak(tb Tiebreak, e int, s *Standing, opt Options) float64 
 
 // maxScore is the most points an entrant can score in the event: a win in
 // every round of a Swiss (a bye is scored), and in every game of a round
-// robin, whose rest rounds (one a round for an odd number of entrants) are
-// no games.
+// robin, whose rest rounds are no games: the most games any entrant has
+// (n-1 a cycle once the event is complete).
 func (ev *event) maxScore(opt Options) float64 {
-	if opt.Swiss || ev.n%2 == 0 {
+	if opt.Swiss {
 		return float64(ev.rounds)
 	}
-	return float64(ev.rounds) * float64(ev.n-1) / float64(ev.n)
+	most := 0
+	for e := range ev.n {
+		games := 0
+		for _, sl := range ev.of(e) {
+			if sl.opp != Bye {
+				games++
+			}
+		}
+		most = max(most, games)
+	}
+	return float64(most)
 }
 
 // opponentValue is the opponent's points that a round of e contributes to
