@@ -36,7 +36,7 @@ type Tournament struct {
 	// so far (to write the TRF report).
 	RoundDone func(round int, all []*record.Record) error
 	// WithdrawAfter withdraws a Swiss entrant that failed to start this many
-	// of its games in a row (see FailedStart); 0 never does.
+	// of its games in a row (see failedStart); 0 never does.
 	WithdrawAfter int
 	// Requests, if set, is the organizer's withdrawal request file
 	// (RequestWithdrawal), read before each Swiss round is paired.
@@ -54,11 +54,11 @@ type Tournament struct {
 // asked for during a round takes effect in the next one. Round robins keep
 // their fixed schedule: the rule applies to Swiss events only.
 
-// FailedStart reports whether entrant name lost rec without starting it: it
+// failedStart reports whether entrant name lost rec without starting it: it
 // refused the game (ERROR or no answer to START, or to an opening
 // procedure's request), crashed before its first move, or neither engine
 // started (a double forfeit).
-func FailedStart(rec *record.Record, name string) bool {
+func failedStart(rec *record.Record, name string) bool {
 	if !rec.IsGame() || (rec.Black != name && rec.White != name) {
 		return false
 	}
@@ -128,7 +128,7 @@ func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, bool
 				if !rec.IsGame() || (rec.Black != name && rec.White != name) {
 					continue
 				}
-				if !FailedStart(rec, name) {
+				if !failedStart(rec, name) {
 					break
 				}
 				failed++
