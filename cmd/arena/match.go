@@ -361,6 +361,9 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 }
 
 func loserName(rec *record.Record) string {
+	if rec.End == record.DoubleForfeit {
+		return rec.Black + " and " + rec.White
+	}
 	switch rec.Winner {
 	case rules.Black:
 		return rec.White
@@ -373,7 +376,7 @@ func loserName(rec *record.Record) string {
 // appendGame adds a finished game to the files that collect every game; a
 // nil file is not written.
 func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
-	if pgn != nil {
+	if pgn != nil && rec.End != record.DoubleForfeit { // no game, no rating
 		if err := rating.WriteRatingPGN(pgn, rec.Black, rec.White, rec.Score()); err != nil {
 			return err
 		}
