@@ -163,10 +163,21 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		rec.Moves = append(rec.Moves, record.Move{Point: m, Color: colorOf(len(rec.Moves)), Opening: true})
 	}
 
+	// Both engines are asked to start, whatever the first answers: when
+	// neither starts, neither has won (a double forfeit, 0-0).
+	var failed [3]record.Termination
+	var details [3]string
 	for _, c := range []rules.Color{rules.Black, rules.White} {
-		if end, detail := g.start(sides[c]); end != "" {
-			return finish(ctx, rec, c.Opponent(), end, detail)
-		}
+		failed[c], details[c] = g.start(sides[c])
+	}
+	switch {
+	case failed[rules.Black] != "" && failed[rules.White] != "":
+		return finish(ctx, rec, rules.Empty, record.DoubleForfeit,
+			fmt.Sprintf("black %s: %s; white %s: %s", failed[rules.Black], details[rules.Black], failed[rules.White], details[rules.White]))
+	case failed[rules.Black] != "":
+		return finish(ctx, rec, rules.White, failed[rules.Black], details[rules.Black])
+	case failed[rules.White] != "":
+		return finish(ctx, rec, rules.Black, failed[rules.White], details[rules.White])
 	}
 	rec.BlackAbout, rec.WhiteAbout = black.Engine.Identity().Raw, white.Engine.Identity().Raw
 

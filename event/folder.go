@@ -200,7 +200,7 @@ func writeGameFiles(out string, rec *record.Record, onlyMissing bool) error {
 // exist are left alone.
 func writeMissingGames(out string, recs []*record.Record) error {
 	for _, rec := range recs {
-		if rec.End == record.ByeEnd {
+		if !rec.IsGame() {
 			continue
 		}
 		if err := writeGameFiles(out, rec, true); err != nil {
@@ -214,7 +214,7 @@ func writeMissingGames(out string, recs []*record.Record) error {
 func played(recs []*record.Record) int {
 	n := 0
 	for _, r := range recs {
-		if r.End != record.ByeEnd {
+		if r.IsGame() {
 			n++
 		}
 	}

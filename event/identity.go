@@ -50,6 +50,9 @@ type Identity struct {
 	Seed      int64    `json:"seed,omitempty"`
 	ByePoints *float64 `json:"bye_points,omitempty"`
 	Tiebreaks []string `json:"tiebreaks,omitempty"`
+	// WithdrawAfter: a Swiss entrant is withdrawn after this many failed
+	// starts in a row; 0 never.
+	WithdrawAfter int `json:"withdraw_after,omitempty"`
 
 	// An authors' match's (kind "match").
 	Match *MatchSettings `json:"match,omitempty"`

@@ -248,7 +248,7 @@ func shareTranscript(ents []arbiter.Entrant, log io.Writer) {
 // appendGame adds a finished game to the files that collect every game; a
 // nil file is not written.
 func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
-	if pgn != nil {
+	if pgn != nil && rec.End != record.DoubleForfeit { // no game, no rating
 		if err := rating.WriteRatingPGN(pgn, rec.Black, rec.White, rec.Score()); err != nil {
 			return err
 		}

@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
@@ -51,7 +53,7 @@ func Rebuild(folder string) (*report.Report, error) {
 		return nil, err
 	}
 	for _, rec := range done {
-		if rec.End == record.ByeEnd {
+		if !rec.IsGame() {
 			continue
 		}
 		if err := writeGame(folder, rec); err != nil {
@@ -96,6 +98,9 @@ func standingsReport(id *Identity, done []*record.Record) (*report.Report, error
 	if rated {
 		opt.Ratings = ratings
 	}
+	if opt.Withdrawn, err = standings.Withdrawals(done, index); err != nil {
+		return nil, err
+	}
 	return report.NewReport(id.Name, names, games, opt)
 }
 
@@ -131,4 +136,23 @@ func writeTables(out string, rep *report.Report) error {
 		}
 	}
 	return nil
+}
+
+// Withdraw asks the Swiss event in folder, as its organizer, to withdraw the
+// engine called name before the next round it pairs (running or not): the
+// request is written durably beside the journal. It returns the event's
+// name.
+func Withdraw(folder, name, reason string) (string, error) {
+	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
+	if err != nil {
+		return "", fmt.Errorf("%s is not an event folder: %w", folder, err)
+	}
+	if id.Kind != KindEvent || id.Pairing != string(pairing.SwissFormat) {
+		return "", fmt.Errorf("%s holds %s paired as %q: withdrawals apply to Swiss events, whose rounds are paired as they come",
+			folder, kindName[id.Kind], id.Pairing)
+	}
+	if !slices.ContainsFunc(id.Engines, func(e Entrant) bool { return e.Name == name }) {
+		return "", fmt.Errorf("%s: no engine %q in the event", folder, name)
+	}
+	return id.Name, arbiter.RequestWithdrawal(filepath.Join(folder, arbiter.WithdrawalFile), name, reason)
 }

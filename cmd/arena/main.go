@@ -33,6 +33,7 @@ func init() {
 		"gomoku-cli": {"the command line of c-gomoku-cli, played by this arbiter", runGomokuCli},
 		"standings":  {"rebuild an event's standings from its journal", runStandings},
 		"pair":       {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
+		"withdraw":   {"withdraw an engine from a Swiss event, as its organizer", runWithdraw},
 		"rules":      {"show what a position means under a rule (board, result, forbidden points)", runRules},
 		"engine":     {"serve a bundled engine on stdin/stdout (builtin:NAME)", nil},
 		"help":       {"explain a command", runHelp},

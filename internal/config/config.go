@@ -105,19 +105,23 @@ type Engine struct {
 
 // Event is a whole config file.
 type Event struct {
-	Name          string    `toml:"name"`
-	Rule          string    `toml:"rule"`
-	Size          int       `toml:"size"`
-	Format        string    `toml:"format"`
-	Rounds        int       `toml:"rounds"`
-	OpeningPolicy Policy    `toml:"opening_policy"`
-	Openings      string    `toml:"openings"`
-	MoveCap       int       `toml:"move_cap"`
-	Concurrency   int       `toml:"concurrency"`
-	Output        string    `toml:"output"` // see OutputDir
-	Seed          int64     `toml:"seed"`
-	Tiebreaks     []string  `toml:"tiebreaks"`
-	ByePoints     *float64  `toml:"bye_points"`
+	Name          string   `toml:"name"`
+	Rule          string   `toml:"rule"`
+	Size          int      `toml:"size"`
+	Format        string   `toml:"format"`
+	Rounds        int      `toml:"rounds"`
+	OpeningPolicy Policy   `toml:"opening_policy"`
+	Openings      string   `toml:"openings"`
+	MoveCap       int      `toml:"move_cap"`
+	Concurrency   int      `toml:"concurrency"`
+	Output        string   `toml:"output"` // see OutputDir
+	Seed          int64    `toml:"seed"`
+	Tiebreaks     []string `toml:"tiebreaks"`
+	ByePoints     *float64 `toml:"bye_points"`
+	// WithdrawAfter withdraws a Swiss entrant after this many games in a
+	// row it failed to start (refused, or crashed before its first move);
+	// 0 never does. Default DefaultWithdrawAfter. See arbiter.Tournament.
+	WithdrawAfter *int      `toml:"withdraw_after"`
 	StartTimeout  *Duration `toml:"start_timeout"`
 	Clock         Clock     `toml:"clock"`
 	Engines       []Engine  `toml:"engine"`
@@ -201,6 +205,10 @@ func Parse(path string, src []byte) (*Event, error) {
 	return ev, nil
 }
 
+// DefaultWithdrawAfter is how many games in a row a Swiss entrant may fail
+// to start before it is withdrawn, unless the config says otherwise.
+const DefaultWithdrawAfter = 3
+
 func (ev *Event) defaults() {
 	if ev.Name == "" {
 		ev.Name = strings.TrimSuffix(filepath.Base(ev.File), filepath.Ext(ev.File))
@@ -213,6 +221,10 @@ func (ev *Event) defaults() {
 	}
 	if ev.Concurrency == 0 {
 		ev.Concurrency = 1
+	}
+	if ev.WithdrawAfter == nil {
+		n := DefaultWithdrawAfter
+		ev.WithdrawAfter = &n
 	}
 	if r, err := rules.ByName(ev.Rule); err == nil && ev.Size == 0 {
 		ev.Size = r.DefaultSize()
@@ -244,6 +256,9 @@ func (ev *Event) check() error {
 	}
 	if ev.Concurrency < 1 {
 		return ev.errAt("concurrency", "must be at least 1")
+	}
+	if n := ev.WithdrawAfter; n != nil && *n < 0 {
+		return ev.errAt("withdraw_after", "must not be negative (0 never withdraws)")
 	}
 	if b := ev.ByePoints; b != nil && *b != 0 && *b != 0.5 && *b != 1 {
 		return ev.errAt("bye_points", "must be 0, 0.5 or 1 (a loss, a draw or a win)")

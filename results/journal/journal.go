@@ -105,9 +105,12 @@ type seenLines struct {
 	byes  map[bye]int
 }
 
+// bye is a line that is not a game: a bye or a withdrawal, at most one of
+// each per entrant and round.
 type bye struct {
 	round int
 	name  string
+	end   record.Termination
 }
 
 // verify refuses a line the journal cannot hold: a game or bye journaled
@@ -115,12 +118,18 @@ type bye struct {
 // replayed through its rule (record.Verify): what that can and cannot prove
 // is in the README ("What the journal proves").
 func (s *seenLines) verify(rec *record.Record, line int) error {
-	if rec.End == record.ByeEnd {
-		k := bye{rec.Round, rec.Black}
+	if !rec.IsGame() {
+		k := bye{rec.Round, rec.Black, rec.End}
 		if first, dup := s.byes[k]; dup {
-			return fmt.Errorf("the bye of %q in round %d is already journaled at line %d", rec.Black, rec.Round, first)
+			return fmt.Errorf("the %s of %q in round %d is already journaled at line %d", rec.End, rec.Black, rec.Round, first)
 		}
 		s.byes[k] = line
+		if rec.End == record.Withdrawn {
+			if len(rec.Moves) > 0 || rec.White != "" || rec.Winner != rules.Empty {
+				return fmt.Errorf("a withdrawal has Black alone, no winner and no moves")
+			}
+			return nil
+		}
 	} else {
 		if rec.Game < 1 {
 			return fmt.Errorf("game number %d: games are numbered from 1", rec.Game)

@@ -22,15 +22,26 @@ const (
 	MemoryLimit Termination = "memory"         // forfeit: the engine's processes used more memory than allowed
 	Aborted     Termination = "aborted"        // the arbiter stopped the game; not a result, never journaled
 	ByeEnd      Termination = "bye"            // not a game: Black sat the round out (White is "")
+	// DoubleForfeit: neither engine started the game (each refused it,
+	// crashed or timed out at START). Both lose, 0-0, and the game counts as
+	// not played: a double forfeit, TRF "-"/"-". Winner is Empty.
+	DoubleForfeit Termination = "double forfeit"
+	// Withdrawn is not a game: Black left the event and is not paired from
+	// Round on (White is ""; Detail says why). See arbiter.Withdrawal.
+	Withdrawn Termination = "withdrawn"
 )
 
 // terminations are the ends a record may carry (Aborted never is journaled).
-var terminations = []Termination{Five, CaptureWin, FullBoard, MoveCap, Time, Illegal, Forbidden, Crash, Refusal, MemoryLimit, ByeEnd}
+var terminations = []Termination{Five, CaptureWin, FullBoard, MoveCap, Time, Illegal, Forbidden, Crash, Refusal, MemoryLimit, ByeEnd, DoubleForfeit, Withdrawn}
+
+// IsGame reports whether a record is a game between two engines, rather
+// than a bye or a withdrawal.
+func (r *Record) IsGame() bool { return r.End != ByeEnd && r.End != Withdrawn }
 
 // Forfeit reports whether the loser lost by a fault rather than on the board.
 func (t Termination) Forfeit() bool {
 	switch t {
-	case Time, Illegal, Crash, Refusal, MemoryLimit:
+	case Time, Illegal, Crash, Refusal, MemoryLimit, DoubleForfeit:
 		return true
 	}
 	return false
@@ -120,18 +131,31 @@ func (r *Record) WinnerName() string {
 
 // Score is Black's score: 1, ½ or 0.
 func (r *Record) Score() float64 {
-	switch r.Winner {
-	case rules.Black:
-		return 1
-	case rules.White:
-		return 0
-	}
-	return 0.5
+	b, _ := r.Points()
+	return b
 }
 
-// ResultString is the result in SGF's RE form: "B+", "W+T", "W+F", "0".
-// Time forfeits end in T, other forfeits in F.
+// Points are each side's points: 1-0, ½-½, 0-1, or 0-0 for a double
+// forfeit.
+func (r *Record) Points() (black, white float64) {
+	switch {
+	case r.End == DoubleForfeit:
+		return 0, 0
+	case r.Winner == rules.Black:
+		return 1, 0
+	case r.Winner == rules.White:
+		return 0, 1
+	}
+	return 0.5, 0.5
+}
+
+// ResultString is the result in SGF's RE form: "B+", "W+T", "W+F", "0",
+// "Void" (a double forfeit: no result). Time forfeits end in T, other
+// forfeits in F.
 func (r *Record) ResultString() string {
+	if r.End == DoubleForfeit {
+		return "Void"
+	}
 	var s string
 	switch r.Winner {
 	case rules.Black:

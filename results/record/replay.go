@@ -238,6 +238,11 @@ func (rp *Replayed) check(rec *Record) error {
 			return fmt.Errorf("a bye has Black alone, winning, and no moves")
 		}
 		return nil
+	case DoubleForfeit:
+		if len(rec.Moves) > 0 || rec.Winner != rules.Empty {
+			return fmt.Errorf("a double forfeit has no moves and no winner")
+		}
+		return nil
 	case Aborted:
 		if rec.Winner != rules.Empty {
 			return fmt.Errorf("an aborted game has no winner, this one names %s", rec.Winner)
