@@ -113,7 +113,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)
 		}
 		p.Entrants = append(p.Entrants, arbiter.Entrant{
-			Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], Dir: filepath.Join(*out, "engines", name), StartTimeout: *startTimeout},
+			Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], Dir: filepath.Join(*out, "engines", engine.FolderName(name)), StartTimeout: *startTimeout},
 			BoardMode: *boardMode, Clock: ctl,
 		})
 	}
@@ -639,7 +639,7 @@ func uniqueNames(ents []arbiter.Entrant) {
 			seen[n]++
 			ents[i].Spec.Name = fmt.Sprintf("%s#%d", n, seen[n])
 			if ents[i].Spec.Dir != "" {
-				ents[i].Spec.Dir = filepath.Join(filepath.Dir(ents[i].Spec.Dir), ents[i].Spec.Name)
+				ents[i].Spec.Dir = filepath.Join(filepath.Dir(ents[i].Spec.Dir), engine.FolderName(ents[i].Spec.Name))
 			}
 		}
 	}

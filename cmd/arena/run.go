@@ -137,7 +137,7 @@ func newEvent(cfg *config.Event) (*event, error) {
 func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, error) {
 	dir := cfg.Resolve(e.Dir)
 	if dir == "" {
-		dir = filepath.Join(out, "engines", e.Name)
+		dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
 	}
 	spec := engine.Spec{Name: e.Name, Command: cfg.Command(e), Args: e.Args, Dir: dir, Env: e.Env}
 	if cfg.StartTimeout != nil {
@@ -197,7 +197,7 @@ func hidden(cfg *config.Event, e config.Engine, out string) []string {
 		if d := cfg.Resolve(o.Dir); d != "" {
 			return d
 		}
-		return filepath.Join(out, "engines", o.Name)
+		return filepath.Join(out, "engines", engine.FolderName(o.Name))
 	}
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
 	ownDir, ownProg := abs(dirOf(e)), ""
