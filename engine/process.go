@@ -109,7 +109,8 @@ type proc struct {
 	waitErr error         // valid after exited
 	started bool          // START was answered OK in this process
 	frozen  bool          // stopped by Freeze (guarded by Engine.mu)
-	cgroup  string        // its pids cgroup, removed by kill (limits.go)
+	cg      *cgroups      // its cgroups, removed by kill (cgroup.go)
+	cgTried bool          // cg was attempted (it may be nil)
 	ns      namespaces    // how it was started
 	// transcript sees the lines written and read (Spec.Transcript).
 	transcript func(sent bool, line string)
@@ -236,12 +237,13 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 // orphaned members and closes the pipes. It returns within about reapWait.
 func (p *proc) kill() {
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	p.cg.kill() // also what left the group; frozen processes die only once thawed
 	select {
 	case <-p.exited:
 	case <-time.After(reapWait):
 	}
 	p.reapGroup(time.Now().Add(300 * time.Millisecond))
-	removeCgroup(p.cgroup)
+	p.cg.remove()
 	closeAll(p.stdin, p.stdout, p.stderr)
 }
 

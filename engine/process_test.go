@@ -109,6 +109,7 @@ func TestUnprivilegedEngines(t *testing.T) {
 		t.Fatalf("the tests as nobody: %v\n%s", err, out)
 	}
 	t.Logf("as nobody: %s", grepLines(out, "namespaces: "))
+	t.Logf("as nobody, skipped:\n%s", grepLines(out, "--- SKIP"))
 }
 
 // userNamespaces reports whether this user may start a process in a PID

@@ -159,6 +159,13 @@ func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, e
 			spec.Limits.Processes = *l.processes
 		}
 	}
+	if spec.Limits.FreezeIdle {
+		if _, err := engine.Freezer(); err != nil {
+			freezeNotice.Do(func() {
+				fmt.Fprintf(os.Stderr, "arena: freeze_idle: %v; engines are frozen by SIGSTOP to each of their processes, which an engine that keeps starting new ones can dodge\n", err)
+			})
+		}
+	}
 	if cfg.Sandbox != config.SandboxNone {
 		bw, err := engine.Bwrap()
 		switch {
@@ -186,7 +193,7 @@ func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, e
 	return ent, ent.Clock.Validate()
 }
 
-var sandboxNotice sync.Once
+var sandboxNotice, freezeNotice sync.Once
 
 // hidden are the folders a sandboxed engine e must not see: the event's
 // output folder (its own working directory is put back) and the other

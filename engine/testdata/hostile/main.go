@@ -9,7 +9,7 @@
 //	fill=DIR:N    write N bytes of a file in DIR, kept while it runs:
 //	              "MESSAGE fill DIR wrote N"
 //	hydra=FILE    (at START) start a chain of helpers, each writing its
-//	              generation number to FILE, then starting the next and exiting
+//	              generation number to FILE, then forking the next and exiting
 //	slow=FILE:MS  create FILE (a sign the request arrived), then think MS ms
 package main
 
@@ -18,15 +18,16 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+	"unsafe"
 )
 
 func main() {
-	if len(os.Args) == 4 && os.Args[1] == "hydra-child" {
-		hydraChild(os.Args[2], os.Args[3])
+	if len(os.Args) == 3 && os.Args[1] == "hydra" {
+		hydra(os.Args[2])
 		return
 	}
 	var attacks []string
@@ -75,7 +76,7 @@ func main() {
 			size, _ = strconv.Atoi(arg)
 			for _, a := range attacks {
 				if f, ok := strings.CutPrefix(a, "hydra="); ok {
-					spawnHydra(f, 0)
+					spawnHydra(f)
 				}
 			}
 			say("OK")
@@ -158,30 +159,45 @@ func attack(a string, say func(string, ...any)) {
 	}
 }
 
-// spawnHydra starts generation gen of the helper chain.
-func spawnHydra(file string, gen int) {
+// spawnHydra starts the helper chain in a session of its own (out of the
+// engine's process group, which a signal to the group would reach at once).
+func spawnHydra(file string) {
 	self, err := os.Executable()
 	if err != nil {
-		self = "/proc/self/exe"
+		return
 	}
-	c := exec.Command(self, "hydra-child", file, strconv.Itoa(gen))
+	c := exec.Command(self, "hydra", file)
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := c.Start(); err == nil {
-		c.Process.Release()
+		go c.Wait()
 	}
 }
 
-// hydraChild does a little work, records its generation, starts the next
-// one and exits: a freeze that signals the processes it has listed misses
-// the one being born.
-func hydraChild(file, genText string) {
-	gen, _ := strconv.Atoi(genText)
-	x := 0
-	for i := 0; i < 200000; i++ {
-		x += i * i
+// hydra records its generation in file (20 digits, written in place), does
+// a little work, forks the next generation and exits, thousands of times a
+// second: at any moment the process that will run next may not be born
+// yet. The child of a fork has one thread and runs only raw system calls.
+func hydra(file string) {
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		os.Exit(1)
 	}
-	tmp := filepath.Join(filepath.Dir(file), ".gen-"+genText)
-	if os.WriteFile(tmp, []byte(strconv.Itoa(gen+x%1)), 0o644) == nil {
-		os.Rename(tmp, file)
+	fd := f.Fd()
+	var buf [21]byte
+	buf[20] = '\n'
+	for gen := uint64(1); ; gen++ {
+		for i, n := 19, gen; i >= 0; i, n = i-1, n/10 {
+			buf[i] = byte('0' + n%10)
+		}
+		syscall.RawSyscall6(syscall.SYS_PWRITE64, fd, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), 0, 0, 0)
+		for i := 0; i < 20000; i++ {
+			work += i
+		}
+		pid, _, errno := syscall.RawSyscall6(syscall.SYS_CLONE, uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
+		if errno != 0 || pid != 0 {
+			syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 0, 0, 0)
+		}
 	}
-	spawnHydra(file, gen+1)
 }
+
+var work int
