@@ -171,7 +171,10 @@ func (e *Engine) resolve() error {
 func (e *Engine) spawn() error {
 	path, args := e.path, e.args
 	if e.spec.Sandbox != nil {
-		path, args = e.spec.Sandbox.command(path, args, e.dir)
+		var err error
+		if path, args, err = e.spec.Sandbox.command(path, args, e.dir, e.spec.Limits.Memory); err != nil {
+			return fmt.Errorf("engine %q: %w", e.name, err)
+		}
 	}
 	p, err := spawn(path, args, e.dir, e.env, &e.stderr, e.spec.Transcript)
 	if err == nil {
