@@ -29,8 +29,9 @@ import (
 //     whose use counts as the engine's memory and which goes with it; its
 //     own read-only /dev (null, zero, full, random, urandom, tty) and its
 //     own /proc that shows only its own processes;
-//   - in place of each of Hide and Rivals that lies inside its program's
-//     folder or working directory, an empty folder (or file), read-only.
+//   - in place of each of Hide, RivalDirs and RivalPrograms that lies
+//     inside its program's folder or working directory, an empty folder
+//     (or file), read-only.
 //
 // It has no network but its own loopback, no SysV IPC shared with the
 // machine, its own hostname, a new session (no controlling terminal to type
@@ -39,17 +40,23 @@ import (
 //
 // A layout that cannot be contained is refused (Check): a program in /,
 // a program folder or working directory that is one of Hide, or that is (or
-// is inside) one of Rivals, such as two engines whose programs share a
-// folder. Its program's folder may lie anywhere else: inside the output
-// folder, or above it with the output folder hidden.
+// is inside) one of RivalDirs, or a program folder that is one of
+// RivalPrograms (two engines whose programs share a folder). Its program's
+// folder may lie anywhere else: inside the output folder, or above it with
+// the output folder hidden.
 type Sandbox struct {
 	Bwrap string // path of the bwrap program (see Bwrap)
 	// Hide are folders and files the engine must not see: the event's
 	// output folder, the config file, the users' homes.
 	Hide []string
-	// Rivals are the other engines' working directories and program
-	// folders: hidden too, and the engine's own folders must not be in one.
-	Rivals []string
+	// RivalDirs are the other engines' working directories: hidden too, and
+	// the engine's own folders must not be in one (its owner could write
+	// there).
+	RivalDirs []string
+	// RivalPrograms are the other engines' program folders: hidden too, and
+	// the engine's own program folder must not be one (they could not be
+	// hidden from each other).
+	RivalPrograms []string
 }
 
 var bwrapOnce struct {
@@ -157,18 +164,23 @@ func (s *Sandbox) plan(path, dir string, make bool) ([]string, error) {
 	}
 	for _, h := range s.Hide {
 		h = realPath(h)
-		for _, own := range []struct{ what, dir string }{{"program's folder", prog}, {"working directory", work}} {
+		for _, own := range []struct{ what, dir string }{{"program folder", prog}, {"working directory", work}} {
 			if h == own.dir {
-				return nil, fmt.Errorf("sandbox: the engine's %s %s is also %s, which it must not see; give it a folder of its own", own.what, own.dir, h)
+				return nil, fmt.Errorf("sandbox: the engine's %s %s is a folder it must not see (the event's output folder, say); give it a folder of its own", own.what, own.dir)
 			}
 		}
 	}
-	for _, r := range s.Rivals {
+	for _, r := range s.RivalDirs {
 		r = realPath(r)
-		for _, own := range []struct{ what, dir string }{{"program's folder", prog}, {"working directory", work}} {
+		for _, own := range []struct{ what, dir string }{{"program folder", prog}, {"working directory", work}} {
 			if within(own.dir, r) {
-				return nil, fmt.Errorf("sandbox: the engine's %s %s is inside another engine's folder %s; give each engine a folder of its own", own.what, own.dir, r)
+				return nil, fmt.Errorf("sandbox: the engine's %s %s is inside another engine's working directory %s; give each engine a folder of its own", own.what, own.dir, r)
 			}
+		}
+	}
+	for _, r := range s.RivalPrograms {
+		if r = realPath(r); r == prog {
+			return nil, fmt.Errorf("sandbox: the engine's program folder %s also holds another engine's program; give each engine a folder of its own", prog)
 		}
 	}
 	type mount struct {
@@ -180,7 +192,7 @@ func (s *Sandbox) plan(path, dir string, make bool) ([]string, error) {
 		ms = append(ms, mount{work, []string{"--bind", work, work}})
 	}
 	var readOnly []string
-	for _, h := range append(append([]string(nil), s.Hide...), s.Rivals...) {
+	for _, h := range append(append(append([]string(nil), s.Hide...), s.RivalDirs...), s.RivalPrograms...) {
 		h = realPath(h)
 		if h == prog || h == work || !within(h, prog) && !within(h, work) {
 			continue

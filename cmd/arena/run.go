@@ -174,7 +174,13 @@ func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, e
 		case err != nil:
 			sandboxNotice.Do(func() { fmt.Fprintf(os.Stderr, "arena: %v; engines run unconfined\n", err) })
 		default:
-			spec.Sandbox = &engine.Sandbox{Bwrap: bw, Hide: hidden(cfg, e, out)}
+			spec.Sandbox = sandbox(bw, cfg, e, out)
+			// A layout the sandbox cannot contain is refused before the
+			// event begins, under "auto" too: running it unconfined would
+			// be the silent failure the setting is there to prevent.
+			if err := spec.Sandbox.Check(spec); err != nil {
+				return arbiter.Entrant{}, fmt.Errorf("%s: %w", cfg.File, err)
+			}
 		}
 	}
 	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock)}
@@ -195,41 +201,33 @@ func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, e
 
 var sandboxNotice, freezeNotice sync.Once
 
-// hidden are the folders a sandboxed engine e must not see: the event's
-// output folder (its own working directory is put back) and the other
-// engines' working directories and program folders, unless a folder also
-// holds e's own program or directory.
-func hidden(cfg *config.Event, e config.Engine, out string) []string {
-	dirOf := func(o config.Engine) string {
-		if d := cfg.Resolve(o.Dir); d != "" {
-			return d
-		}
-		return filepath.Join(out, "engines", engine.FolderName(o.Name))
+// sandbox is what a sandboxed engine e must not see: the event's output
+// folder, its config and openings files, the users' homes, and the other
+// engines' working directories and program folders (engine.Sandbox shows
+// it only its own program folder and working directory, and hides whatever
+// of these lies inside them).
+func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.Sandbox {
+	s := &engine.Sandbox{Bwrap: bw, Hide: []string{out, cfg.File, "/root", "/home"}}
+	if home, err := os.UserHomeDir(); err == nil {
+		s.Hide = append(s.Hide, home)
 	}
-	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
-	ownDir, ownProg := abs(dirOf(e)), ""
-	if c := cfg.Command(e); strings.ContainsRune(c, '/') {
-		ownProg = abs(filepath.Dir(c))
+	if cfg.Openings != "" {
+		s.Hide = append(s.Hide, cfg.Resolve(cfg.Openings))
 	}
-	within := func(p, folder string) bool {
-		return p != "" && (p == folder || strings.HasPrefix(p, folder+string(filepath.Separator)))
-	}
-	hide := []string{abs(out)}
 	for _, o := range cfg.Engines {
 		if o.Name == e.Name {
 			continue
 		}
-		cands := []string{abs(dirOf(o))}
-		if c := cfg.Command(o); strings.ContainsRune(c, '/') {
-			cands = append(cands, abs(filepath.Dir(c)))
+		dir := cfg.Resolve(o.Dir)
+		if dir == "" {
+			dir = filepath.Join(out, "engines", engine.FolderName(o.Name))
 		}
-		for _, d := range cands {
-			if !within(ownDir, d) && !within(ownProg, d) {
-				hide = append(hide, d)
-			}
+		s.RivalDirs = append(s.RivalDirs, dir)
+		if c := cfg.Command(o); strings.ContainsRune(c, '/') {
+			s.RivalPrograms = append(s.RivalPrograms, filepath.Dir(c))
 		}
 	}
-	return hide
+	return s
 }
 
 // clockOf is the event clock with an engine's own settings on top.

@@ -1,8 +1,8 @@
 // Command hostile is an engine written by a rival who tries to get out of
 // its containment; the engine tests build it (go build) and run it as a real
 // subprocess. It plays legal moves (the first empty point) and, while it
-// answers its first move request, carries out the attacks named by its
-// arguments, reporting each outcome in a MESSAGE line:
+// answers its first move request of each game, carries out the attacks
+// named by its arguments, reporting each outcome in a MESSAGE line:
 //
 //	read=PATH     read PATH (a file, or list a folder): "MESSAGE read PATH yes|no"
 //	write=PATH    append a line to PATH: "MESSAGE write PATH yes|no"
@@ -81,7 +81,7 @@ func main() {
 			}
 			say("OK")
 		case "RESTART":
-			taken = map[[2]int]bool{}
+			taken, moves = map[[2]int]bool{}, 0
 			say("OK")
 		case "BEGIN":
 			move()

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"gomoku-arena/engine"
+	"gomoku-arena/results"
+)
+
+var hostileBuild struct {
+	sync.Once
+	path string
+	err  error
+}
+
+// hostileEngine builds the engine package's hostile engine
+// (engine/testdata/hostile) once per test run.
+func hostileEngine(t *testing.T) string {
+	t.Helper()
+	hostileBuild.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		}
+		dir, err := os.MkdirTemp("", "arena-hostile-")
+		if err != nil {
+			hostileBuild.err = err
+			return
+		}
+		path := filepath.Join(dir, "pbrain-hostile")
+		cmd := exec.Command(goTool, "build", "-o", path, "../../engine/testdata/hostile")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			hostileBuild.err = &buildError{err, string(out)}
+			return
+		}
+		hostileBuild.path = path
+	})
+	if hostileBuild.err != nil {
+		t.Skipf("cannot build engine/testdata/hostile (needs the go tool): %v", hostileBuild.err)
+	}
+	return hostileBuild.path
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (b *buildError) Error() string { return b.err.Error() + ": " + b.out }
+
+// placeHostile copies the hostile engine to path.
+func placeHostile(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(hostileEngine(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNoWayOutOfTheEvent plays an event between a spy, whose program is in
+// the folder the event is run from (above the output folder), and a forger
+// named "..", the two attacks of issue 12 on the event's own records:
+// the spy tries to read the journal, the config and the forger's files; the
+// forger tries to append to the journal from its working folder and by
+// every path to it. They report, game by game, in MESSAGE lines.
+func TestNoWayOutOfTheEvent(t *testing.T) {
+	for _, sandbox := range []string{"bwrap", "none"} {
+		t.Run(sandbox, func(t *testing.T) {
+			if sandbox == "bwrap" {
+				if _, err := engine.Bwrap(); err != nil {
+					t.Skip(err)
+				}
+			}
+			root := t.TempDir()
+			out := filepath.Join(root, "out", "ev")
+			journal := filepath.Join(out, "journal.jsonl")
+			forgerDir := filepath.Join(out, "engines", engine.FolderName(".."))
+			secret := filepath.Join(forgerDir, "secret.txt")
+			os.MkdirAll(forgerDir, 0o755)
+			os.WriteFile(secret, []byte("x\n"), 0o644)
+			placeHostile(t, filepath.Join(root, "pbrain-spy"))
+			placeHostile(t, filepath.Join(root, "forger", "pbrain-forger"))
+			cfg := filepath.Join(root, "event.toml")
+			var spyArgs, forgerArgs []string
+			for _, p := range []string{journal, cfg, secret, filepath.Join(root, "forger", "pbrain-forger")} {
+				spyArgs = append(spyArgs, `"read=`+p+`"`)
+			}
+			forgerArgs = []string{`"write=journal.jsonl"`}
+			if sandbox == "bwrap" { // unconfined, an engine may write what the user may
+				forgerArgs = append(forgerArgs, `"write=../../journal.jsonl"`, `"write=`+journal+`"`, `"read=`+journal+`"`)
+			}
+			src := `name = "ev"
+rule = "freestyle"
+format = "double-round-robin"
+concurrency = 1
+output = "out/ev"
+sandbox = "` + sandbox + `"
+[clock]
+match = "30s"
+
+[[engine]]
+name = "spy"
+command = "./pbrain-spy"
+args = [` + strings.Join(spyArgs, ", ") + `]
+
+[[engine]]
+name = ".."
+command = "forger/pbrain-forger"
+args = [` + strings.Join(forgerArgs, ", ") + `]
+`
+			os.WriteFile(cfg, []byte(src), 0o644)
+			stdout, stderr, code := runArena(t, "run", "-quiet", cfg)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			raw, _ := os.ReadFile(journal)
+			if strings.Contains(string(raw), "forged") {
+				t.Fatalf("the forger wrote to the journal:\n%s", raw)
+			}
+			recs, err := results.ReadJournal(journal)
+			if err != nil || len(recs) != 2 {
+				t.Fatalf("journal: %v, %d records", err, len(recs))
+			}
+			seen := 0
+			for i, r := range recs {
+				for _, m := range r.Messages {
+					f := strings.Fields(m)
+					if len(f) != 5 || f[1] != "MESSAGE" {
+						continue
+					}
+					seen++
+					what, path, could := f[2], f[3], f[4]
+					if i == 0 && path == journal {
+						continue // the journal does not exist before the first game is recorded
+					}
+					want := "no"
+					if sandbox == "none" && f[0] == "spy:" {
+						want = "yes" // unconfined, the spy sees everything: the test can tell
+					}
+					if could != want {
+						t.Errorf("game %d: %s could %s %s: %s, want %s", r.Game, f[0], what, path, could, want)
+					}
+				}
+			}
+			if seen < 2*(len(spyArgs)+len(forgerArgs)) {
+				t.Errorf("only %d reports in the records", seen)
+			}
+			if _, err := os.Stat(filepath.Join(forgerDir, "secret.txt")); err != nil {
+				t.Errorf("the forger's working folder is not %s: %v", forgerDir, err)
+			}
+		})
+	}
+}
