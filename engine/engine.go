@@ -176,7 +176,7 @@ func (e *Engine) spawn() error {
 			return fmt.Errorf("engine %q: %w", e.name, err)
 		}
 	}
-	p, err := spawn(path, args, e.dir, e.env, &e.stderr, e.spec.Transcript)
+	p, err := spawn(path, args, e.dir, e.env, e.spec.Limits.Memory, &e.stderr, e.spec.Transcript)
 	if err == nil {
 		if err = applyLimits(p, e.spec.Limits); err != nil {
 			p.kill()

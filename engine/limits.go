@@ -28,9 +28,11 @@ const DefaultMaxMemory = 350 << 20
 //     counted 1/k each, so helpers count what they add, and forked copies
 //     do not count their parent's pages again.
 //
-// A single-process engine is thus measured by its peak, as Gomocup does. A
-// helper that came and went between two measurements is not seen; the
-// kernel-enforced HardMemory is the safeguard for that.
+// To that is added what it holds in its own /tmp and /dev/shm, which are
+// tmpfs kept in memory (tmpfs.go). A single-process engine is thus measured
+// by its peak, as Gomocup does. A helper that came and went between two
+// measurements is not seen; the kernel-enforced HardMemory is the safeguard
+// for that.
 type Limits struct {
 	// Memory is checked by the arbiter after every move (CheckMemory); an
 	// engine over it forfeits. 0 means none.
@@ -114,7 +116,8 @@ func (e *Engine) Memory() (bytes int64, procs int) {
 		return 0, 0
 	}
 	var peak, pss int64
-	for _, pid := range tree(p.pid) {
+	pids := tree(p.pid)
+	for _, pid := range pids {
 		hwm, ok := statusKB(pid, "VmHWM")
 		if !ok {
 			continue // gone, or a zombie
@@ -127,7 +130,7 @@ func (e *Engine) Memory() (bytes int64, procs int) {
 			pss += hwm
 		}
 	}
-	return max(peak, pss), procs
+	return max(peak, pss) + privateTmpUse(pids), procs
 }
 
 // rollupKB reads a "Key: N kB" field of /proc/PID/smaps_rollup.

@@ -118,8 +118,9 @@ type proc struct {
 }
 
 // spawn starts path in its own process group with fresh pipes and begins
-// draining its output.
-func spawn(path string, args []string, dir string, env []string, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
+// draining its output. Where it may, it gives the process its own /tmp
+// and /dev/shm of at most tmpMax bytes each (tmpfs.go).
+func spawn(path string, args []string, dir string, env []string, tmpMax int64, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -138,6 +139,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 	// only once less containment worked: an error that every way gives is
 	// the program's own (not executable, say).
 	var cmd *exec.Cmd
+	exited := make(chan struct{})
 	first := namespaces(namespacesFrom.Load())
 	ns := first
 	for ; ns <= noNS; ns++ {
@@ -145,7 +147,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 		cmd.Dir, cmd.Env = dir, env
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 		cmd.SysProcAttr = ns.sysProcAttr()
-		err = cmd.Start()
+		err = startIn(ns, tmpMax, cmd, exited)
 		if err == nil && ns > first {
 			ns.settle()
 		}
@@ -159,7 +161,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 		return nil, err
 	}
 	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, stderr: errR,
-		out: newOutQueue(), exited: make(chan struct{}), ns: ns}
+		out: newOutQueue(), exited: exited, ns: ns}
 	if transcript != nil {
 		pid := p.pid
 		p.transcript = func(sent bool, line string) { transcript(pid, sent, line) }

@@ -78,7 +78,7 @@ func TestArbiterStallIsNotCharged(t *testing.T) {
 // prints the reply.
 func stallArbiterRole(t *testing.T, dir string) {
 	prog := os.Getenv(hostileEnv)
-	e, err := Start(Spec{Name: "slow", Command: prog, Args: []string{"slow=" + filepath.Join(dir, "asked") + ":300"}, StartTimeout: generous})
+	e, err := Start(Spec{Name: "slow", Command: prog, Args: []string{"slow=" + filepath.Join(dir, "asked") + ":300"}, Dir: dir, StartTimeout: generous})
 	if err != nil {
 		t.Fatal(err)
 	}

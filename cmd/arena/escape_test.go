@@ -6,59 +6,33 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"gomoku-arena/engine"
 	"gomoku-arena/results"
 )
 
-var hostileBuild struct {
-	sync.Once
-	path string
-	err  error
-}
-
 // hostileEngine builds the engine package's hostile engine
-// (engine/testdata/hostile) once per test run.
+// (engine/testdata/hostile) into a folder of the test's.
 func hostileEngine(t *testing.T) string {
 	t.Helper()
-	hostileBuild.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-		}
-		dir, err := os.MkdirTemp("", "arena-hostile-")
-		if err != nil {
-			hostileBuild.err = err
-			return
-		}
-		path := filepath.Join(dir, "pbrain-hostile")
-		cmd := exec.Command(goTool, "build", "-o", path, "../../engine/testdata/hostile")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			hostileBuild.err = &buildError{err, string(out)}
-			return
-		}
-		hostileBuild.path = path
-	})
-	if hostileBuild.err != nil {
-		t.Skipf("cannot build engine/testdata/hostile (needs the go tool): %v", hostileBuild.err)
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	return hostileBuild.path
+	path := filepath.Join(t.TempDir(), "pbrain-hostile")
+	cmd := exec.Command(goTool, "build", "-o", path, "../../engine/testdata/hostile")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("cannot build engine/testdata/hostile (needs the go tool): %v: %s", err, out)
+	}
+	return path
 }
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (b *buildError) Error() string { return b.err.Error() + ": " + b.out }
 
 // placeHostile copies the hostile engine to path.
-func placeHostile(t *testing.T, path string) {
+func placeHostile(t *testing.T, from, path string) {
 	t.Helper()
-	b, err := os.ReadFile(hostileEngine(t))
+	b, err := os.ReadFile(from)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +63,9 @@ func TestNoWayOutOfTheEvent(t *testing.T) {
 			secret := filepath.Join(forgerDir, "secret.txt")
 			os.MkdirAll(forgerDir, 0o755)
 			os.WriteFile(secret, []byte("x\n"), 0o644)
-			placeHostile(t, filepath.Join(root, "pbrain-spy"))
-			placeHostile(t, filepath.Join(root, "forger", "pbrain-forger"))
+			prog := hostileEngine(t)
+			placeHostile(t, prog, filepath.Join(root, "pbrain-spy"))
+			placeHostile(t, prog, filepath.Join(root, "forger", "pbrain-forger"))
 			cfg := filepath.Join(root, "event.toml")
 			var spyArgs, forgerArgs []string
 			for _, p := range []string{journal, cfg, secret, filepath.Join(root, "forger", "pbrain-forger")} {

@@ -6,8 +6,8 @@
 //
 //	read=PATH     read PATH (a file, or list a folder): "MESSAGE read PATH yes|no"
 //	write=PATH    append a line to PATH: "MESSAGE write PATH yes|no"
-//	fill=DIR:N    write N bytes of a file in DIR, kept while it runs:
-//	              "MESSAGE fill DIR wrote N"
+//	fill=DIR:N    write N bytes to a new file in DIR, kept while it runs:
+//	              "MESSAGE fill FILE wrote N"
 //	hydra=FILE    (at START) start a chain of helpers, each writing its
 //	              generation number to FILE, then forking the next and exiting
 //	slow=FILE:MS  create FILE (a sign the request arrived), then think MS ms
@@ -136,7 +136,9 @@ func attack(a string, say func(string, ...any)) {
 		want, _ := strconv.ParseInt(n, 10, 64)
 		f, err := os.CreateTemp(dir, "hostile-fill-")
 		var wrote int64
+		name := dir
 		if err == nil {
+			name = f.Name()
 			buf := make([]byte, 1<<20)
 			for i := range buf {
 				buf[i] = byte(i*7 + 1)
@@ -150,7 +152,7 @@ func attack(a string, say func(string, ...any)) {
 			}
 			f.Close()
 		}
-		say("MESSAGE fill %s wrote %d", dir, wrote)
+		say("MESSAGE fill %s wrote %d", name, wrote)
 	case "slow":
 		file, ms, _ := strings.Cut(arg, ":")
 		os.WriteFile(file, nil, 0o644)
