@@ -163,7 +163,7 @@ func (cg *cgroups) setFrozen(frozen bool) error {
 	if !frozen {
 		return nil
 	}
-	for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); time.Sleep(time.Millisecond) {
+	for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); time.Sleep(100 * time.Microsecond) {
 		if v1 {
 			if b, _ := os.ReadFile(cg.freeze); strings.TrimSpace(string(b)) == "FROZEN" {
 				return nil

@@ -52,11 +52,11 @@ type Limits struct {
 	// apply to root.
 	Processes int
 	// FreezeIdle makes Freeze stop the engine's processes while the
-	// opponent is on move, so it cannot think on the opponent's time. Where
-	// the arbiter may make a cgroup (as root, say), the kernel's cgroup
-	// freezer stops them all at once, new ones included (cgroup.go);
-	// elsewhere each process is sent SIGSTOP, which an engine that keeps
-	// starting new processes can dodge (Freezer says which applies).
+	// opponent is on move, so it cannot think on the opponent's time: each
+	// process is sent SIGSTOP, and where the arbiter may make a cgroup (as
+	// root, say), the kernel's cgroup freezer also stops them all, new ones
+	// included (cgroup.go); without it an engine that keeps starting new
+	// processes can dodge the freeze (Freezer says which applies).
 	FreezeIdle bool
 }
 
@@ -158,9 +158,12 @@ func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 func (e *Engine) Limits() Limits { return e.spec.Limits }
 
 // Freeze stops every process of the engine when Limits.FreezeIdle is set:
-// with the cgroup freezer where the engine has one, else by SIGSTOP to its
-// group and to each process of its tree (which also reaches helpers that
-// left the group). Thaw resumes it. Both are idempotent.
+// SIGSTOP to its group and to each process of its tree (which also reaches
+// helpers that left the group) stops them at once, and where the engine has
+// a cgroup, the kernel's cgroup freezer then stops whatever that missed, such
+// as a process being forked meanwhile (the freezer alone takes milliseconds
+// to start on cgroup v1, during which the engine would run on). Thaw resumes
+// it. Both are idempotent.
 func (e *Engine) Freeze() {
 	if !e.spec.Limits.FreezeIdle {
 		return
@@ -181,24 +184,30 @@ func (e *Engine) setFrozen(freeze bool) {
 		return
 	}
 	p.frozen = freeze
-	if p.cg != nil && p.cg.freeze != "" {
-		if freeze {
+	freezer := p.cg != nil && p.cg.freeze != ""
+	if freeze {
+		signalTree(p.pid, syscall.SIGSTOP)
+		if freezer {
 			// A process that got away from the cgroup before the engine
 			// was put in it (none should) is brought back first.
 			for _, pid := range tree(p.pid) {
 				_ = p.cg.join(pid)
 			}
+			_ = p.cg.setFrozen(true)
 		}
-		if p.cg.setFrozen(freeze) == nil {
-			return
-		}
+		return
 	}
-	sig := syscall.SIGCONT
-	if freeze {
-		sig = syscall.SIGSTOP
+	if freezer {
+		_ = p.cg.setFrozen(false)
 	}
-	_ = syscall.Kill(-p.pid, sig)
-	for _, pid := range tree(p.pid) {
+	signalTree(p.pid, syscall.SIGCONT)
+}
+
+// signalTree sends sig to the process group leader leads and to each
+// process of its tree.
+func signalTree(leader int, sig syscall.Signal) {
+	_ = syscall.Kill(-leader, sig)
+	for _, pid := range tree(leader) {
 		_ = syscall.Kill(pid, sig)
 	}
 }
