@@ -39,7 +39,7 @@ func buildHostile() (string, error) {
 		if err != nil {
 			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
 		}
-		dir, err := os.MkdirTemp("/var/tmp", "engine-hostile-")
+		dir, err := os.MkdirTemp("", "engine-hostile-")
 		if err != nil {
 			hostileBuild.err = err
 			return

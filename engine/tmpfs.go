@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,6 +24,9 @@ import (
 
 // privateTmpFolders are the tmpfs folders an engine gets its own of.
 var privateTmpFolders = []string{"/tmp", "/dev/shm"}
+
+// errThisStart marks a refusal that concerns one engine's start only.
+var errThisStart = errors.New("this engine only")
 
 // privateTmpRefused is set once the kernel refused a private /tmp (in a
 // container without the right, say); engines then share the machine's.
@@ -98,7 +102,7 @@ func privateTmp(tmpMax int64, dir string) error {
 		}
 		if work >= 0 && within(dir, d) {
 			if err := unix.Mount(fdPath(work), dir, "", unix.MS_BIND, ""); err != nil {
-				return fmt.Errorf("private %s: working directory: %w", d, err)
+				return fmt.Errorf("private %s: working directory: %w (%w)", d, err, errThisStart)
 			}
 		}
 	}
@@ -150,12 +154,15 @@ func privateTmpUse(pids []int) int64 {
 		if err != nil || seenNS[ns] {
 			continue
 		}
-		seenNS[ns] = true
 		for _, d := range privateTmpFolders {
 			var st unix.Stat_t
 			var fs unix.Statfs_t
 			p := root + "/root" + d
-			if unix.Stat(p, &st) != nil || own[st.Dev] || unix.Statfs(p, &fs) != nil ||
+			if unix.Stat(p, &st) != nil {
+				continue // gone, or not ours to look into (a sandbox launcher): another process of the namespace may be
+			}
+			seenNS[ns] = true
+			if own[st.Dev] || unix.Statfs(p, &fs) != nil ||
 				fs.Type != unix.TMPFS_MAGIC && fs.Type != unix.OVERLAYFS_SUPER_MAGIC {
 				continue
 			}
@@ -175,7 +182,9 @@ func startIn(ns namespaces, tmpMax int64, cmd *exec.Cmd, exited <-chan struct{})
 	}
 	refused, err := startWithPrivateTmp(tmpMax, cmd.Dir, cmd.Start, exited)
 	if refused != nil {
-		privateTmpRefused.Store(true)
+		if !errors.Is(refused, errThisStart) {
+			privateTmpRefused.Store(true)
+		}
 		return cmd.Start()
 	}
 	return err
