@@ -18,10 +18,26 @@ func TestFreezeHoldsAHydra(t *testing.T) {
 		t.Skipf("%v: engines are frozen by SIGSTOP here, which a hydra dodges (needs root or a delegated cgroup)", err)
 	}
 	t.Logf("freezing with %s", how)
-	dir := t.TempDir()
-	gen := filepath.Join(dir, "gen")
-	spec := Spec{Name: "hydra", Command: hostile(t), Args: []string{"hydra=" + gen}, Dir: dir, StartTimeout: generous}
-	spec.Limits.FreezeIdle = true
+	prog := hostile(t)
+	for _, sandboxed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "unconfined", true: "bwrap"}[sandboxed], func(t *testing.T) {
+			dir := t.TempDir()
+			gen := filepath.Join(dir, "gen")
+			spec := Spec{Name: "hydra", Command: prog, Args: []string{"hydra=" + gen}, Dir: dir, StartTimeout: generous}
+			spec.Limits.FreezeIdle = true
+			if sandboxed {
+				bw, err := Bwrap()
+				if err != nil {
+					t.Skip(err)
+				}
+				spec.Sandbox = &Sandbox{Bwrap: bw}
+			}
+			hydraFrozen(t, spec, gen)
+		})
+	}
+}
+
+func hydraFrozen(t *testing.T, spec Spec, gen string) {
 	e, err := Start(spec)
 	if err != nil {
 		t.Fatal(err)
