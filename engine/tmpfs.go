@@ -44,22 +44,34 @@ var privateTmpRefused atomic.Bool
 // refusal to make the namespace (then start has not run).
 func startWithPrivateTmp(tmpMax int64, dir string, start func() error, exited <-chan struct{}) (refused, err error) {
 	type result struct{ refused, err error }
-	done := make(chan result)
-	go func() {
-		// Never unlocked: the thread, whose namespace is no longer the
-		// arbiter's, ends with this goroutine.
-		runtime.LockOSThread()
-		if err := privateTmp(tmpMax, dir); err != nil {
-			done <- result{refused: err}
-			return
-		}
-		err := start()
-		done <- result{err: err}
-		if err == nil {
-			<-exited
-		}
-	}()
-	r := <-done
+	var attempt func() result
+	attempt = func() result {
+		done := make(chan result)
+		go func() {
+			// Never unlocked once the namespace is made: the thread, whose
+			// namespace is no longer the arbiter's, ends with this goroutine.
+			runtime.LockOSThread()
+			if unix.Gettid() == unix.Getpid() {
+				// The main thread is never discarded, and /proc/self shows
+				// its namespace: keep it while another thread does the work.
+				r := attempt()
+				runtime.UnlockOSThread()
+				done <- r
+				return
+			}
+			if err := privateTmp(tmpMax, dir); err != nil {
+				done <- result{refused: err}
+				return
+			}
+			err := start()
+			done <- result{err: err}
+			if err == nil {
+				<-exited
+			}
+		}()
+		return <-done
+	}
+	r := attempt()
 	return r.refused, r.err
 }
 
