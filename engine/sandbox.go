@@ -29,9 +29,9 @@ import (
 //     whose use counts as the engine's memory and which goes with it; its
 //     own read-only /dev (null, zero, full, random, urandom, tty) and its
 //     own /proc that shows only its own processes;
-//   - in place of each of Hide, RivalDirs and RivalPrograms that lies
-//     inside its program's folder or working directory, an empty folder
-//     (or file), read-only.
+//   - in place of each of Hide, HideBelow, RivalDirs and RivalPrograms
+//     that lies inside its program's folder or working directory, an empty
+//     folder (or file), read-only.
 //
 // It has no network but its own loopback, no SysV IPC shared with the
 // machine, its own hostname, a new session (no controlling terminal to type
@@ -49,6 +49,10 @@ type Sandbox struct {
 	// Hide are folders and files the engine must not see: the event's
 	// output folder, the config file, the users' homes.
 	Hide []string
+	// HideBelow are folders whose contents the engine must not see where
+	// they lie inside its own folders, but which may be its program folder
+	// itself: the config's folder (the config file is in Hide).
+	HideBelow []string
 	// RivalDirs are the other engines' working directories: hidden too, and
 	// the engine's own folders must not be in one (its owner could write
 	// there).
@@ -192,7 +196,7 @@ func (s *Sandbox) plan(path, dir string, make bool) ([]string, error) {
 		ms = append(ms, mount{work, []string{"--bind", work, work}})
 	}
 	var readOnly []string
-	for _, h := range append(append(append([]string(nil), s.Hide...), s.RivalDirs...), s.RivalPrograms...) {
+	for _, h := range append(append(append(append([]string(nil), s.Hide...), s.HideBelow...), s.RivalDirs...), s.RivalPrograms...) {
 		h = realPath(h)
 		if h == prog || h == work || !within(h, prog) && !within(h, work) {
 			continue

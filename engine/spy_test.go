@@ -14,6 +14,7 @@ type spyLayout struct {
 	prog     string // the spy's program, relative to the root
 	refusal  string // the start fails with this, "" if it runs
 	rivalBin string // the rival's program folder, relative to the root
+	config   string // the config file, relative to the root; "" is event.toml
 }
 
 // TestSpyCannotSeeTheEvent runs a hostile engine that tries to read the
@@ -32,6 +33,7 @@ func TestSpyCannotSeeTheEvent(t *testing.T) {
 		{name: "program inside the output folder", prog: "out/ev/programs/spy/pbrain-spy", rivalBin: "out/ev/programs/rival"},
 		{name: "program inside its own working folder", prog: "out/ev/engines/spy/bin/pbrain-spy", rivalBin: "rival"},
 		{name: "program in a folder of its own", prog: "engines/spy/pbrain-spy", rivalBin: "engines/rival"},
+		{name: "program above the config's folder", prog: "pbrain-spy", rivalBin: "rival", config: "configs/event.toml"},
 		{name: "program in the rival's program folder", prog: "rival/pbrain-spy", rivalBin: "rival",
 			refusal: "also holds another engine's program"},
 		{name: "program in the rival's working folder", prog: "out/ev/engines/rival/bin/pbrain-spy", rivalBin: "rival",
@@ -50,10 +52,14 @@ func spyIn(t *testing.T, bw string, l spyLayout, sandboxed bool) {
 	root := t.TempDir()
 	at := func(p string) string { return filepath.Join(root, p) }
 	out := at("out/ev")
-	config, journal := at("event.toml"), filepath.Join(out, "journal.jsonl")
+	if l.config == "" {
+		l.config = "event.toml"
+	}
+	config, journal := at(l.config), filepath.Join(out, "journal.jsonl")
+	notes := filepath.Join(filepath.Dir(config), "notes.txt") // beside the config
 	spyDir, rivalDir := filepath.Join(out, "engines/spy"), filepath.Join(out, "engines/rival")
 	secret, rivalProg := filepath.Join(rivalDir, "secret.txt"), filepath.Join(at(l.rivalBin), "pbrain-rival")
-	for _, f := range []string{config, journal, secret, rivalProg, at(l.prog)} {
+	for _, f := range []string{config, notes, journal, secret, rivalProg, at(l.prog)} {
 		os.MkdirAll(filepath.Dir(f), 0o755)
 		os.WriteFile(f, []byte("x\n"), 0o644)
 	}
@@ -73,6 +79,9 @@ func spyIn(t *testing.T, bw string, l spyLayout, sandboxed bool) {
 		"read=" + filepath.Join(spyDir, "own.txt"): "yes",
 		"read=" + at(l.prog):                       "yes",
 	}
+	if filepath.Dir(config) != filepath.Dir(at(l.prog)) {
+		targets["read="+notes] = "no" // the config's folder is hidden, unless it is the program's
+	}
 	var args []string
 	for a := range targets {
 		args = append(args, a)
@@ -80,7 +89,7 @@ func spyIn(t *testing.T, bw string, l spyLayout, sandboxed bool) {
 	spec := Spec{Name: "spy", Command: at(l.prog), Args: args, Dir: spyDir, StartTimeout: generous}
 	if sandboxed {
 		home, _ := os.UserHomeDir()
-		spec.Sandbox = &Sandbox{Bwrap: bw, Hide: []string{out, config, home}, RivalDirs: []string{rivalDir}, RivalPrograms: []string{at(l.rivalBin)}}
+		spec.Sandbox = &Sandbox{Bwrap: bw, Hide: []string{out, config, home}, HideBelow: []string{filepath.Dir(config)}, RivalDirs: []string{rivalDir}, RivalPrograms: []string{at(l.rivalBin)}}
 		err := spec.Sandbox.Check(spec)
 		if l.refusal != "" {
 			if err == nil || !strings.Contains(err.Error(), l.refusal) {

@@ -202,12 +202,13 @@ func entrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, e
 var sandboxNotice, freezeNotice sync.Once
 
 // sandbox is what a sandboxed engine e must not see: the event's output
-// folder, its config and openings files, the users' homes, and the other
+// folder, its config and openings files (and the config's folder, where it
+// is not e's program folder), the users' homes, and the other
 // engines' working directories and program folders (engine.Sandbox shows
 // it only its own program folder and working directory, and hides whatever
 // of these lies inside them).
 func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.Sandbox {
-	s := &engine.Sandbox{Bwrap: bw, Hide: []string{out, cfg.File, "/root", "/home"}}
+	s := &engine.Sandbox{Bwrap: bw, Hide: []string{out, cfg.File, "/root", "/home"}, HideBelow: []string{filepath.Dir(cfg.File)}}
 	if home, err := os.UserHomeDir(); err == nil {
 		s.Hide = append(s.Hide, home)
 	}
