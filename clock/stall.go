@@ -37,7 +37,9 @@ type span struct{ from, to time.Duration }
 // seen.
 func Watch() {
 	heart.once.Do(func() {
+		heart.mu.Lock()
 		heart.base = time.Now()
+		heart.mu.Unlock()
 		go func() {
 			for {
 				time.Sleep(Beat)
