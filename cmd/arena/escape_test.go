@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"gomoku-arena/engine"
@@ -47,35 +48,77 @@ func placeHostile(t *testing.T, from, path string) {
 // named "..", the two attacks of issue 12 on the event's own records:
 // the spy tries to read the journal, the config and the forger's files; the
 // forger tries to append to the journal from its working folder and by
-// every path to it. They report, game by game, in MESSAGE lines.
+// every path to it. They report, game by game, in MESSAGE lines. The
+// sandboxed event runs as root and as nobody.
 func TestNoWayOutOfTheEvent(t *testing.T) {
-	for _, sandbox := range []string{"bwrap", "none"} {
-		t.Run(sandbox, func(t *testing.T) {
-			if sandbox == "bwrap" {
+	for _, tc := range []struct {
+		sandbox string
+		nobody  bool
+	}{{"bwrap", false}, {"bwrap", true}, {"none", false}} {
+		name := tc.sandbox
+		if tc.nobody {
+			name += " as nobody"
+		}
+		t.Run(name, func(t *testing.T) {
+			if tc.sandbox == "bwrap" {
 				if _, err := engine.Bwrap(); err != nil {
 					t.Skip(err)
 				}
 			}
-			root := t.TempDir()
-			out := filepath.Join(root, "out", "ev")
-			journal := filepath.Join(out, "journal.jsonl")
-			forgerDir := filepath.Join(out, "engines", engine.FolderName(".."))
-			secret := filepath.Join(forgerDir, "secret.txt")
-			os.MkdirAll(forgerDir, 0o755)
-			os.WriteFile(secret, []byte("x\n"), 0o644)
 			prog := hostileEngine(t)
-			placeHostile(t, prog, filepath.Join(root, "pbrain-spy"))
-			placeHostile(t, prog, filepath.Join(root, "forger", "pbrain-forger"))
-			cfg := filepath.Join(root, "event.toml")
-			var spyArgs, forgerArgs []string
-			for _, p := range []string{journal, cfg, secret, filepath.Join(root, "forger", "pbrain-forger")} {
-				spyArgs = append(spyArgs, `"read=`+p+`"`)
+			if !tc.nobody {
+				root := t.TempDir()
+				cfg := writeEscapeEvent(t, root, prog, tc.sandbox)
+				if stdout, stderr, code := runArena(t, "run", "-quiet", cfg); code != 0 {
+					t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+				}
+				checkEscapeEvent(t, root, tc.sandbox)
+				return
 			}
-			forgerArgs = []string{`"write=journal.jsonl"`}
-			if sandbox == "bwrap" { // unconfined, an engine may write what the user may
-				forgerArgs = append(forgerArgs, `"write=../../journal.jsonl"`, `"write=`+journal+`"`, `"read=`+journal+`"`)
+			bin, root, cred := asNobody(t)
+			cfg := writeEscapeEvent(t, root, prog, tc.sandbox)
+			filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, int(cred.Uid), int(cred.Gid)) })
+			cmd := exec.Command(bin, "run", "-quiet", cfg)
+			cmd.Env = append(os.Environ(), "ARENA_TEST_MAIN=1")
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+			if out, err := cmd.CombinedOutput(); err != nil {
+				if strings.Contains(string(out), "does not work here") {
+					t.Skipf("bubblewrap does not work for nobody here:\n%s", out)
+				}
+				t.Fatalf("%v\n%s", err, out)
 			}
-			src := `name = "ev"
+			checkEscapeEvent(t, root, tc.sandbox)
+		})
+	}
+}
+
+// escapePaths are where the spy and the forger look, in an event at root.
+func escapePaths(root string) (out, journal, forgerDir, secret, forgerProg string) {
+	out = filepath.Join(root, "out", "ev")
+	forgerDir = filepath.Join(out, "engines", engine.FolderName(".."))
+	return out, filepath.Join(out, "journal.jsonl"), forgerDir, filepath.Join(forgerDir, "secret.txt"),
+		filepath.Join(root, "forger", "pbrain-forger")
+}
+
+// writeEscapeEvent writes the event, its programs and the forger's secret
+// at root and returns the config's path.
+func writeEscapeEvent(t *testing.T, root, prog, sandbox string) string {
+	t.Helper()
+	_, journal, forgerDir, secret, forgerProg := escapePaths(root)
+	os.MkdirAll(forgerDir, 0o755)
+	os.WriteFile(secret, []byte("x\n"), 0o644)
+	placeHostile(t, prog, filepath.Join(root, "pbrain-spy"))
+	placeHostile(t, prog, forgerProg)
+	cfg := filepath.Join(root, "event.toml")
+	var spyArgs, forgerArgs []string
+	for _, p := range []string{journal, cfg, secret, forgerProg} {
+		spyArgs = append(spyArgs, `"read=`+p+`"`)
+	}
+	forgerArgs = []string{`"write=journal.jsonl"`}
+	if sandbox == "bwrap" { // unconfined, an engine may write what the user may
+		forgerArgs = append(forgerArgs, `"write=../../journal.jsonl"`, `"write=`+journal+`"`, `"read=`+journal+`"`)
+	}
+	src := `name = "ev"
 rule = "freestyle"
 format = "double-round-robin"
 concurrency = 1
@@ -94,46 +137,49 @@ name = ".."
 command = "forger/pbrain-forger"
 args = [` + strings.Join(forgerArgs, ", ") + `]
 `
-			os.WriteFile(cfg, []byte(src), 0o644)
-			stdout, stderr, code := runArena(t, "run", "-quiet", cfg)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// checkEscapeEvent reads the reports in the records of the event at root.
+func checkEscapeEvent(t *testing.T, root, sandbox string) {
+	t.Helper()
+	_, journal, forgerDir, _, _ := escapePaths(root)
+	raw, _ := os.ReadFile(journal)
+	if strings.Contains(string(raw), "forged") {
+		t.Fatalf("the forger wrote to the journal:\n%s", raw)
+	}
+	recs, err := results.ReadJournal(journal)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("journal: %v, %d records", err, len(recs))
+	}
+	seen := 0
+	for i, r := range recs {
+		for _, m := range r.Messages {
+			f := strings.Fields(m)
+			if len(f) != 5 || f[1] != "MESSAGE" {
+				continue
 			}
-			raw, _ := os.ReadFile(journal)
-			if strings.Contains(string(raw), "forged") {
-				t.Fatalf("the forger wrote to the journal:\n%s", raw)
+			seen++
+			what, path, could := f[2], f[3], f[4]
+			if i == 0 && path == journal {
+				continue // the journal does not exist before the first game is recorded
 			}
-			recs, err := results.ReadJournal(journal)
-			if err != nil || len(recs) != 2 {
-				t.Fatalf("journal: %v, %d records", err, len(recs))
+			want := "no"
+			if sandbox == "none" && f[0] == "spy:" {
+				want = "yes" // unconfined, the spy sees everything: the test can tell
 			}
-			seen := 0
-			for i, r := range recs {
-				for _, m := range r.Messages {
-					f := strings.Fields(m)
-					if len(f) != 5 || f[1] != "MESSAGE" {
-						continue
-					}
-					seen++
-					what, path, could := f[2], f[3], f[4]
-					if i == 0 && path == journal {
-						continue // the journal does not exist before the first game is recorded
-					}
-					want := "no"
-					if sandbox == "none" && f[0] == "spy:" {
-						want = "yes" // unconfined, the spy sees everything: the test can tell
-					}
-					if could != want {
-						t.Errorf("game %d: %s could %s %s: %s, want %s", r.Game, f[0], what, path, could, want)
-					}
-				}
+			if could != want {
+				t.Errorf("game %d: %s could %s %s: %s, want %s", r.Game, f[0], what, path, could, want)
 			}
-			if seen < 2*(len(spyArgs)+len(forgerArgs)) {
-				t.Errorf("only %d reports in the records", seen)
-			}
-			if _, err := os.Stat(filepath.Join(forgerDir, "secret.txt")); err != nil {
-				t.Errorf("the forger's working folder is not %s: %v", forgerDir, err)
-			}
-		})
+		}
+	}
+	if want := map[string]int{"bwrap": 16, "none": 10}[sandbox]; seen < want {
+		t.Errorf("only %d reports in the records, want %d", seen, want)
+	}
+	if _, err := os.Stat(filepath.Join(forgerDir, "secret.txt")); err != nil {
+		t.Errorf("the forger's working folder is not %s: %v", forgerDir, err)
 	}
 }
