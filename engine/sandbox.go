@@ -38,7 +38,8 @@ import (
 // into), and no capabilities even when the arbiter runs as root (it still
 // runs as the arbiter's user: as root it can read what root can in /etc).
 //
-// A layout that cannot be contained is refused (Check): a program in /,
+// A layout that cannot be contained is refused (Check): a program in /, a
+// working directory that is, holds or lies in a system folder,
 // a program folder or working directory that is one of Hide, or that is (or
 // is inside) one of RivalDirs, or a program folder that is one of
 // RivalPrograms (two engines whose programs share a folder). Its program's
@@ -165,6 +166,11 @@ func (s *Sandbox) plan(path, dir string, make bool) ([]string, error) {
 	prog, work := filepath.Dir(realPath(path)), realPath(dir)
 	if prog == "/" {
 		return nil, fmt.Errorf("sandbox: the program %s is in /, which holds everything; give it a folder of its own", path)
+	}
+	for _, d := range append([]string{"/proc", "/dev", "/sys"}, systemFolders...) {
+		if within(d, work) || within(work, d) {
+			return nil, fmt.Errorf("sandbox: the engine's working directory %s would make %s writable; give it a folder of its own", work, d)
+		}
 	}
 	for _, h := range s.Hide {
 		h = realPath(h)

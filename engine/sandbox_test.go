@@ -95,3 +95,18 @@ func TestSandboxConfinesTheEngine(t *testing.T) {
 		os.Remove(filepath.Join(outside, "leak.txt"))
 	}
 }
+
+// TestSandboxRefusesSystemWorkingFolders: a working directory that would
+// make a system folder writable is refused before anything starts.
+func TestSandboxRefusesSystemWorkingFolders(t *testing.T) {
+	s := &Sandbox{Bwrap: "bwrap"} // Check starts nothing
+	for _, dir := range []string{"/", "/etc/gomoku-engine", "/usr"} {
+		err := s.Check(Spec{Name: "x", Command: "/bin/sh", Dir: dir})
+		if err == nil || !strings.Contains(err.Error(), "writable") {
+			t.Errorf("working directory %s: %v", dir, err)
+		}
+	}
+	if err := s.Check(Spec{Name: "x", Command: "/bin/sh", Dir: t.TempDir()}); err != nil {
+		t.Error(err)
+	}
+}
