@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/internal/config"
@@ -124,12 +125,14 @@ func New(cfg *config.Event) (*Event, error) {
 	}
 	ev := &Event{cfg: cfg, out: out}
 	for _, e := range cfg.Engines {
-		ent, notice, err := entrant(cfg, e, out)
+		ent, notices, err := entrant(cfg, e, out)
 		if err != nil {
 			return nil, err
 		}
-		if notice != "" && len(ev.notices) == 0 {
-			ev.notices = append(ev.notices, notice)
+		for _, n := range notices {
+			if !slices.Contains(ev.notices, n) { // said once, not once per engine
+				ev.notices = append(ev.notices, n)
+			}
 		}
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
 			file := unsafeName.ReplaceAllString(e.Name, "_") + ".log" // as game files name engines

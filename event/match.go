@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
@@ -133,7 +134,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if m.Out != "" {
 		for i := range m.Entrants {
 			if m.Entrants[i].Spec.Dir == "" {
-				m.Entrants[i].Spec.Dir = filepath.Join(m.Out, "engines", m.Entrants[i].Spec.Name)
+				m.Entrants[i].Spec.Dir = filepath.Join(m.Out, "engines", engine.FolderName(m.Entrants[i].Spec.Name))
 			}
 		}
 		var err error

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 
@@ -281,16 +282,28 @@ func (ev *Event) check() error {
 	if len(ev.Engines) < 2 {
 		return ev.errAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
 	}
-	seen := map[string]int{}
+	seen, folders := map[string]int{}, map[string]int{}
 	for i, e := range ev.Engines {
 		at := func(key string) string { return fmt.Sprintf("engine[%d].%s", i, key) }
 		if e.Name == "" {
 			return ev.errAt(at("name"), "missing")
 		}
+		if strings.IndexFunc(e.Name, unicode.IsControl) >= 0 {
+			return ev.errAt(at("name"), fmt.Sprintf("engine %q: a name must not hold control characters", e.Name))
+		}
 		if j, dup := seen[e.Name]; dup {
 			return ev.errAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine[%d])", e.Name, j))
 		}
 		seen[e.Name] = i
+		// A name is a name, not a path: its working folder is named by
+		// engine.FolderName, which two names must not share.
+		if folder := engine.FolderName(e.Name); e.Dir == "" {
+			if j, dup := folders[folder]; dup {
+				return ev.errAt(at("name"), fmt.Sprintf("engine %q would share the working folder %q with engine %d (%q); folder names keep only letters, digits and . _ - + #",
+					e.Name, folder, j+1, ev.Engines[j].Name))
+			}
+			folders[folder] = i
+		}
 		if e.Command == "" {
 			return ev.errAt(at("command"), fmt.Sprintf("engine %q: missing", e.Name))
 		}
