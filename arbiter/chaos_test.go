@@ -55,6 +55,7 @@ func TestMemoryHogForfeits(t *testing.T) {
 	if rec.End != record.MemoryLimit || rec.Winner != rules.Black || !rec.End.Forfeit() {
 		t.Fatalf("%s %q, winner %v", rec.End, rec.Detail, rec.Winner)
 	}
+	replay(t, rec)
 }
 
 // TestMemoryHogForfeitsInTheOpening: the limit holds for the answers of an
@@ -63,9 +64,15 @@ func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
 	e := startHog(t)
 	g := Game{Rule: freestyle(t), Size: 15, Procedure: rules.Swap2Procedure}
 	rec := mustPlay(t, context.Background(), g, player(e, fast), player(start(t, "greedy"), fast))
-	if rec.End != record.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 0 {
+	if rec.End != record.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 3 {
 		t.Fatalf("%s %q, winner %q, %d moves; want hog to lose by memory at its Swap2 answer", rec.End, rec.Detail, rec.WinnerName(), len(rec.Moves))
 	}
+	for _, m := range rec.Moves { // the answer's stones are kept, refused
+		if m.Refused != record.RefusedMemory {
+			t.Errorf("stone %v refused %q, want %q", m.Point, m.Refused, record.RefusedMemory)
+		}
+	}
+	replay(t, rec)
 }
 
 // startHog starts a faulty engine that takes 100 MB at its first answer,

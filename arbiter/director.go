@@ -3,7 +3,6 @@ package arbiter
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -173,11 +172,19 @@ func (d *Director) take(i int) (*engine.Engine, error) {
 		return e, nil
 	}
 	spec := d.Entrants[i].Spec
-	if d.started[i] > 0 && spec.Dir != "" {
-		spec.Dir = filepath.Join(spec.Dir, strconv.Itoa(d.started[i]+1))
+	var sub []string // a second process of an entrant gets a folder of its own
+	if d.started[i] > 0 {
+		sub = append(sub, strconv.Itoa(d.started[i]+1))
 	}
 	d.started[i]++
 	d.mu.Unlock()
+	if spec.Dir != "" {
+		dir, err := engine.WorkDir(spec.Dir, sub...)
+		if err != nil {
+			return nil, fmt.Errorf("starting engine %q: %w", spec.Name, err)
+		}
+		spec.Dir = dir
+	}
 	e, err := engine.Start(spec)
 	if err != nil {
 		return nil, fmt.Errorf("starting engine %q: %w", spec.Name, err)

@@ -155,6 +155,16 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		Black: black.Engine.Name(), White: white.Engine.Name(), Start: time.Now(),
 	}
 	defer func() { rec.Finish = time.Now() }()
+	if g.Procedure != rules.NoProcedure {
+		rec.Procedure = g.Procedure.String()
+	}
+	// Captures are marked by replaying the record, so that stones placed
+	// by an opening or an opening procedure carry theirs too.
+	defer func() {
+		if err := record.MarkCaptures(rec, g.Rule); err != nil {
+			rec.Messages = append(rec.Messages, "arbiter: the record does not replay: "+err.Error())
+		}
+	}()
 
 	stop := context.AfterFunc(ctx, func() { black.Engine.Kill(); white.Engine.Kill() })
 	defer stop()
@@ -167,10 +177,21 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		rec.Moves = append(rec.Moves, record.Move{Point: m, Color: colorOf(len(rec.Moves)), Opening: true})
 	}
 
+	// Both engines are asked to start, whatever the first answers: when
+	// neither starts, neither has won (a double forfeit, 0-0).
+	var failed [3]record.Termination
+	var details [3]string
 	for _, c := range []rules.Color{rules.Black, rules.White} {
-		if end, detail := g.start(sides[c]); end != "" {
-			return finish(ctx, rec, c.Opponent(), end, detail)
-		}
+		failed[c], details[c] = g.start(sides[c])
+	}
+	switch {
+	case failed[rules.Black] != "" && failed[rules.White] != "":
+		return finish(ctx, rec, rules.Empty, record.DoubleForfeit,
+			fmt.Sprintf("black %s: %s; white %s: %s", failed[rules.Black], details[rules.Black], failed[rules.White], details[rules.White]))
+	case failed[rules.Black] != "":
+		return finish(ctx, rec, rules.White, failed[rules.Black], details[rules.Black])
+	case failed[rules.White] != "":
+		return finish(ctx, rec, rules.Black, failed[rules.White], details[rules.White])
 	}
 	rec.BlackAbout, rec.WhiteAbout = black.Engine.Identity().Raw, white.Engine.Identity().Raw
 
@@ -195,7 +216,7 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		case engine.FaultExit:
 			return finish(ctx, rec, c.Opponent(), record.Crash, reply.Detail)
 		case engine.FaultMalformed:
-			rec.Moves = append(rec.Moves, record.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line})
+			rec.Moves = append(rec.Moves, record.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line, Refused: record.RefusedMalformed})
 			return finish(ctx, rec, c.Opponent(), record.Illegal, fmt.Sprintf("malformed move %q", reply.Line))
 		}
 		budget := clk.Budget(c)
@@ -203,16 +224,21 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		mv := record.Move{Point: reply.Move, Color: c, Think: reply.Elapsed, Left: clk.Left(c)}
 		if !onTime {
 			s.Engine.Kill()
+			mv.Refused = record.RefusedLate
 			rec.Moves = append(rec.Moves, mv)
 			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("move after %v, budget %v", reply.Elapsed.Round(time.Millisecond), budget))
 		}
 		if over, detail := s.Engine.CheckMemory(); over {
 			s.Engine.Kill() // the next game starts a fresh process
+			mv.Refused = record.RefusedMemory
 			rec.Moves = append(rec.Moves, mv)
 			return finish(ctx, rec, c.Opponent(), record.MemoryLimit, detail)
 		}
 		v := g.Rule.Play(pos, reply.Move)
 		mv.Captured = v.Captured
+		if v.Illegal {
+			mv.Refused = string(v.Reason) // the rule did not place it
+		}
 		rec.Moves = append(rec.Moves, mv)
 		s.known = len(pos.Moves)
 		if g.Moved != nil {

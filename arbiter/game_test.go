@@ -57,31 +57,17 @@ var fast = clock.Control{Match: 20 * time.Second, Tolerance: 200 * time.Millisec
 
 func player(e *engine.Engine, ctl clock.Control) *Player { return &Player{Engine: e, Clock: ctl} }
 
-// replay checks a record against the rules: every stone the engines played
-// is legal until the last, and the end matches the rules' verdict.
+// replay checks a record against the rules with the project's one replay:
+// every stone the engines played is legal, and the end is the one the rules
+// reach.
 func replay(t *testing.T, rec *record.Record) {
 	t.Helper()
 	r, err := rules.ByName(rec.Rule)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := rules.NewPosition(rec.Size)
-	for i, m := range rec.Moves {
-		if m.Color != p.ToMove() {
-			t.Fatalf("move %d: colour %v, %v to move", i+1, m.Color, p.ToMove())
-		}
-		if m.Raw != "" {
-			if i != len(rec.Moves)-1 {
-				t.Fatalf("malformed move %d is not the last", i+1)
-			}
-			return
-		}
-		v := r.Play(p, m.Point)
-		onBoard := rec.End == record.Five || rec.End == record.Illegal || rec.End == record.Forbidden ||
-			rec.End == record.FullBoard || rec.End == record.CaptureWin
-		if v.Over != (onBoard && i == len(rec.Moves)-1) {
-			t.Fatalf("move %d %v: verdict %+v, record ends at move %d with %s", i+1, m.Point, v, len(rec.Moves), rec.End)
-		}
+	if _, err := record.Verify(rec, r); err != nil {
+		t.Fatalf("game %d (%s): %v", rec.Game, rec.End, err)
 	}
 }
 

@@ -101,6 +101,11 @@ func (m *Match) Validate() error {
 	case m.Size < rules.MinSize || m.Size > rules.MaxSize:
 		return fmt.Errorf("board size %d out of range %d..%d", m.Size, rules.MinSize, rules.MaxSize)
 	}
+	if m.Rule != nil {
+		if err := rules.CheckSize(m.Rule, m.Size); err != nil {
+			return err
+		}
+	}
 	if m.SPRT != nil {
 		if len(m.Entrants) != 2 {
 			return fmt.Errorf("an SPRT compares two engines, not %d", len(m.Entrants))
@@ -243,6 +248,11 @@ func (m *Match) count(rec *record.Record) MatchGame {
 	if rec.Black != m.Entrants[e.First].Spec.Name {
 		first = 1 - first
 	}
+	if rec.End == record.DoubleForfeit {
+		// Neither engine started: the game says nothing of either's
+		// strength, so it weighs as a draw, the same for both.
+		first = 0.5
+	}
 	e.WDL.Add(first)
 	if m.Suite.Pairs {
 		pair := p.k / 2
@@ -262,7 +272,7 @@ func (m *Match) count(rec *record.Record) MatchGame {
 	}
 	if m.FatalError && !m.fatal {
 		switch rec.End {
-		case record.Crash, record.Time, record.Refusal:
+		case record.Crash, record.Time, record.Refusal, record.DoubleForfeit:
 			m.fatal, g.Fatal = true, true
 		}
 	}

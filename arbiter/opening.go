@@ -99,50 +99,90 @@ func (o *procedure) ask(s rules.Seat, what string, req func(deadline time.Time) 
 	switch r.Fault {
 	case engine.FaultTimeout:
 		sd.Engine.Kill()
-		o.lose(s, record.Time, fmt.Sprintf("no answer to %s within %v", what, budget), nil)
+		o.lose(s, record.Time, fmt.Sprintf("no answer to %s within %v", what, budget))
 		return r, false
 	case engine.FaultExit:
-		o.lose(s, record.Crash, r.Detail, nil)
+		o.lose(s, record.Crash, r.Detail)
 		return r, false
 	case engine.FaultMalformed:
-		o.lose(s, record.Illegal, fmt.Sprintf("malformed answer to %s %q", what, r.Line), &record.Move{Color: o.seats[s].color, Think: r.Elapsed, Raw: r.Line})
+		o.lose(s, record.Illegal, fmt.Sprintf("malformed answer to %s %q", what, r.Line),
+			record.Move{Color: o.seats[s].color, Think: r.Elapsed, Raw: r.Line, Refused: record.RefusedMalformed})
 		return r, false
 	case engine.FaultUnsupported:
-		o.lose(s, record.Refusal, fmt.Sprintf("does not take %s: %s", what, r.Detail), nil)
+		o.lose(s, record.Refusal, fmt.Sprintf("does not take %s: %s", what, r.Detail))
 		return r, false
 	}
 	if !clk.Charge(rules.Black, r.Elapsed) {
 		sd.Engine.Kill()
-		o.lose(s, record.Time, fmt.Sprintf("answer to %s after %v, budget %v", what, r.Elapsed.Round(time.Millisecond), budget), nil)
+		o.lose(s, record.Time, fmt.Sprintf("answer to %s after %v, budget %v", what, r.Elapsed.Round(time.Millisecond), budget),
+			o.refused(s, r, record.RefusedLate)...)
 		return r, false
 	}
 	clk.Charge(rules.White, r.Elapsed)
 	if over, detail := sd.Engine.CheckMemory(); over {
 		sd.Engine.Kill() // the next game starts a fresh process
-		o.lose(s, record.MemoryLimit, detail, nil)
+		o.lose(s, record.MemoryLimit, detail, o.refused(s, r, record.RefusedMemory)...)
 		return r, false
 	}
 	return r, true
 }
 
-// lose ends the game as a forfeit by seat s, keeping the offending move.
-func (o *procedure) lose(s rules.Seat, end record.Termination, detail string, mv *record.Move) {
-	if mv != nil {
-		o.rec.Moves = append(o.rec.Moves, *mv)
-	}
+// lose ends the game as a forfeit by seat s, keeping the stones it refused.
+func (o *procedure) lose(s rules.Seat, end record.Termination, detail string, refused ...record.Move) {
+	o.rec.Moves = append(o.rec.Moves, refused...)
 	finish(o.ctx, o.rec, o.seats[s.Other()].color, end, detail)
 }
 
-// reject ends the game because the rules refused seat s's answer.
+// refused is seat s's answer r as refused stones, each marked with why; an
+// answer without stones (SWAP) leaves none.
+func (o *procedure) refused(s rules.Seat, r engine.OpeningReply, why string) []record.Move {
+	var mvs []record.Move
+	for i, m := range r.Stones {
+		mv := record.Move{Point: m, Color: o.seats[s].color, Refused: why}
+		if i == 0 {
+			mv.Think = r.Elapsed
+		}
+		mvs = append(mvs, mv)
+	}
+	return mvs
+}
+
+// reject ends the game because the rules refused seat s's answer. Every
+// stone of the answer is kept: when the rules name the stone at fault, the
+// stones before it, which the rules played, are moves of the record, that
+// stone is refused with the rules' reason and any after it as RefusedWith;
+// an answer refused as a whole (a wrong number of stones) is refused stone by
+// stone, and an answer without stones as its line.
 func (o *procedure) reject(s rules.Seat, what string, r engine.OpeningReply, err error) {
 	var pe *rules.ProcedureError
-	var mv *record.Move
-	if errors.As(err, &pe) && pe.Stone > 0 {
-		mv = &record.Move{Point: pe.Move, Color: colorOf(len(o.rec.Moves)), Think: r.Elapsed, Left: o.clocks[s].Left(rules.Black)}
-	} else {
-		mv = &record.Move{Color: colorOf(len(o.rec.Moves)), Think: r.Elapsed, Raw: r.Line}
+	detail := fmt.Sprintf("%s: %v", what, err)
+	why := record.RefusedAnswer
+	if errors.As(err, &pe) {
+		why = string(pe.Reason)
 	}
-	o.lose(s, record.Illegal, fmt.Sprintf("%s: %v", what, err), mv)
+	if len(r.Stones) == 0 {
+		o.lose(s, record.Illegal, detail, record.Move{Color: o.seats[s].color, Think: r.Elapsed, Raw: r.Line, Refused: why})
+		return
+	}
+	if pe == nil || pe.Stone < 1 || pe.Stone > len(r.Stones) {
+		o.lose(s, record.Illegal, detail, o.refused(s, r, why)...)
+		return
+	}
+	end := record.Illegal // a renju forbidden stone ends it as in the game proper
+	if t, _ := judge(rules.Verdict{Illegal: true, Reason: pe.Reason}, pe.Move); t == record.Forbidden {
+		end = record.Forbidden
+	}
+	first := pe.Stone - 1   // the stone at fault
+	if what != "RIFOFFER" { // offers are alternatives, not stones in turn: none is played
+		o.placed(s, r.Stones[:first], r.Elapsed)
+		if first > 0 {
+			r.Elapsed = 0 // charged with the first stone
+		}
+		r.Stones, first = r.Stones[first:], 0
+	}
+	mvs := o.refused(s, r, record.RefusedWith)
+	mvs[first].Refused = string(pe.Reason)
+	o.lose(s, end, detail, mvs...)
 }
 
 // placed records stones an engine placed; the answer's think time goes

@@ -129,6 +129,7 @@ func TestSwap2Forfeits(t *testing.T) {
 			if rec.End != c.end || rec.WinnerName() == c.loser || rec.WinnerName() == "" || !strings.Contains(rec.Detail, c.detail) {
 				t.Errorf("%s, winner %q, %q; want %s lost by %s with %q", rec.End, rec.WinnerName(), rec.Detail, c.loser, c.end, c.detail)
 			}
+			replay(t, rec) // the record keeps the answer's stones and replays to the forfeit
 		})
 	}
 }
@@ -216,6 +217,7 @@ func TestRIFProcedureChecks(t *testing.T) {
 			if rec.End != c.end || rec.WinnerName() == c.loser || rec.WinnerName() == "" || !strings.Contains(rec.Detail, c.detail) {
 				t.Errorf("%s, winner %q, %q; want %s lost by %s with %q\n%v", rec.End, rec.WinnerName(), rec.Detail, c.loser, c.end, c.detail, rec.Messages)
 			}
+			replay(t, rec)
 		})
 	}
 }

@@ -2,13 +2,18 @@ package arbiter
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"time"
 
+	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
+	"gomoku-arena/results/standings"
 	"gomoku-arena/rules"
 )
 
@@ -34,6 +39,206 @@ type Tournament struct {
 	// RoundDone, if set, is called after each Swiss round with every record
 	// so far (to write the TRF report).
 	RoundDone func(round int, all []*record.Record) error
+	// WithdrawAfter withdraws a Swiss entrant that failed to start this many
+	// of its games in a row (see failedStart); 0 never does.
+	WithdrawAfter int
+	// Requests, if set, is the organizer's withdrawal request file
+	// (RequestWithdrawal), read before each Swiss round is paired.
+	Requests string
+}
+
+// Withdrawal rule. A Swiss entrant is withdrawn before a round is paired
+// when it failed to start its last WithdrawAfter games (byes between them
+// aside), or when the organizer asked for it (arena withdraw). The
+// withdrawal is journaled as a record (End == record.Withdrawn, Round = the
+// first round it is not paired in, Detail = why), so standings, the TRF and
+// a resumed event all see it; a withdrawn entrant gets no more pairings and
+// no more byes, keeps its points, and shows as withdrawn. A round already
+// started (it has records) is never paired again differently: a withdrawal
+// asked for during a round takes effect in the next one. Round robins keep
+// their fixed schedule: the rule applies to Swiss events only.
+
+// failedStart reports whether entrant name lost rec without starting it: it
+// refused the game (ERROR or no answer to START, or to an opening
+// procedure's request), crashed before its first move, or neither engine
+// started (a double forfeit).
+func failedStart(rec *record.Record, name string) bool {
+	if !rec.IsGame() || (rec.Black != name && rec.White != name) {
+		return false
+	}
+	if rec.End == record.DoubleForfeit {
+		return true
+	}
+	loser := rules.Black
+	if rec.Winner == rules.Black {
+		loser = rules.White
+	}
+	if rec.Winner == rules.Empty || (loser == rules.Black) != (rec.Black == name) {
+		return false
+	}
+	switch rec.End {
+	case record.Refusal:
+		return true
+	case record.Crash:
+		for _, m := range rec.Moves {
+			if !m.Opening && m.Color == loser {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// withdrawals journals the withdrawals due before round r is paired and
+// returns, by entrant, the rounds they were withdrawn from (all of them,
+// earlier ones included), and whether it journaled any.
+func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, bool, error) {
+	out, err := standings.Withdrawals(all, t.names())
+	if err != nil {
+		return nil, false, err
+	}
+	for _, rec := range all {
+		if rec.Round >= r && rec.End != record.Withdrawn {
+			return out, false, nil // round r has started: paired as it was
+		}
+	}
+	var requests []WithdrawalRequest
+	if t.Requests != "" {
+		if requests, err = ReadWithdrawalRequests(t.Requests); err != nil {
+			return nil, false, err
+		}
+	}
+	added := false
+	for i, e := range t.Entrants {
+		if _, done := out[i]; done {
+			continue
+		}
+		name := e.Spec.Name
+		why := ""
+		for _, q := range requests {
+			if q.Engine == name {
+				why = "withdrawn by the organizer"
+				if q.Reason != "" {
+					why += ": " + q.Reason
+				}
+			}
+		}
+		if why == "" && t.WithdrawAfter > 0 {
+			// The entrant's games, last first, byes aside.
+			failed := 0
+			for k := len(all) - 1; k >= 0 && failed < t.WithdrawAfter; k-- {
+				rec := all[k]
+				if !rec.IsGame() || (rec.Black != name && rec.White != name) {
+					continue
+				}
+				if !failedStart(rec, name) {
+					break
+				}
+				failed++
+			}
+			if failed == t.WithdrawAfter {
+				why = fmt.Sprintf("failed to start %d games in a row (withdraw_after = %d)", failed, t.WithdrawAfter)
+			}
+		}
+		if why == "" {
+			continue
+		}
+		now := time.Now()
+		rec := &record.Record{Event: t.Event, Round: r, Rule: t.Rule.Name(), Size: t.Size,
+			Black: name, End: record.Withdrawn, Detail: why, Start: now, Finish: now}
+		if err := t.Director.Finished(rec); err != nil {
+			return nil, false, err
+		}
+		out[i], added = r, true
+		if t.Notice != nil {
+			t.Notice(fmt.Sprintf("round %d: %s is withdrawn: %s", r, name, why))
+		}
+	}
+	return out, added, nil
+}
+
+// TRF is the Swiss event so far as a tournament report, players named and
+// rated as given, withdrawals shown, with the rounds before round r.
+func (t *Tournament) TRF(name string, ratings []int, all []*record.Record, r int) (*pairing.TRF, error) {
+	games, err := t.SwissHistory(all, r)
+	if err != nil {
+		return nil, err
+	}
+	out, err := standings.Withdrawals(all, t.names())
+	if err != nil {
+		return nil, err
+	}
+	trf := &pairing.TRF{Name: name, Rounds: t.Rounds, ByePoints: t.ByePoints, Games: games}
+	for i, e := range t.Entrants {
+		p := pairing.TRFPlayer{Name: e.Spec.Name, Withdrawn: out[i]}
+		if i < len(ratings) {
+			p.Rating = ratings[i]
+		}
+		trf.Players = append(trf.Players, p)
+	}
+	return trf, nil
+}
+
+// WithdrawalRequest is one line of the organizer's request file.
+type WithdrawalRequest struct {
+	Engine string    `json:"engine"`
+	Reason string    `json:"reason,omitempty"`
+	Time   time.Time `json:"time"`
+}
+
+// WithdrawalFile is the name of the request file in an event's folder.
+const WithdrawalFile = "withdrawals.jsonl"
+
+// RequestWithdrawal records durably, in the request file at path (one JSON
+// object a line), that the organizer withdraws engine from the event. The
+// running event (or the next run of it) withdraws the entrant before the
+// next round it pairs.
+func RequestWithdrawal(path, engine, reason string) error {
+	if strings.TrimSpace(engine) == "" {
+		return fmt.Errorf("withdrawal: no engine named")
+	}
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if _, err := ReadWithdrawalRequests(path); err != nil {
+		return err
+	}
+	line, err := json.Marshal(WithdrawalRequest{Engine: engine, Reason: reason, Time: time.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	if len(old) > 0 && old[len(old)-1] != '\n' {
+		old = append(old, '\n')
+	}
+	return durable.WriteFile(path, append(append(old, line...), '\n'))
+}
+
+// ReadWithdrawalRequests reads the request file at path; a missing file has
+// no requests. A line that is not a request is an error naming it.
+func ReadWithdrawalRequests(path string) ([]WithdrawalRequest, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []WithdrawalRequest
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		var q WithdrawalRequest
+		dec := json.NewDecoder(strings.NewReader(l))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&q); err != nil || q.Engine == "" {
+			return nil, fmt.Errorf("%s:%d: not a withdrawal request (want {\"engine\": NAME, ...}): %q", path, i+1, l)
+		}
+		out = append(out, q)
+	}
+	return out, nil
 }
 
 // Run plays every fixture not in done. finished is called with each newly
@@ -173,7 +378,24 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 	opt := pairing.SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints}
 	number := 0
 	for r := 1; r <= t.Rounds; r++ {
-		history := t.SwissHistory(*all, r)
+		out, added, err := t.withdrawals(r, *all)
+		if err != nil {
+			return err
+		}
+		if added && r > 1 && t.RoundDone != nil {
+			// The report shows who will not be paired before the round is.
+			if err := t.RoundDone(r-1, *all); err != nil {
+				return err
+			}
+		}
+		for i := range players {
+			w, ok := out[i]
+			players[i].Withdrawn = ok && w <= r
+		}
+		history, err := t.SwissHistory(*all, r)
+		if err != nil {
+			return err
+		}
 		ps, err := pairing.PairSwiss(players, history, r, opt)
 		if errors.Is(err, pairing.ErrNoLegalPairing) {
 			var relax pairing.Relaxation
@@ -201,6 +423,12 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 		if drain.Err() != nil || abort.Err() != nil {
 			return nil
 		}
+		if r < t.Rounds {
+			// Withdrawals due after this round go into its report.
+			if _, _, err := t.withdrawals(r+1, *all); err != nil {
+				return err
+			}
+		}
 		if t.RoundDone != nil {
 			if err := t.RoundDone(r, *all); err != nil {
 				return err
@@ -211,20 +439,29 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 }
 
 // SwissHistory is what the Swiss pairing needs to know of the rounds before
-// round r. A refusal is the only game not played over the board; a crash, a
-// time loss or an illegal move is a played loss.
-func (t *Tournament) SwissHistory(all []*record.Record, r int) []pairing.SwissGame {
-	var h []pairing.SwissGame
-	for _, rec := range all {
-		if rec.Round >= r {
-			continue
-		}
-		g := pairing.SwissGame{Round: rec.Round, Black: t.index(rec.Black), White: pairing.Bye, Score: rec.Score()}
-		if rec.End != record.ByeEnd {
-			g.White = t.index(rec.White)
-			g.Forfeit = rec.End == record.Refusal
-		}
-		h = append(h, g)
+// round r: the games of the records, converted as the standings convert
+// them (standings.GameResults), so that a refusal or a double forfeit is a
+// game not played over the board in both, and a crash, a time loss or an
+// illegal move a played loss.
+func (t *Tournament) SwissHistory(all []*record.Record, r int) ([]pairing.Game, error) {
+	games, err := standings.GameResults(all, t.names())
+	if err != nil {
+		return nil, err
 	}
-	return h
+	var h []pairing.Game
+	for _, g := range games {
+		if g.Round < r {
+			h = append(h, g.Game)
+		}
+	}
+	return h, nil
+}
+
+// names maps each entrant's engine name to its index.
+func (t *Tournament) names() map[string]int {
+	m := make(map[string]int, len(t.Entrants))
+	for i, e := range t.Entrants {
+		m[e.Spec.Name] = i
+	}
+	return m
 }

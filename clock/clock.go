@@ -1,7 +1,9 @@
 // Package clock owns time accounting for one game: each side's match time,
 // the per-move limit, the increment and the tolerance that separates a late
-// move from a hung engine. It is pure: it never reads the wall clock. The
-// arbiter measures each move's think time and charges it here.
+// move from a hung engine. Its accounting is pure: it never reads the wall
+// clock. The arbiter measures each move's think time and charges it here.
+// The one exception is the heartbeat that notices the arbiter's own stalls
+// (stall.go), which are never charged to an engine.
 //
 // What counts as think time: the wall time from the moment the arbiter has
 // finished writing the move request (BEGIN, TURN or BOARD...DONE) to the

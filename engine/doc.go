@@ -17,6 +17,10 @@
 // not counted (an engine that does not read its input is caught by the write
 // deadline instead), nor is process start-up: START is answered before the
 // first move is requested. The same measure applies to every engine.
+// Time the arbiter itself did not run (clock.Stalled: it was stopped, or the
+// machine was) is left out of Elapsed and moves the deadline back: an engine
+// never loses on time to a stall of the arbiter, and each stall is noted in
+// the reply.
 //
 // # Output
 //

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"gomoku-arena/clock"
 	"gomoku-arena/rules"
 )
 
@@ -19,7 +20,7 @@ const (
 	DefaultStartTimeout = 10 * time.Second
 	DefaultCloseGrace   = time.Second
 	DefaultWriteTimeout = time.Second
-	exitLinger          = 200 * time.Millisecond // after the process exits, how long lines still in the pipe are awaited
+	exitLinger          = time.Second // after the process exits, how long lines still in the pipe are awaited
 )
 
 // Spec says how to run one engine.
@@ -170,10 +171,13 @@ func (e *Engine) resolve() error {
 func (e *Engine) spawn() error {
 	path, args := e.path, e.args
 	if e.spec.Sandbox != nil {
-		path, args = e.spec.Sandbox.command(path, args, e.dir)
+		var err error
+		if path, args, err = e.spec.Sandbox.command(path, args, e.dir, e.spec.Limits.Memory); err != nil {
+			return fmt.Errorf("engine %q: %w", e.name, err)
+		}
 	}
 	errs := new(ring) // each process's own, so that its last words are its own
-	p, err := spawn(path, args, e.dir, e.env, errs, e.spec.Transcript)
+	p, err := spawn(path, args, e.dir, e.env, e.spec.Limits.Memory, errs, e.spec.Transcript)
 	if err == nil {
 		if err = applyLimits(p, e.spec.Limits); err != nil {
 			p.kill()
@@ -487,7 +491,7 @@ func (e *Engine) ask(cmd []byte, deadline time.Time, nt *notes) (x *exchange, se
 	if f, detail = x.send(cmd); f != "" {
 		return nil, time.Time{}, f, detail
 	}
-	return x, time.Now(), "", ""
+	return x, x.wrote(), "", ""
 }
 
 // request writes a move request and waits for the move.
@@ -503,7 +507,7 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 	for {
 		l, f, detail := x.next()
 		if f != "" {
-			r.Fault, r.Detail, r.Elapsed = f, detail, time.Since(sent)
+			r.Fault, r.Detail, r.Elapsed = f, detail, x.think(sent)
 			return r
 		}
 		ln := ParseLine(l.text)
@@ -512,11 +516,11 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 		}
 		switch ln.Kind {
 		case LineMove:
-			r.Elapsed = time.Since(sent)
+			r.Elapsed = x.think(sent)
 			r.Move, r.Line = ln.Point, clip(l.text, maxNoteLen)
 			return r
 		case LineMalformed:
-			r.Elapsed = time.Since(sent)
+			r.Elapsed = x.think(sent)
 			r.Line = clip(l.text, maxNoteLen)
 			r.Fault, r.Detail = FaultMalformed, strconv.Quote(r.Line)
 			return r
@@ -524,7 +528,7 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 			x.note(ln, l)
 			play := appendPoint([]byte("PLAY "), ln.Point)
 			if f, detail := x.p.write(append(play, '\n'), x.deadline); f != "" {
-				r.Fault, r.Detail, r.Elapsed = f, detail, time.Since(sent)
+				r.Fault, r.Detail, r.Elapsed = f, detail, x.think(sent)
 				return r
 			}
 		default:
@@ -591,11 +595,14 @@ type exchange struct {
 	notes     *notes
 	timer     *time.Timer
 	exited    <-chan struct{}
-	lingering bool // the process has exited; waiting only for lines still in the pipe
+	lingering bool          // the process has exited; waiting only for lines still in the pipe
+	began     time.Time     // the arbiter's stalls since then move the deadline (stall.go)
+	forgiven  time.Duration // how far they have moved it
 }
 
 func (e *Engine) exchange(p *proc, deadline time.Time, nt *notes) *exchange {
-	return &exchange{p: p, deadline: deadline, notes: nt, exited: p.exited}
+	clock.Watch()
+	return &exchange{p: p, deadline: deadline, notes: nt, exited: p.exited, began: time.Now()}
 }
 
 // send reports lines left over from before (late or unsolicited output) and
@@ -615,6 +622,7 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 			x.notes.add("warning: late line " + strconv.Quote(clip(l.text, maxNoteLen)))
 		}
 	}
+	x.forgive()
 	return x.p.write(cmd, x.deadline)
 }
 
@@ -651,6 +659,10 @@ func (x *exchange) next() (outLine, Fault, string) {
 			x.exited, x.lingering = nil, true
 			x.timer.Reset(time.Until(earliest(x.deadline, time.Now().Add(exitLinger))))
 		case <-x.timer.C:
+			if !x.lingering && x.forgive() {
+				x.timer.Reset(time.Until(x.deadline))
+				continue
+			}
 			if x.lingering {
 				return outLine{}, FaultExit, x.p.exitDetail()
 			}

@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,9 +28,11 @@ const DefaultMaxMemory = 350 << 20
 //     counted 1/k each, so helpers count what they add, and forked copies
 //     do not count their parent's pages again.
 //
-// A single-process engine is thus measured by its peak, as Gomocup does. A
-// helper that came and went between two measurements is not seen; the
-// kernel-enforced HardMemory is the safeguard for that.
+// To that is added what it holds in its own /tmp and /dev/shm, which are
+// tmpfs kept in memory (tmpfs.go). A single-process engine is thus measured
+// by its peak, as Gomocup does. A helper that came and went between two
+// measurements is not seen; the kernel-enforced HardMemory is the safeguard
+// for that.
 type Limits struct {
 	// Memory is checked by the arbiter after every move (CheckMemory); an
 	// engine over it forfeits. 0 means none.
@@ -47,11 +47,16 @@ type Limits struct {
 	// sandbox launcher counts too). Where the arbiter may make a pids cgroup
 	// (cgroup v1, or v2 with the pids controller delegated; as root, say),
 	// the engine runs in its own with pids.max = Processes, which holds for
-	// every user. Otherwise RLIMIT_NPROC is set to its user's current count
-	// of threads plus Processes, which the kernel does not apply to root.
+	// every user (cgroup.go). Otherwise RLIMIT_NPROC is set to its user's
+	// current count of threads plus Processes, which the kernel does not
+	// apply to root.
 	Processes int
-	// FreezeIdle makes Freeze stop the engine's processes (SIGSTOP) while
-	// the opponent is on move, so it cannot think on the opponent's time.
+	// FreezeIdle makes Freeze stop the engine's processes while the
+	// opponent is on move, so it cannot think on the opponent's time: each
+	// process is sent SIGSTOP, and where the arbiter may make a cgroup (as
+	// root, say), the kernel's cgroup freezer also stops them all, new ones
+	// included (cgroup.go); without it an engine that keeps starting new
+	// processes can dodge the freeze (Freezer says which applies).
 	FreezeIdle bool
 }
 
@@ -111,7 +116,8 @@ func (e *Engine) Memory() (bytes int64, procs int) {
 		return 0, 0
 	}
 	var peak, pss int64
-	for _, pid := range tree(p.pid) {
+	pids := tree(p.pid)
+	for _, pid := range pids {
 		hwm, ok := statusKB(pid, "VmHWM")
 		if !ok {
 			continue // gone, or a zombie
@@ -124,7 +130,7 @@ func (e *Engine) Memory() (bytes int64, procs int) {
 			pss += hwm
 		}
 	}
-	return max(peak, pss), procs
+	return max(peak, pss) + privateTmpUse(pids), procs
 }
 
 // rollupKB reads a "Key: N kB" field of /proc/PID/smaps_rollup.
@@ -151,22 +157,26 @@ func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 // Limits are the engine's limits from its Spec.
 func (e *Engine) Limits() Limits { return e.spec.Limits }
 
-// Freeze stops every process of the engine (SIGSTOP to its group and to
-// each process of its tree, which also reaches helpers that left the group)
-// when Limits.FreezeIdle is set. Thaw resumes it. Both are idempotent.
+// Freeze stops every process of the engine when Limits.FreezeIdle is set:
+// SIGSTOP to its group and to each process of its tree (which also reaches
+// helpers that left the group) stops them at once, and where the engine has
+// a cgroup, the kernel's cgroup freezer then stops whatever that missed, such
+// as a process being forked meanwhile (the freezer alone takes milliseconds
+// to start on cgroup v1, during which the engine would run on). Thaw resumes
+// it. Both are idempotent.
 func (e *Engine) Freeze() {
 	if !e.spec.Limits.FreezeIdle {
 		return
 	}
-	e.signalAll(syscall.SIGSTOP, true)
+	e.setFrozen(true)
 }
 
-// Thaw resumes a frozen engine (SIGCONT). The arbiter thaws an engine
-// before writing its move request, so the think time, which starts once the
-// request is written, never includes the freeze.
-func (e *Engine) Thaw() { e.signalAll(syscall.SIGCONT, false) }
+// Thaw resumes a frozen engine. The arbiter thaws an engine before writing
+// its move request, so the think time, which starts once the request is
+// written, never includes the freeze.
+func (e *Engine) Thaw() { e.setFrozen(false) }
 
-func (e *Engine) signalAll(sig syscall.Signal, freeze bool) {
+func (e *Engine) setFrozen(freeze bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	p := e.p
@@ -174,8 +184,30 @@ func (e *Engine) signalAll(sig syscall.Signal, freeze bool) {
 		return
 	}
 	p.frozen = freeze
-	_ = syscall.Kill(-p.pid, sig)
-	for _, pid := range tree(p.pid) {
+	freezer := p.cg != nil && p.cg.freeze != ""
+	if freeze {
+		signalTree(p.pid, syscall.SIGSTOP)
+		if freezer {
+			// A process that got away from the cgroup before the engine
+			// was put in it (none should) is brought back first.
+			for _, pid := range tree(p.pid) {
+				_ = p.cg.join(pid)
+			}
+			_ = p.cg.setFrozen(true)
+		}
+		return
+	}
+	if freezer {
+		_ = p.cg.setFrozen(false)
+	}
+	signalTree(p.pid, syscall.SIGCONT)
+}
+
+// signalTree sends sig to the process group leader leads and to each
+// process of its tree.
+func signalTree(leader int, sig syscall.Signal) {
+	_ = syscall.Kill(-leader, sig)
+	for _, pid := range tree(leader) {
 		_ = syscall.Kill(pid, sig)
 	}
 }
@@ -184,22 +216,34 @@ func (e *Engine) signalAll(sig syscall.Signal, freeze bool) {
 // spawn and again before START is written, so a sandbox launcher's child
 // (forked after the first call) is covered too.
 func applyLimits(p *proc, l Limits) error {
-	if l.HardMemory <= 0 && l.Processes <= 0 {
+	if l.HardMemory <= 0 && l.Processes <= 0 && !l.FreezeIdle {
 		return nil
+	}
+	// The cgroups are made once, at spawn, and every process of the engine
+	// is moved in again on the second call (descendants are born in them).
+	if (l.Processes > 0 || l.FreezeIdle) && !p.cgTried {
+		p.cgTried = true
+		p.cg, _ = newCgroups(p.pid, l) // what it could not make falls back below
+	}
+	pids := tree(p.pid)
+	if p.cg != nil {
+		for _, pid := range pids {
+			if err := p.cg.join(pid); err != nil {
+				return fmt.Errorf("cgroup: %w", err)
+			}
+		}
 	}
 	// The process limit is chosen once: a second call may not raise
 	// RLIMIT_NPROC, which an ordinary user cannot.
-	if l.Processes > 0 && p.cgroup == "" && p.nproc == 0 {
-		if cg, err := pidsCgroup(p.pid, l.Processes); err == nil {
-			p.cgroup = cg // its descendants are born in it
-		} else if p.ns == userPidNS {
+	if l.Processes > 0 && (p.cg == nil || p.cg.pids == "") && p.nproc == 0 {
+		if p.ns == userPidNS {
 			p.nproc = uint64(l.Processes) // counted in its user namespace only
 		} else {
 			p.nproc = uint64(userTasks(os.Getuid()) + l.Processes)
 		}
 	}
 	nproc := p.nproc
-	for _, pid := range tree(p.pid) {
+	for _, pid := range pids {
 		if l.HardMemory > 0 {
 			r := unix.Rlimit{Cur: uint64(l.HardMemory), Max: uint64(l.HardMemory)}
 			if err := unix.Prlimit(pid, unix.RLIMIT_DATA, &r, nil); err != nil && !errors.Is(err, syscall.ESRCH) {
@@ -246,50 +290,4 @@ func userTasks(uid int) int {
 		}
 	}
 	return n
-}
-
-// pidsCgroup makes a pids cgroup limited to max tasks, beside the arbiter's
-// own, and moves pid into it (children it makes afterwards are born in it).
-func pidsCgroup(pid, max int) (string, error) {
-	self, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return "", err
-	}
-	var base string
-	for _, line := range strings.Split(strings.TrimSpace(string(self)), "\n") {
-		f := strings.SplitN(line, ":", 3)
-		switch {
-		case len(f) != 3:
-		case f[0] != "0" && strings.Contains(","+f[1]+",", ",pids,"): // v1
-			base = filepath.Join("/sys/fs/cgroup/pids", f[2])
-		case f[0] == "0" && f[1] == "" && base == "": // v2
-			if c, err := os.ReadFile("/sys/fs/cgroup/cgroup.controllers"); err == nil && strings.Contains(string(c), "pids") {
-				base = filepath.Join("/sys/fs/cgroup", f[2])
-			}
-		}
-	}
-	if base == "" {
-		return "", errors.New("no pids cgroup")
-	}
-	cg := filepath.Join(base, fmt.Sprintf("gomoku-engine-%d", pid))
-	if err := os.Mkdir(cg, 0o755); err != nil {
-		return "", err
-	}
-	for _, w := range [][2]string{{"pids.max", strconv.Itoa(max)}, {"cgroup.procs", strconv.Itoa(pid)}} {
-		if err := os.WriteFile(filepath.Join(cg, w[0]), []byte(w[1]), 0o644); err != nil {
-			os.Remove(cg)
-			return "", err
-		}
-	}
-	return cg, nil
-}
-
-// removeCgroup removes an engine's cgroup once its processes are gone.
-func removeCgroup(cg string) {
-	if cg == "" {
-		return
-	}
-	for i := 0; i < 50 && os.Remove(cg) != nil; i++ {
-		time.Sleep(2 * time.Millisecond) // the last tasks are still leaving
-	}
 }

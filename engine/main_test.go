@@ -14,5 +14,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "engine" && os.Args[2] == "faulty" {
 		os.Exit(faulty.Main(os.Args[3:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeHostile()
+	os.Exit(code)
 }

@@ -109,7 +109,8 @@ type proc struct {
 	waitErr error         // valid after exited
 	started bool          // START was answered OK in this process
 	frozen  bool          // stopped by Freeze (guarded by Engine.mu)
-	cgroup  string        // its pids cgroup, removed by kill (limits.go)
+	cg      *cgroups      // its cgroups, removed by kill (cgroup.go)
+	cgTried bool          // cg was attempted (it may be nil)
 	ns      namespaces    // how it was started
 	// transcript sees the lines written and read (Spec.Transcript).
 	transcript func(sent bool, line string)
@@ -120,8 +121,9 @@ type proc struct {
 }
 
 // spawn starts path in its own process group with fresh pipes and begins
-// draining its output.
-func spawn(path string, args []string, dir string, env []string, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
+// draining its output. Where it may, it gives the process its own /tmp
+// and /dev/shm of at most tmpMax bytes each (tmpfs.go).
+func spawn(path string, args []string, dir string, env []string, tmpMax int64, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -140,6 +142,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 	// only once less containment worked: an error that every way gives is
 	// the program's own (not executable, say).
 	var cmd *exec.Cmd
+	exited := make(chan struct{})
 	first := namespaces(namespacesFrom.Load())
 	ns := first
 	for ; ns <= noNS; ns++ {
@@ -147,7 +150,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 		cmd.Dir, cmd.Env = dir, env
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 		cmd.SysProcAttr = ns.sysProcAttr()
-		err = cmd.Start()
+		err = startIn(ns, tmpMax, cmd, exited)
 		if err == nil && ns > first {
 			ns.settle()
 		}
@@ -161,7 +164,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 		return nil, err
 	}
 	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, stderr: errR,
-		out: newOutQueue(), exited: make(chan struct{}), stderrDone: make(chan struct{}), ns: ns}
+		out: newOutQueue(), exited: exited, stderrDone: make(chan struct{}), ns: ns}
 	if transcript != nil {
 		pid := p.pid
 		p.transcript = func(sent bool, line string) { transcript(pid, sent, line) }
@@ -241,12 +244,13 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 // orphaned members and closes the pipes. It returns within about reapWait.
 func (p *proc) kill() {
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	p.cg.kill() // also what left the group; frozen processes die only once thawed
 	select {
 	case <-p.exited:
 	case <-time.After(reapWait):
 	}
 	p.reapGroup(time.Now().Add(300 * time.Millisecond))
-	removeCgroup(p.cgroup)
+	p.cg.remove()
 	closeAll(p.stdin, p.stdout, p.stderr)
 }
 

@@ -94,6 +94,9 @@ func TestUnprivilegedEngines(t *testing.T) {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmp, "HOME=" + tmp, wantNamespaces + "=" + userPidNS.String()}
+	if h, err := buildHostile(); err == nil {
+		cmd.Env = append(cmd.Env, hostileEnv+"="+h)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 	out, err := cmd.CombinedOutput()
 	if _, exited := err.(*exec.ExitError); err != nil && !exited {
@@ -106,6 +109,7 @@ func TestUnprivilegedEngines(t *testing.T) {
 		t.Fatalf("the tests as nobody: %v\n%s", err, out)
 	}
 	t.Logf("as nobody: %s", grepLines(out, "namespaces: "))
+	t.Logf("as nobody, skipped:\n%s", grepLines(out, "--- SKIP"))
 }
 
 // userNamespaces reports whether this user may start a process in a PID

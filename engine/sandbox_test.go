@@ -19,6 +19,10 @@ try write-outside 'echo x > "$OUTSIDE/leak.txt"'
 try read-outside 'cat "$OUTSIDE/public.txt"'
 try see-hidden 'test -n "$(ls -A "$HIDDEN")"'
 try write-tmp 'echo x > /tmp/t'
+if [ -n "$SANDBOXED" ]; then # unconfined, these would write on the machine
+try write-root 'echo x > /x-leak'
+try write-dev 'echo x > /dev/x-leak'
+fi
 try network 'test "$(grep -c : /proc/net/dev)" -gt 1'
 try see-arbiter 'test -d /proc/$ARBITER'
 echo OK
@@ -48,13 +52,15 @@ func TestSandboxConfinesTheEngine(t *testing.T) {
 	os.WriteFile(prog, []byte(probe), 0o755)
 	env := []string{"OUTSIDE=" + outside, "HIDDEN=" + hidden, "ARBITER=" + strconv.Itoa(os.Getpid())}
 
-	want := map[string]string{"write-own": "yes", "write-outside": "no", "read-outside": "yes",
-		"see-hidden": "no", "write-tmp": "yes", "network": "no", "see-arbiter": "no"}
-	unconfined := map[string]string{"write-outside": "yes", "see-hidden": "yes", "see-arbiter": "yes"}
+	want := map[string]string{"write-own": "yes", "write-outside": "no", "read-outside": "no",
+		"see-hidden": "no", "write-tmp": "yes", "network": "no", "see-arbiter": "no",
+		"write-root": "no", "write-dev": "no"}
+	unconfined := map[string]string{"write-outside": "yes", "read-outside": "yes", "see-hidden": "yes", "see-arbiter": "yes"}
 	for _, sandboxed := range []bool{true, false} {
 		spec := Spec{Name: "probe", Command: prog, Dir: own, Env: env, StartTimeout: generous}
 		if sandboxed {
 			spec.Sandbox = &Sandbox{Bwrap: bw, Hide: []string{hidden}}
+			spec.Env = append(spec.Env, "SANDBOXED=1")
 		}
 		e, err := Start(spec)
 		if err != nil {
@@ -87,5 +93,20 @@ func TestSandboxConfinesTheEngine(t *testing.T) {
 			}
 		}
 		os.Remove(filepath.Join(outside, "leak.txt"))
+	}
+}
+
+// TestSandboxRefusesSystemWorkingFolders: a working directory that would
+// make a system folder writable is refused before anything starts.
+func TestSandboxRefusesSystemWorkingFolders(t *testing.T) {
+	s := &Sandbox{Bwrap: "bwrap"} // Check starts nothing
+	for _, dir := range []string{"/", "/etc/gomoku-engine", "/usr"} {
+		err := s.Check(Spec{Name: "x", Command: "/bin/sh", Dir: dir})
+		if err == nil || !strings.Contains(err.Error(), "writable") {
+			t.Errorf("working directory %s: %v", dir, err)
+		}
+	}
+	if err := s.Check(Spec{Name: "x", Command: "/bin/sh", Dir: t.TempDir()}); err != nil {
+		t.Error(err)
 	}
 }

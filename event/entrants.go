@@ -19,12 +19,13 @@ import (
 // limits, sandbox, INFO lines and clock; the opening settings become the
 // stones each pairing starts from.
 
-// entrant is engine e of the event, and a notice when its sandbox could not
-// be set up and it runs unconfined.
-func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entrant, notice string, err error) {
+// entrant is engine e of the event, and notices when its sandbox could not
+// be set up and it runs unconfined, or when its freeze falls back to
+// signals.
+func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entrant, notices []string, err error) {
 	dir := cfg.Resolve(e.Dir)
 	if dir == "" {
-		dir = filepath.Join(out, "engines", e.Name)
+		dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
 	}
 	spec := engine.Spec{Name: e.Name, Command: cfg.Command(e), Args: e.Args, Dir: dir, Env: e.Env}
 	if cfg.StartTimeout != nil {
@@ -46,15 +47,26 @@ func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entran
 			spec.Limits.Processes = *l.processes
 		}
 	}
+	if spec.Limits.FreezeIdle {
+		if _, err := engine.Freezer(); err != nil {
+			notices = append(notices, fmt.Sprintf("freeze_idle: %v; engines are frozen by SIGSTOP to each of their processes, which an engine that keeps starting new ones can dodge", err))
+		}
+	}
 	if cfg.Sandbox != config.SandboxNone {
 		bw, err := engine.Bwrap()
 		switch {
 		case err != nil && cfg.Sandbox == config.SandboxBwrap:
-			return arbiter.Entrant{}, "", fmt.Errorf("%s: %w", cfg.File, err)
+			return arbiter.Entrant{}, nil, fmt.Errorf("%s: %w", cfg.File, err)
 		case err != nil:
-			notice = fmt.Sprintf("%v; engines run unconfined", err)
+			notices = append(notices, fmt.Sprintf("%v; engines run unconfined", err))
 		default:
-			spec.Sandbox = &engine.Sandbox{Bwrap: bw, Hide: hidden(cfg, e, out)}
+			spec.Sandbox = sandbox(bw, cfg, e, out)
+			// A layout the sandbox cannot contain is refused before the
+			// event begins, under "auto" too: running it unconfined would
+			// be the silent failure the setting is there to prevent.
+			if err := spec.Sandbox.Check(spec); err != nil {
+				return arbiter.Entrant{}, nil, fmt.Errorf("%s: %w", cfg.File, err)
+			}
 		}
 	}
 	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock)}
@@ -70,44 +82,37 @@ func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entran
 	for _, k := range keys {
 		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
 	}
-	return ent, notice, ent.Clock.Validate()
+	return ent, notices, ent.Clock.Validate()
 }
 
-// hidden are the folders a sandboxed engine e must not see: the event's
-// output folder (its own working directory is put back) and the other
-// engines' working directories and program folders, unless a folder also
-// holds e's own program or directory.
-func hidden(cfg *config.Event, e config.Engine, out string) []string {
-	dirOf := func(o config.Engine) string {
-		if d := cfg.Resolve(o.Dir); d != "" {
-			return d
-		}
-		return filepath.Join(out, "engines", o.Name)
+// sandbox is what a sandboxed engine e must not see: the event's output
+// folder, its config and openings files (and the config's folder, where it
+// is not e's program folder), the users' homes, and the other
+// engines' working directories and program folders (engine.Sandbox shows
+// it only its own program folder and working directory, and hides whatever
+// of these lies inside them).
+func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.Sandbox {
+	s := &engine.Sandbox{Bwrap: bw, Hide: []string{out, cfg.File, "/root", "/home"}, HideBelow: []string{filepath.Dir(cfg.File)}}
+	if home, err := os.UserHomeDir(); err == nil {
+		s.Hide = append(s.Hide, home)
 	}
-	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
-	ownDir, ownProg := abs(dirOf(e)), ""
-	if c := cfg.Command(e); strings.ContainsRune(c, '/') {
-		ownProg = abs(filepath.Dir(c))
+	if cfg.Openings != "" {
+		s.Hide = append(s.Hide, cfg.Resolve(cfg.Openings))
 	}
-	within := func(p, folder string) bool {
-		return p != "" && (p == folder || strings.HasPrefix(p, folder+string(filepath.Separator)))
-	}
-	hide := []string{abs(out)}
 	for _, o := range cfg.Engines {
 		if o.Name == e.Name {
 			continue
 		}
-		cands := []string{abs(dirOf(o))}
-		if c := cfg.Command(o); strings.ContainsRune(c, '/') {
-			cands = append(cands, abs(filepath.Dir(c)))
+		dir := cfg.Resolve(o.Dir)
+		if dir == "" {
+			dir = filepath.Join(out, "engines", engine.FolderName(o.Name))
 		}
-		for _, d := range cands {
-			if !within(ownDir, d) && !within(ownProg, d) {
-				hide = append(hide, d)
-			}
+		s.RivalDirs = append(s.RivalDirs, dir)
+		if c := cfg.Command(o); strings.ContainsRune(c, '/') {
+			s.RivalPrograms = append(s.RivalPrograms, filepath.Dir(c))
 		}
 	}
-	return hide
+	return s
 }
 
 // clockOf is the event clock with an engine's own settings on top.

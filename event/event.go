@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/internal/config"
@@ -69,7 +70,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			return err
 		}
 		done = append(done, rec)
-		if rec.End != record.ByeEnd {
+		if rec.IsGame() {
 			if err := writeGame(ev.out, rec); err != nil {
 				return err
 			}
@@ -78,7 +79,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		if err != nil {
 			return err
 		}
-		if rec.End != record.ByeEnd {
+		if rec.IsGame() {
 			s.send(GameFinished{Record: rec})
 		}
 		s.send(StandingsUpdated{Report: rep})
@@ -124,12 +125,14 @@ func New(cfg *config.Event) (*Event, error) {
 	}
 	ev := &Event{cfg: cfg, out: out}
 	for _, e := range cfg.Engines {
-		ent, notice, err := entrant(cfg, e, out)
+		ent, notices, err := entrant(cfg, e, out)
 		if err != nil {
 			return nil, err
 		}
-		if notice != "" && len(ev.notices) == 0 {
-			ev.notices = append(ev.notices, notice)
+		for _, n := range notices {
+			if !slices.Contains(ev.notices, n) { // said once, not once per engine
+				ev.notices = append(ev.notices, n)
+			}
 		}
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
 			file := unsafeName.ReplaceAllString(e.Name, "_") + ".log" // as game files name engines
@@ -140,7 +143,7 @@ func New(cfg *config.Event) (*Event, error) {
 		d.Entrants = append(d.Entrants, ent)
 	}
 	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints,
-		Seed: uint64(cfg.Seed)}
+		Seed: uint64(cfg.Seed), WithdrawAfter: *cfg.WithdrawAfter, Requests: filepath.Join(out, arbiter.WithdrawalFile)}
 	if t.Rounds == 0 {
 		t.Rounds = pairing.DefaultSwissRounds
 	}
@@ -157,7 +160,8 @@ func (ev *Event) identity() *Identity {
 	c := ev.cfg
 	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule, Size: c.Size, MoveCap: c.MoveCap,
 		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
-		Pairing: string(ev.t.Format), Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks}
+		Pairing: string(ev.t.Format), Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
+		WithdrawAfter: ev.t.WithdrawAfter}
 	for i, a := range ev.t.Entrants {
 		e := entrantOf(a)
 		// As the config wrote them: the event stays the same event when
@@ -202,9 +206,13 @@ func (ev *Event) total() int {
 // which any pairing engine can check: arena pair event.trf pairs the next
 // round.
 func (ev *Event) writeTRF(round int, all []*record.Record) error {
-	trf := &pairing.TRF{Name: ev.cfg.Name, Rounds: ev.t.Rounds, ByePoints: ev.t.ByePoints, Games: ev.t.SwissHistory(all, round+1)}
+	var ratings []int
 	for _, e := range ev.cfg.Engines {
-		trf.Players = append(trf.Players, pairing.TRFPlayer{Name: e.Name, Rating: e.Rating})
+		ratings = append(ratings, e.Rating)
+	}
+	trf, err := ev.t.TRF(ev.cfg.Name, ratings, all, round+1)
+	if err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	if err := pairing.WriteTRF(&b, trf); err != nil {

@@ -170,11 +170,20 @@ var gameFormats = []struct {
 // from the journal (arena standings rewrites them), so they are replaced
 // whole, never appended.
 func writeGame(out string, rec *record.Record) error {
+	return writeGameFiles(out, rec, false)
+}
+
+// writeGameFiles writes a game's files, or with onlyMissing those that do
+// not exist yet.
+func writeGameFiles(out string, rec *record.Record, onlyMissing bool) error {
 	if err := os.MkdirAll(filepath.Join(out, GamesDir), 0o755); err != nil {
 		return fmt.Errorf("output folder: %w", err)
 	}
 	base := filepath.Join(out, GamesDir, GameFile(rec))
 	for _, w := range gameFormats {
+		if _, err := os.Stat(base + w.ext); onlyMissing && err == nil {
+			continue
+		}
 		var b bytes.Buffer
 		if err := w.write(&b, rec); err != nil {
 			return fmt.Errorf("game %d: %w", rec.Game, err)
@@ -191,17 +200,11 @@ func writeGame(out string, rec *record.Record) error {
 // exist are left alone.
 func writeMissingGames(out string, recs []*record.Record) error {
 	for _, rec := range recs {
-		if rec.End == record.ByeEnd {
+		if !rec.IsGame() {
 			continue
 		}
-		base := filepath.Join(out, GamesDir, GameFile(rec))
-		for _, w := range gameFormats {
-			if _, err := os.Stat(base + w.ext); errors.Is(err, os.ErrNotExist) {
-				if err := writeGame(out, rec); err != nil {
-					return err
-				}
-				break
-			}
+		if err := writeGameFiles(out, rec, true); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -211,7 +214,7 @@ func writeMissingGames(out string, recs []*record.Record) error {
 func played(recs []*record.Record) int {
 	n := 0
 	for _, r := range recs {
-		if r.End != record.ByeEnd {
+		if r.IsGame() {
 			n++
 		}
 	}

@@ -50,6 +50,9 @@ type Identity struct {
 	Seed      int64    `json:"seed,omitempty"`
 	ByePoints *float64 `json:"bye_points,omitempty"`
 	Tiebreaks []string `json:"tiebreaks,omitempty"`
+	// WithdrawAfter: a Swiss entrant is withdrawn after this many failed
+	// starts in a row; 0 never.
+	WithdrawAfter int `json:"withdraw_after,omitempty"`
 
 	// An authors' match's (kind "match").
 	Match *MatchSettings `json:"match,omitempty"`
@@ -115,6 +118,27 @@ type SPRT struct {
 }
 
 func millis(d time.Duration) int64 { return d.Milliseconds() }
+
+// String says the clock the way people write it: "20m0s per side",
+// "5s per move", "untimed".
+func (c Clock) String() string {
+	d := func(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
+	var s string
+	switch {
+	case c.MatchMS > 0 && c.TurnMS > 0:
+		s = d(c.MatchMS) + " per side, at most " + d(c.TurnMS) + " a move"
+	case c.MatchMS > 0:
+		s = d(c.MatchMS) + " per side"
+	case c.TurnMS > 0:
+		s = d(c.TurnMS) + " per move"
+	default:
+		s = "untimed"
+	}
+	if c.IncrementMS > 0 {
+		s += " + " + d(c.IncrementMS) + " a move"
+	}
+	return s
+}
 
 func clockOfControl(c clock.Control) Clock {
 	return Clock{millis(c.Match), millis(c.Turn), millis(c.Increment), millis(c.Tolerance), millis(c.Hang)}

@@ -134,7 +134,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if m.Out != "" {
 		for i := range m.Entrants {
 			if m.Entrants[i].Spec.Dir == "" {
-				m.Entrants[i].Spec.Dir = filepath.Join(m.Out, "engines", m.Entrants[i].Spec.Name)
+				m.Entrants[i].Spec.Dir = filepath.Join(m.Out, "engines", engine.FolderName(m.Entrants[i].Spec.Name))
 			}
 		}
 		var err error
@@ -249,7 +249,7 @@ func shareTranscript(ents []arbiter.Entrant, log io.Writer) {
 // appendGame adds a finished game to the files that collect every game; a
 // nil file is not written.
 func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
-	if pgn != nil {
+	if pgn != nil && rec.End != record.DoubleForfeit { // no game, no rating
 		if err := rating.WriteRatingPGN(pgn, rec.Black, rec.White, rec.Score()); err != nil {
 			return err
 		}

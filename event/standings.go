@@ -2,11 +2,16 @@ package event
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"time"
 
+	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
@@ -51,7 +56,7 @@ func Rebuild(folder string) (*report.Report, error) {
 		return nil, err
 	}
 	for _, rec := range done {
-		if rec.End == record.ByeEnd {
+		if !rec.IsGame() {
 			continue
 		}
 		if err := writeGame(folder, rec); err != nil {
@@ -96,6 +101,9 @@ func standingsReport(id *Identity, done []*record.Record) (*report.Report, error
 	if rated {
 		opt.Ratings = ratings
 	}
+	if opt.Withdrawn, err = standings.Withdrawals(done, index); err != nil {
+		return nil, err
+	}
 	return report.NewReport(id.Name, names, games, opt)
 }
 
@@ -109,7 +117,66 @@ func writeStandings(out string, id *Identity, done []*record.Record) (*report.Re
 	if err != nil {
 		return nil, err
 	}
-	return rep, writeTables(out, rep)
+	if err := writeTables(out, rep); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := report.WritePage(&b, page(id, rep, done)); err != nil {
+		return nil, err
+	}
+	return rep, durable.WriteFile(filepath.Join(out, PageFile), b.Bytes())
+}
+
+// PageFile is the event's results as one printable page, beside the tables:
+// an event folder published as plain files opens at it.
+const PageFile = "index.html"
+
+// page is what the printable page shows of the event.
+func page(id *Identity, rep *report.Report, done []*record.Record) report.Page {
+	p := report.Page{Report: rep, Facts: []string{fmt.Sprintf("%s on %d×%d", id.Rule, id.Size, id.Size)}}
+	if len(id.Engines) > 0 {
+		p.Facts = append(p.Facts, id.Engines[0].Clock.String())
+	}
+	format := id.Pairing
+	if id.Pairing == string(pairing.SwissFormat) {
+		format += fmt.Sprintf(", %d rounds", id.Rounds)
+	}
+	p.Facts = append(p.Facts, format)
+	if id.OpeningProcedure != "" && id.OpeningProcedure != "none" {
+		p.Facts = append(p.Facts, "opening: "+id.OpeningProcedure)
+	}
+	about := map[string]string{}
+	var first, last time.Time
+	for _, rec := range done {
+		if !rec.IsGame() {
+			continue
+		}
+		if first.IsZero() || rec.Start.Before(first) {
+			first = rec.Start
+		}
+		if rec.Finish.After(last) {
+			last = rec.Finish
+		}
+		about[rec.Black], about[rec.White] = cmp.Or(rec.BlackAbout, about[rec.Black]), cmp.Or(rec.WhiteAbout, about[rec.White])
+		res := map[float64]string{1: "1-0", 0: "0-1", 0.5: "1/2-1/2"}[rec.Score()]
+		if rec.End == record.DoubleForfeit {
+			res = "0-0"
+		}
+		end := string(rec.End)
+		if rec.Detail != "" {
+			end += ": " + rec.Detail
+		}
+		p.Games = append(p.Games, report.PageGame{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White,
+			Result: res, End: end, Moves: len(rec.Moves), Files: GameFile(rec)})
+	}
+	if !first.IsZero() {
+		p.Facts = append(p.Facts, fmt.Sprintf("played %s to %s", first.Format("2006-01-02 15:04"), last.Format("2006-01-02 15:04 MST")))
+	}
+	for _, e := range id.Engines {
+		a := engine.ParseAbout(about[e.Name])
+		p.Engines = append(p.Engines, report.PageEngine{Name: e.Name, Program: a.Name, Version: a.Version, Author: a.Author, Country: a.Country})
+	}
+	return p
 }
 
 // writeTables writes the standings and crosstable in every table format,
@@ -131,4 +198,23 @@ func writeTables(out string, rep *report.Report) error {
 		}
 	}
 	return nil
+}
+
+// Withdraw asks the Swiss event in folder, as its organizer, to withdraw the
+// engine called name before the next round it pairs (running or not): the
+// request is written durably beside the journal. It returns the event's
+// name.
+func Withdraw(folder, name, reason string) (string, error) {
+	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
+	if err != nil {
+		return "", fmt.Errorf("%s is not an event folder: %w", folder, err)
+	}
+	if id.Kind != KindEvent || id.Pairing != string(pairing.SwissFormat) {
+		return "", fmt.Errorf("%s holds %s paired as %q: withdrawals apply to Swiss events, whose rounds are paired as they come",
+			folder, kindName[id.Kind], id.Pairing)
+	}
+	if !slices.ContainsFunc(id.Engines, func(e Entrant) bool { return e.Name == name }) {
+		return "", fmt.Errorf("%s: no engine %q in the event", folder, name)
+	}
+	return id.Name, arbiter.RequestWithdrawal(filepath.Join(folder, arbiter.WithdrawalFile), name, reason)
 }

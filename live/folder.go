@@ -46,7 +46,7 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 				fresh := recs[seen:]
 				seen = len(recs)
 				for _, rec := range fresh {
-					if rec.End == record.ByeEnd {
+					if !rec.IsGame() {
 						continue
 					}
 					h.Observe(event.GameFinished{Record: rec})

@@ -63,12 +63,14 @@ type Entrant struct {
 	Country string `json:"country,omitempty"`
 }
 
-// Table is a rendered standings or crosstable: the same cells as the files.
+// Table is a rendered standings or crosstable: the same cells as the files,
+// and the legend of its columns.
 type Table struct {
-	Title  string     `json:"title"`
-	Header []string   `json:"header"`
-	Rows   [][]string `json:"rows"`
-	Right  []bool     `json:"right"`
+	Title  string        `json:"title"`
+	Header []string      `json:"header"`
+	Rows   [][]string    `json:"rows"`
+	Right  []bool        `json:"right"`
+	Legend report.Legend `json:"legend"`
 }
 
 // Game is a game in progress.
@@ -177,7 +179,7 @@ func (s *State) begin(id *event.Identity, total, finished int) {
 		s.Entrants = append(s.Entrants, Entrant{Name: e.Name})
 	}
 	if len(id.Engines) > 0 {
-		s.TimeControl = timeControl(id.Engines[0].Clock)
+		s.TimeControl = id.Engines[0].Clock.String()
 	}
 	if id.Match != nil {
 		s.pairs = id.Match.Pairs
@@ -186,27 +188,6 @@ func (s *State) begin(id *event.Identity, total, finished int) {
 		t := id.Match.SPRT
 		s.sprt = &rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
 	}
-}
-
-// timeControl says a clock the way people write it: "20m per side",
-// "5s per move", "1m + 2s".
-func timeControl(c event.Clock) string {
-	d := func(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
-	var s string
-	switch {
-	case c.MatchMS > 0 && c.TurnMS > 0:
-		s = d(c.MatchMS) + " per side, at most " + d(c.TurnMS) + " a move"
-	case c.MatchMS > 0:
-		s = d(c.MatchMS) + " per side"
-	case c.TurnMS > 0:
-		s = d(c.TurnMS) + " per move"
-	default:
-		s = "untimed"
-	}
-	if c.IncrementMS > 0 {
-		s += " + " + d(c.IncrementMS) + " a move"
-	}
-	return s
 }
 
 func (s *State) started(g event.GameStarted, at time.Time) *Game {
@@ -325,10 +306,12 @@ func (s *State) about(name, raw string) {
 
 func summaryOf(rec *record.Record) GameSummary {
 	res := "1/2-1/2"
-	switch rec.Winner {
-	case rules.Black:
+	switch {
+	case rec.End == record.DoubleForfeit:
+		res = "0-0"
+	case rec.Winner == rules.Black:
 		res = "1-0"
-	case rules.White:
+	case rec.Winner == rules.White:
 		res = "0-1"
 	}
 	return GameSummary{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White, Result: res,
@@ -337,8 +320,8 @@ func summaryOf(rec *record.Record) GameSummary {
 
 func (s *State) standings(rep *report.Report) {
 	st, ct := rep.StandingsTable(), rep.CrosstableTable()
-	s.Standings = &Table{st.Title, st.Header, st.Rows, st.Right}
-	s.Crosstable = &Table{ct.Title, ct.Header, ct.Rows, ct.Right}
+	s.Standings = &Table{st.Title, st.Header, st.Rows, st.Right, rep.StandingsLegend()}
+	s.Crosstable = &Table{ct.Title, ct.Header, ct.Rows, ct.Right, rep.CrosstableLegend()}
 }
 
 // counted adds a match game to its encounter's view.
@@ -427,12 +410,10 @@ type Replay struct {
 func replayOf(rec *record.Record) Replay {
 	r := Replay{GameSummary: summaryOf(rec), Rule: rec.Rule, Size: rec.Size, BlackAbout: rec.BlackAbout,
 		WhiteAbout: rec.WhiteAbout, Moves: []Move{}, Messages: rec.Messages}
-	for i, m := range rec.Moves {
-		// The last stone of a game lost by an illegal, forbidden or late
-		// move is kept in the record but was never on the board.
-		refused := i == len(rec.Moves)-1 && (rec.End == record.Illegal || rec.End == record.Forbidden)
+	for _, m := range rec.Moves {
+		// A refused stone is kept in the record but was never on the board.
 		r.Moves = append(r.Moves, Move{X: m.Point.X, Y: m.Point.Y, Color: colorName(m.Color), ThinkMS: m.Think.Milliseconds(),
-			Opening: m.Opening, Refused: refused || m.Raw != ""})
+			Opening: m.Opening, Refused: m.Refused != "" || m.Raw != ""})
 	}
 	if r.Messages == nil {
 		r.Messages = []string{}

@@ -24,7 +24,8 @@ import (
 //	go test ./pairing -run CrossCheck -v
 //
 // Each event follows the reference engine's pairings (so that its history is
-// one the reference produced) with random results, forfeits and absences.
+// one the reference produced) with random results, forfeits (a third of them
+// double forfeits, "-"/"-"), played games both lose ("0"/"0") and absences.
 // A round we pair differently fails the test; with ARENA_CROSSCHECK_OUT set,
 // its TRF and both pairings are kept there as NAME.trf, NAME.want, NAME.got,
 // ready to become fixtures in testdata/reference.
@@ -66,6 +67,7 @@ func TestCrossCheck(t *testing.T) {
 	keep := os.Getenv("ARENA_CROSSCHECK_OUT")
 	dir := t.TempDir()
 	rounds, differ, failed := 0, 0, 0
+	doubles, bothLost := 0, 0
 	approx, fallbacks := orderExhausted, orderFallbacks
 	for ev := range events {
 		rng := rand.New(rand.NewPCG(seed, uint64(ev)))
@@ -81,6 +83,11 @@ func TestCrossCheck(t *testing.T) {
 			draws:   []float64{0, 0.1, 0.3}[rng.IntN(3)],
 			forfeit: []float64{0, 0.02, 0.08}[rng.IntN(3)],
 			absent:  []float64{0, 0.03}[rng.IntN(2)],
+			// Drawn after every other choice, so that the earlier
+			// seeds' events start as they did before it existed.
+		}
+		if ev%2 == 1 {
+			e.bothLose = []float64{0, 0.03}[rng.IntN(2)]
 		}
 		for i := range n {
 			e.trf.Players = append(e.trf.Players, TRFPlayer{Name: fmt.Sprintf("P%d", i+1), Rating: 2600 - 7*i})
@@ -141,9 +148,11 @@ func TestCrossCheck(t *testing.T) {
 				t.Fatalf("%s: reference pairing: %v", name, err)
 			}
 		}
+		doubles, bothLost = doubles+e.doubles, bothLost+e.bothLost
 		t.Logf("event %d: %d players, %d rounds planned; %d differences so far", ev, n, planned, differ)
 	}
 	t.Logf("%d events, %d rounds paired, %d differ; the reference failed in %d events", events, rounds, differ, failed)
+	t.Logf("the histories held %d double forfeits (-/-) and %d played games both lost (0/0)", doubles, bothLost)
 	t.Logf("brackets left partly to the first matching: %d; decisions handed from the tight graph to the trials: %d", orderExhausted-approx, orderFallbacks-fallbacks)
 }
 
@@ -152,6 +161,8 @@ type crossEvent struct {
 	rng                    *rand.Rand
 	trf                    *TRF
 	draws, forfeit, absent float64
+	bothLose               float64         // played games scored 0-0
+	doubles, bothLost      int             // double forfeits and 0-0 games so far
 	away                   map[int]float64 // absent in the round being paired, with the points given
 }
 
@@ -204,7 +215,7 @@ func (e *crossEvent) play(r int, plain string) error {
 		return fmt.Errorf("first line %q does not count the %d pairs", lines[0], len(lines)-1)
 	}
 	for i, pts := range e.away {
-		e.trf.Games = append(e.trf.Games, SwissGame{Round: r, Black: i, White: Bye, Score: pts, Forfeit: true})
+		e.trf.Games = append(e.trf.Games, Game{Round: r, Black: i, White: Bye, BlackPoints: pts, Forfeit: true})
 	}
 	for _, l := range lines[1:] {
 		f := strings.Fields(l)
@@ -217,19 +228,28 @@ func (e *crossEvent) play(r int, plain string) error {
 			return fmt.Errorf("line %q", l)
 		}
 		if b == 0 {
-			e.trf.Games = append(e.trf.Games, SwissGame{Round: r, Black: a - 1, White: Bye})
+			e.trf.Games = append(e.trf.Games, AllocatedBye(r, a-1))
 			continue
 		}
-		g := SwissGame{Round: r, Black: a - 1, White: b - 1}
+		g := Decided(r, a-1, b-1, 0)
 		x := e.rng.Float64()
 		switch {
 		case x < e.draws:
-			g.Score = 0.5
+			g = Decided(r, a-1, b-1, 0.5)
 		case x < e.draws+(1-e.draws)/2:
-			g.Score = 1
+			g = Decided(r, a-1, b-1, 1)
 		}
-		if g.Score != 0.5 && e.rng.Float64() < e.forfeit {
+		switch {
+		case g.BlackPoints != 0.5 && e.rng.Float64() < e.forfeit:
 			g.Forfeit = true
+			// A third of the forfeits are double: both absent, "-"/"-".
+			if e.rng.IntN(3) == 0 {
+				g.BlackPoints, g.WhitePoints = 0, 0
+				e.doubles++
+			}
+		case e.rng.Float64() < e.bothLose:
+			g.BlackPoints, g.WhitePoints = 0, 0 // played, both lose: "0"/"0"
+			e.bothLost++
 		}
 		e.trf.Games = append(e.trf.Games, g)
 	}

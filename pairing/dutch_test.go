@@ -20,7 +20,7 @@ func TestDutchWorkedExamples(t *testing.T) {
 	tests := []struct {
 		name    string
 		players []SwissPlayer
-		history []SwissGame
+		history []Game
 		round   int
 		want    []Pairing
 	}{
@@ -45,8 +45,8 @@ func TestDutchWorkedExamples(t *testing.T) {
 			// 3, 6 first against 5; 3 and 6 get downfloats, 4 and 5
 			// upfloats.
 			name: "moved-down players and colours", players: six, round: 2,
-			history: []SwissGame{
-				{1, 0, 3, 1, false}, {1, 4, 1, 0, false}, {1, 2, 5, 0.5, false},
+			history: []Game{
+				Decided(1, 0, 3, 1), Decided(1, 4, 1, 0), Decided(1, 2, 5, 0.5),
 			},
 			want: []Pairing{{2, 1, 0}, {2, 3, 2}, {2, 5, 4}},
 		},
@@ -65,9 +65,9 @@ func TestDutchWorkedExamples(t *testing.T) {
 			// first) beats 1 (mild first), so 2 first; 4 (absolute
 			// second) beats 3 (mild second), so 3 first.
 			name: "absolute beats mild", players: six[:4], round: 3,
-			history: []SwissGame{
-				{1, 0, 2, 1, false}, {1, 3, 1, 0, false},
-				{2, 2, 1, 0, false}, {2, 3, 0, 0.5, false},
+			history: []Game{
+				Decided(1, 0, 2, 1), Decided(1, 3, 1, 0),
+				Decided(2, 2, 1, 0), Decided(2, 3, 0, 0.5),
 			},
 			want: []Pairing{{3, 1, 0}, {3, 2, 3}},
 		},
@@ -94,9 +94,9 @@ func TestDutchWorkedExamples(t *testing.T) {
 			// remainder {4, 6, 7}, P = 1: 4 against 6 grants both
 			// preferences (4 first), 7 gets the bye.
 			name: "transpositions before exchanges", players: nine, round: 2,
-			history: []SwissGame{
-				{1, 0, 4, 1, false}, {1, 5, 1, 0, false}, {1, 2, 6, 1, false},
-				{1, 7, 3, 1, false}, {1, 8, Bye, 1, false},
+			history: []Game{
+				Decided(1, 0, 4, 1), Decided(1, 5, 1, 0), Decided(1, 2, 6, 1),
+				Decided(1, 7, 3, 1), AllocatedBye(1, 8),
 			},
 			want: []Pairing{{2, 8, 0}, {2, 1, 2}, {2, 4, 7}, {2, 3, 5}, {2, 6, Bye}},
 		},
@@ -130,9 +130,9 @@ func TestBigBracketKeepsEveryCriterion(t *testing.T) {
 		players[i].ID = i
 	}
 	players[1001].Withdrawn = true
-	var h []SwissGame
+	var h []Game
 	for i := range 501 {
-		h = append(h, SwissGame{Round: 1, Black: i, White: i + 501, Score: 0.5})
+		h = append(h, Decided(1, i, i+501, 0.5))
 	}
 	got, err := PairSwiss(players, h, 2, SwissOptions{Rounds: 9})
 	if err != nil {

@@ -23,20 +23,73 @@ type SwissPlayer struct {
 	Withdrawn bool // not paired any more
 }
 
-// SwissGame is one past game, or one round in which a player did not play.
+// Game is one round of one pairing, as the results record it: a game
+// between two entrants, or a round in which Black had no opponent (White ==
+// Bye). It is what both the standings and the Swiss pairing read, built from
+// the event's records in one place (standings.GameResults) or from a TRF.
 //
-// A game with White == Bye records a round without an opponent: a
-// pairing-allocated bye when Forfeit is false, otherwise an absence or a
-// requested bye (scoring Score without being a pairing-allocated bye).
+// Each side's points are kept on their own, as TRF-16 writes them: a played
+// game is won 1-0, drawn ½-½ or lost by both 0-0 (TRF "0"/"0"); a game not
+// played over the board (Forfeit) is a forfeit win against a forfeit loss
+// (TRF "+"/"-") or a double forfeit, 0-0 (TRF "-"/"-", both absent).
+//
 // Forfeit on a real pairing means the game was not played over the board: it
 // gives no colour, does not count as a meeting (the two may be paired again),
 // and a forfeit win makes the winner ineligible for the bye. An engine's
 // crash, timeout or illegal move is a played loss, not a forfeit.
-type SwissGame struct {
+//
+// With White == Bye the round is a pairing-allocated bye when Forfeit is
+// false (worth the event's bye points, SwissOptions.ByePoints, whatever
+// BlackPoints says), otherwise an absence or a requested bye worth
+// BlackPoints (TRF Z, H or F).
+type Game struct {
 	Round        int
 	Black, White int     // White == Bye for a round without opponent
-	Score        float64 // Black's points: 1, 0.5 or 0
+	BlackPoints  float64 // 1, 0.5 or 0
+	WhitePoints  float64 // 1, 0.5 or 0; unused for a bye
 	Forfeit      bool    // not played over the board
+}
+
+// Decided is a game played over the board between black and white in which
+// black scored blackPoints (1, ½ or 0) and white the rest.
+func Decided(round, black, white int, blackPoints float64) Game {
+	return Game{Round: round, Black: black, White: white, BlackPoints: blackPoints, WhitePoints: 1 - blackPoints}
+}
+
+// AllocatedBye is the pairing-allocated bye of entrant in round.
+func AllocatedBye(round, entrant int) Game {
+	return Game{Round: round, Black: entrant, White: Bye}
+}
+
+// Unplayed reports a round with no game on the board: a bye, an absence or a
+// game not played over the board. The FIDE rules for byes and forfeits apply
+// to these rounds (colours, meetings, tie-breaks).
+func (g Game) Unplayed() bool { return g.White == Bye || g.Forfeit }
+
+// Check refuses a result that no report allows: points other than 1, ½ or 0,
+// a forfeit scored as a draw or won by both, or a played game whose points
+// are not 1-0, ½-½ or 0-0.
+func (g Game) Check() error {
+	for _, p := range []float64{g.BlackPoints, g.WhitePoints} {
+		if p != 0 && p != 0.5 && p != 1 {
+			return fmt.Errorf("round %d: game %d-%d: %g points, want 1, 0.5 or 0", g.Round, g.Black, g.White, p)
+		}
+	}
+	if g.White == Bye {
+		return nil
+	}
+	b, w := g.BlackPoints, g.WhitePoints
+	switch {
+	case g.Forfeit && (b+w == 1 && b != 0.5 || b+w == 0):
+	case !g.Forfeit && (b+w == 1 || b+w == 0):
+	default:
+		kind := "played game"
+		if g.Forfeit {
+			kind = "forfeit"
+		}
+		return fmt.Errorf("round %d: game %d-%d: a %s scored %g-%g (want 1-0, 0-1, %s0-0)", g.Round, g.Black, g.White, kind, b, w, map[bool]string{false: "½-½, ", true: ""}[g.Forfeit])
+	}
+	return nil
 }
 
 // SwissOptions configures the event.
@@ -100,7 +153,7 @@ func (r Relaxation) String() string {
 // the games of the earlier rounds. It never bends an absolute criterion: when
 // no legal pairing exists it returns an error matching ErrNoLegalPairing, and
 // the caller decides whether to use PairSwissFallback.
-func PairSwiss(players []SwissPlayer, history []SwissGame, round int, opt SwissOptions) ([]Pairing, error) {
+func PairSwiss(players []SwissPlayer, history []Game, round int, opt SwissOptions) ([]Pairing, error) {
 	t, err := newTourney(players, history, round, opt)
 	if err != nil {
 		return nil, err
@@ -113,7 +166,7 @@ func PairSwiss(players []SwissPlayer, history []SwissGame, round int, opt SwissO
 // returns the first pairing found with the relaxation used, so the arbiter
 // can log or override it. Within a relaxation, violations are minimised
 // before any Dutch quality criterion is considered.
-func PairSwissFallback(players []SwissPlayer, history []SwissGame, round int, opt SwissOptions) ([]Pairing, Relaxation, error) {
+func PairSwissFallback(players []SwissPlayer, history []Game, round int, opt SwissOptions) ([]Pairing, Relaxation, error) {
 	t, err := newTourney(players, history, round, opt)
 	if err != nil {
 		return nil, Strict, err
@@ -175,7 +228,7 @@ type tourney struct {
 	byID          map[int]*entrant
 }
 
-func newTourney(players []SwissPlayer, history []SwissGame, round int, opt SwissOptions) (*tourney, error) {
+func newTourney(players []SwissPlayer, history []Game, round int, opt SwissOptions) (*tourney, error) {
 	if round < 1 {
 		return nil, fmt.Errorf("swiss: round %d: rounds are numbered from 1", round)
 	}
@@ -203,7 +256,7 @@ func newTourney(players []SwissPlayer, history []SwissGame, round int, opt Swiss
 			}
 		}
 	}
-	games := append([]SwissGame(nil), history...)
+	games := append([]Game(nil), history...)
 	sort.SliceStable(games, func(i, j int) bool { return games[i].Round < games[j].Round })
 	// Scores before each round, to find floats.
 	played := make([]map[int]bool, len(players)) // rounds with any record
@@ -231,10 +284,10 @@ func newTourney(players []SwissPlayer, history []SwissGame, round int, opt Swiss
 			if !valid(g.Black) || (g.White != Bye && !valid(g.White)) || g.Black == g.White {
 				return nil, fmt.Errorf("swiss: round %d: game %d-%d names an unknown player", g.Round, g.Black, g.White)
 			}
-			s := halfPoints(g.Score)
-			if s < 0 || s > 2 {
-				return nil, fmt.Errorf("swiss: round %d: game %d-%d: score %v is not 0, 0.5 or 1", g.Round, g.Black, g.White, g.Score)
+			if err := g.Check(); err != nil {
+				return nil, fmt.Errorf("swiss: %v", err)
 			}
+			s := halfPoints(g.BlackPoints)
 			b := all[g.Black]
 			if played[b.id][r] || (g.White != Bye && played[g.White][r]) {
 				return nil, fmt.Errorf("swiss: round %d: player in game %d-%d has two games that round", r, g.Black, g.White)
@@ -243,11 +296,14 @@ func newTourney(players []SwissPlayer, history []SwissGame, round int, opt Swiss
 			if g.White == Bye {
 				b.unplayed++
 				if g.Forfeit {
-					// A requested bye, even a full-point one, is not a
-					// pairing-allocated bye and keeps the player eligible
-					// (as bbpPairings reads C.04.3: only a PAB or a
-					// forfeit win against a paired opponent does not).
+					// An absence or a requested bye. C.04.1 (from 1 July
+					// 2025): a full point scored without playing makes the
+					// player ineligible for the pairing-allocated bye, as
+					// a forfeit win does.
 					b.pts += s
+					if s == 2 {
+						b.noBye = true
+					}
 				} else {
 					b.pts += byePts
 					b.noBye = true
@@ -258,16 +314,20 @@ func newTourney(players []SwissPlayer, history []SwissGame, round int, opt Swiss
 				continue
 			}
 			w := all[g.White]
+			ws := halfPoints(g.WhitePoints)
 			played[w.id][r] = true
 			b.pts += s
-			w.pts += 2 - s
+			w.pts += ws
 			if g.Forfeit {
+				// A forfeit win counts as a downfloat and spends the
+				// bye; a forfeit loss, or a double forfeit, neither.
 				b.unplayed++
 				w.unplayed++
 				if s == 2 {
 					b.noBye = true
 					floatAt[b.id][r] = floatDown
-				} else if s == 0 {
+				}
+				if ws == 2 {
 					w.noBye = true
 					floatAt[w.id][r] = floatDown
 				}

@@ -12,7 +12,7 @@ import (
 // sorted by score are paired with the next one they have not met, the first
 // mover alternating by colour balance. Only the benchmarked round is paired
 // by PairSwiss.
-func greedyHistory(n, rounds int, seed uint64) []SwissGame {
+func greedyHistory(n, rounds int, seed uint64) []Game {
 	rng := rand.New(rand.NewPCG(seed, 9))
 	pts := make([]int, n)
 	cd := make([]int, n)
@@ -20,7 +20,7 @@ func greedyHistory(n, rounds int, seed uint64) []SwissGame {
 	for i := range met {
 		met[i] = map[int]bool{}
 	}
-	var h []SwissGame
+	var h []Game
 	for r := 1; r <= rounds; r++ {
 		order := make([]int, n)
 		for i := range order {
@@ -41,7 +41,7 @@ func greedyHistory(n, rounds int, seed uint64) []SwissGame {
 				}
 			}
 			if b < 0 {
-				h = append(h, SwissGame{Round: r, Black: a, White: Bye, Score: 1})
+				h = append(h, AllocatedBye(r, a))
 				pts[a] += 2
 				continue
 			}
@@ -50,7 +50,7 @@ func greedyHistory(n, rounds int, seed uint64) []SwissGame {
 				a, b = b, a
 			}
 			s := []float64{1, 0.5, 0}[rng.IntN(3)]
-			h = append(h, SwissGame{Round: r, Black: a, White: b, Score: s})
+			h = append(h, Decided(r, a, b, s))
 			met[a][b], met[b][a] = true, true
 			cd[a]++
 			cd[b]--

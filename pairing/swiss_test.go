@@ -12,7 +12,7 @@ import (
 type sim struct {
 	t        testing.TB
 	players  []SwissPlayer
-	history  []SwissGame
+	history  []Game
 	opt      SwissOptions
 	rng      *rand.Rand
 	forfeits float64 // chance that a game is a forfeit
@@ -48,19 +48,20 @@ func (s *sim) pairAndPlay(r int) []Pairing {
 	s.check(r, ps, relax)
 	for _, p := range ps {
 		if p.White == Bye {
-			s.history = append(s.history, SwissGame{Round: r, Black: p.Black, White: Bye, Score: 1})
+			s.history = append(s.history, AllocatedBye(r, p.Black))
 			continue
 		}
-		g := SwissGame{Round: r, Black: p.Black, White: p.White}
+		g := Decided(r, p.Black, p.White, 0)
 		switch x := s.rng.Float64(); {
 		case x < 0.45:
-			g.Score = 1
+			g = Decided(r, p.Black, p.White, 1)
 		case x < 0.55:
-			g.Score = 0.5
+			g = Decided(r, p.Black, p.White, 0.5)
 		}
 		if s.rng.Float64() < s.forfeits {
 			g.Forfeit = true
-			g.Score = float64(s.rng.IntN(2))
+			g.BlackPoints = float64(s.rng.IntN(2))
+			g.WhitePoints = 1 - g.BlackPoints
 		}
 		s.history = append(s.history, g)
 	}
@@ -83,7 +84,7 @@ func (s *sim) check(r int, ps []Pairing, relax Relaxation) {
 	}
 	for _, g := range s.history {
 		b := cards[g.Black]
-		sc := halfPoints(g.Score)
+		sc := halfPoints(g.BlackPoints)
 		if g.White == Bye {
 			if g.Forfeit {
 				b.pts += sc
@@ -95,11 +96,12 @@ func (s *sim) check(r int, ps []Pairing, relax Relaxation) {
 		}
 		w := cards[g.White]
 		b.pts += sc
-		w.pts += 2 - sc
+		w.pts += halfPoints(g.WhitePoints)
 		if g.Forfeit {
 			if sc == 2 {
 				b.noBye = true
-			} else if sc == 0 {
+			}
+			if halfPoints(g.WhitePoints) == 2 {
 				w.noBye = true
 			}
 			continue
@@ -248,10 +250,10 @@ func TestSwissFirstRound(t *testing.T) {
 func TestSwissErrors(t *testing.T) {
 	players := []SwissPlayer{{ID: 0}, {ID: 1}, {ID: 2}}
 	// Everyone has had the bye: round 4 of a 3-player event cannot be paired.
-	h := []SwissGame{
-		{1, 0, 1, 1, false}, {1, 2, Bye, 1, false},
-		{2, 2, 0, 1, false}, {2, 1, Bye, 1, false},
-		{3, 1, 2, 1, false}, {3, 0, Bye, 1, false},
+	h := []Game{
+		Decided(1, 0, 1, 1), AllocatedBye(1, 2),
+		Decided(2, 2, 0, 1), AllocatedBye(2, 1),
+		Decided(3, 1, 2, 1), AllocatedBye(3, 0),
 	}
 	_, err := PairSwiss(players, h, 4, SwissOptions{Rounds: 4})
 	if !errors.Is(err, ErrNoLegalPairing) {
@@ -264,7 +266,7 @@ func TestSwissErrors(t *testing.T) {
 	if _, err := PairSwiss([]SwissPlayer{{ID: 1}}, nil, 1, SwissOptions{}); err == nil {
 		t.Fatal("bad ID accepted")
 	}
-	if _, err := PairSwiss(players, []SwissGame{{1, 0, 7, 1, false}}, 2, SwissOptions{}); err == nil {
+	if _, err := PairSwiss(players, []Game{Decided(1, 0, 7, 1)}, 2, SwissOptions{}); err == nil {
 		t.Fatal("unknown player accepted")
 	}
 }

@@ -36,7 +36,7 @@ type TRF struct {
 	// mover. The default, "XXC white1", is the first move.
 	InitialBlack bool
 	Players      []TRFPlayer
-	Games        []SwissGame // IDs are starting numbers minus one
+	Games        []Game // IDs are starting numbers minus one
 }
 
 // TRFPlayer is one 001 line's identity; its rounds are in TRF.Games.
@@ -46,6 +46,11 @@ type TRFPlayer struct {
 	// Absent marks a player the file says is not paired in the round after
 	// the last one played (an H, F, Z or "-" entry there).
 	Absent bool
+	// Withdrawn is the first round the player is no longer paired in, having
+	// left the event (0: not withdrawn). WriteTRF writes those rounds, and
+	// the round to be paired, as "0000 - -"; ReadTRF cannot tell a
+	// withdrawal from an absence and sets Absent only.
+	Withdrawn int
 }
 
 // Column layout of a 001 line (0-based offsets).
@@ -291,16 +296,21 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 				return nil, fmt.Errorf("trf line %d: round %d opponent: player paired with itself", l.no, round)
 			}
 			if e.opp == 0 {
-				g := SwissGame{Round: round, Black: i, White: Bye, Forfeit: true}
+				// A round without opponent. "+" there is the pairing-
+				// allocated bye as certified engines read it, like U.
+				g := Game{Round: round, Black: i, White: Bye, Forfeit: true}
 				switch e.res {
-				case 'U':
-					g.Forfeit, g.Score = false, 1
-				case 'F', '+', 'W', '1':
-					g.Score = 1
-				case 'H', '=', 'D':
-					g.Score = 0.5
+				case 'U', '+':
+					g.Forfeit, g.BlackPoints = false, 1
+				case 'F':
+					g.BlackPoints = 1
+				case 'H', '=':
+					g.BlackPoints = 0.5
+				case 'Z', '-':
 				case ' ':
 					continue // not paired, nothing scored
+				default:
+					return nil, fmt.Errorf("trf line %d: round %d result: %q is a game's result, but there is no opponent", l.no, round, e.res)
 				}
 				t.Games = append(t.Games, g)
 				continue
@@ -310,12 +320,17 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 				return nil, fmt.Errorf("trf line %d: round %d: opponent %d does not list %d as its opponent (line %d)", l.no, round, e.opp, i+1, o.no)
 			}
 			oe := o.entries[r]
-			score, forfeit, ok := trfScore(e.res)
+			pts, forfeit, ok := trfScore(e.res)
 			if !ok {
 				return nil, fmt.Errorf("trf line %d: round %d result: %q is not a game result", l.no, round, e.res)
 			}
-			if os, _, ok2 := trfScore(oe.res); !ok2 || os+score != 1 {
-				return nil, fmt.Errorf("trf line %d: round %d result: %q does not match the opponent's %q (line %d)", l.no, round, e.res, oe.res, o.no)
+			opts, oforfeit, ok := trfScore(oe.res)
+			if !ok || oforfeit != forfeit {
+				return nil, fmt.Errorf("trf line %d: round %d result: %q does not match the opponent's %q (line %d): one says played, the other forfeited", l.no, round, e.res, oe.res, o.no)
+			}
+			g := Game{Round: round, Black: i, White: e.opp - 1, BlackPoints: pts, WhitePoints: opts, Forfeit: forfeit}
+			if err := g.Check(); err != nil {
+				return nil, fmt.Errorf("trf line %d: round %d result: %q does not match the opponent's %q (line %d): a game is won and lost, drawn, or lost by both", l.no, round, e.res, oe.res, o.no)
 			}
 			// Each game is on two lines; keep it once, from the first mover's.
 			switch {
@@ -327,7 +342,7 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			case i > e.opp-1:
 				continue // unplayed game without colours: keep the lower number's line
 			}
-			t.Games = append(t.Games, SwissGame{Round: round, Black: i, White: e.opp - 1, Score: score, Forfeit: forfeit})
+			t.Games = append(t.Games, g)
 		}
 	}
 	for _, f := range forbidden {
@@ -355,8 +370,9 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 	return t, nil
 }
 
-// trfScore reads a result code of a game with an opponent.
-func trfScore(c byte) (score float64, forfeit, ok bool) {
+// trfScore reads one side's result code of a pairing with an opponent:
+// 1 0 = played (W L D the same, unrated), + - forfeited.
+func trfScore(c byte) (points float64, forfeit, ok bool) {
 	switch c {
 	case '1', 'W':
 		return 1, false, true
@@ -398,8 +414,13 @@ func (t *TRF) points(code string, v float64) error {
 // WriteTRF writes a tournament report: the 012 name line when set, XXR when
 // Rounds is set, XXC, BBU when a bye is not worth a win, XXP for each
 // forbidden group, and one 001 line per player with points, rank and every
-// round up to the last one in Games. Byes are written "0000 - U" (pairing
-// allocated) or "0000 - F/H/Z" (requested or absent), forfeits "+"/"-".
+// round up to the last one in Games. Each side's result is written on its
+// own: played games "1", "=" or "0" (a game both lost is "0"/"0"), games not
+// played over the board "+" or "-" (a double forfeit is "-"/"-"). Byes are
+// written "0000 - U" (pairing allocated) or "0000 - F/H/Z" (requested or
+// absent). A withdrawn player's rounds from its withdrawal on are "0000 - -",
+// and so is the round after the last one played for a player who will not
+// be paired in it (Absent or withdrawn), unless every round (XXR) is played.
 func WriteTRF(w io.Writer, t *TRF) error {
 	n := len(t.Players)
 	rounds := 0
@@ -407,18 +428,31 @@ func WriteTRF(w io.Writer, t *TRF) error {
 		if g.Black < 0 || g.Black >= n || (g.White != Bye && (g.White < 0 || g.White >= n)) {
 			return fmt.Errorf("trf: round %d: game %d-%d names an unknown player", g.Round, g.Black, g.White)
 		}
+		if err := g.Check(); err != nil {
+			return fmt.Errorf("trf: %v", err)
+		}
 		rounds = max(rounds, g.Round)
 	}
+	next := t.Rounds == 0 || rounds < t.Rounds // the round to be paired exists
 	cells := make([][]string, n)
 	pts := make([]int, n) // half points
-	for i := range cells {
-		cells[i] = make([]string, rounds)
+	for i, p := range t.Players {
+		width := rounds
+		if next && (p.Absent || (p.Withdrawn > 0 && p.Withdrawn <= rounds+1)) {
+			width++
+		}
+		cells[i] = make([]string, width)
 		for r := range cells[i] {
 			cells[i][r] = "0000 - Z"
+			if p.Withdrawn > 0 && r+1 >= p.Withdrawn || r == rounds {
+				cells[i][r] = "0000 - -"
+			}
 		}
 	}
+	played := map[int]string{0: "0", 1: "=", 2: "1"}
+	forfeited := map[int]string{0: "-", 2: "+"}
 	for _, g := range t.Games {
-		s := halfPoints(g.Score)
+		s := halfPoints(g.BlackPoints)
 		if g.White == Bye {
 			code := "U"
 			if g.Forfeit {
@@ -434,15 +468,15 @@ func WriteTRF(w io.Writer, t *TRF) error {
 			pts[g.Black] += s
 			continue
 		}
-		bw, ww := "w", "b"
-		codes := map[int]string{0: "0", 1: "=", 2: "1"}
+		ws := halfPoints(g.WhitePoints)
+		codes := played
 		if g.Forfeit {
-			codes = map[int]string{0: "-", 1: "=", 2: "+"}
+			codes = forfeited
 		}
-		cells[g.Black][g.Round-1] = fmt.Sprintf("%4d %s %s", g.White+1, bw, codes[s])
-		cells[g.White][g.Round-1] = fmt.Sprintf("%4d %s %s", g.Black+1, ww, codes[2-s])
+		cells[g.Black][g.Round-1] = fmt.Sprintf("%4d w %s", g.White+1, codes[s])
+		cells[g.White][g.Round-1] = fmt.Sprintf("%4d b %s", g.Black+1, codes[ws])
 		pts[g.Black] += s
-		pts[g.White] += 2 - s
+		pts[g.White] += ws
 	}
 	order := make([]int, n)
 	for i := range order {
@@ -502,7 +536,7 @@ func WriteTRF(w io.Writer, t *TRF) error {
 
 // Swiss converts the report into PairSwiss arguments for the round after
 // the last one played.
-func (t *TRF) Swiss() (players []SwissPlayer, history []SwissGame, round int, opt SwissOptions) {
+func (t *TRF) Swiss() (players []SwissPlayer, history []Game, round int, opt SwissOptions) {
 	for i, p := range t.Players {
 		players = append(players, SwissPlayer{ID: i, Rating: p.Rating, Withdrawn: p.Absent})
 	}

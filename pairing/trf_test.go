@@ -27,15 +27,15 @@ func simTRF(t testing.TB, n, rounds, played int, seed uint64) (*sim, *TRF) {
 	return s, tr
 }
 
-func normalGames(gs []SwissGame) string {
+func normalGames(gs []Game) string {
 	var b strings.Builder
 	for _, g := range gs {
 		if g.White == Bye && !g.Forfeit {
-			g.Score = 1
+			g.BlackPoints = 1
 		}
 		if g.Forfeit && g.White != Bye && g.Black > g.White {
 			// unplayed games keep no colour: compare them by player numbers
-			g.Black, g.White, g.Score = g.White, g.Black, 1-g.Score
+			g.Black, g.White, g.BlackPoints, g.WhitePoints = g.White, g.Black, g.WhitePoints, g.BlackPoints
 		}
 		fmt.Fprintf(&b, "%v\n", g)
 	}
@@ -78,9 +78,9 @@ func TestTRFRoundTripAndPairTRF(t *testing.T) {
 	}
 }
 
-func sortGames(gs []SwissGame) []SwissGame {
-	out := append([]SwissGame(nil), gs...)
-	key := func(g SwissGame) string {
+func sortGames(gs []Game) []Game {
+	out := append([]Game(nil), gs...)
+	key := func(g Game) string {
 		a, b := g.Black, g.White
 		if g.Forfeit && b != Bye && a > b {
 			a, b = b, a
@@ -230,7 +230,7 @@ func TestTRFByePointsAndForbiddenRoundTrip(t *testing.T) {
 	half := 0.5
 	in := &TRF{Rounds: 3, ByePoints: &half, Forbidden: [][]int{{0, 2}},
 		Players: []TRFPlayer{{Name: "A"}, {Name: "B"}, {Name: "C"}},
-		Games:   []SwissGame{{Round: 1, Black: 0, White: 1, Score: 1}, {Round: 1, Black: 2, White: Bye}}}
+		Games:   []Game{Decided(1, 0, 1, 1), AllocatedBye(1, 2)}}
 	var b strings.Builder
 	if err := WriteTRF(&b, in); err != nil {
 		t.Fatal(err)

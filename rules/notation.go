@@ -313,10 +313,24 @@ func unwrapNotation(err error) error {
 }
 
 // ParsePosString reads a sequence of points in pos notation written without
-// separators, as opening lists and some tools write them: "h8i8i11". Each
-// point is one letter and then as many digits as follow (greedy), so "a15" is
-// a15, never a1 followed by 5. Spaces between points are allowed.
+// separators, as opening lists and some tools write them: "h8i8i11". It is
+// ParsePoints in pos notation.
 func ParsePosString(s string, size int) ([]Point, error) {
+	return ParsePoints(s, size, Pos)
+}
+
+// ParsePoints reads points of a letter notation (pos, renju or go) written
+// one after another, with or without spaces between them: "h8i8i11", "H8 I8
+// I11". Each point is its letters and then as many digits as follow
+// (greedy), so "a15" is a15, never a1 followed by 5. Renju and go letters are
+// read in either case (their rows count from the bottom, whatever the case);
+// pos letters are lower case.
+func ParsePoints(s string, size int, n Notation) ([]Point, error) {
+	switch n {
+	case Pos, Renju, GoLetters:
+	default:
+		return nil, fmt.Errorf("%s is not a letter notation (want pos, renju or go)", n)
+	}
 	var stones []Point
 	i := 0
 	for {
@@ -327,7 +341,7 @@ func ParsePosString(s string, size int) ([]Point, error) {
 			return stones, nil
 		}
 		start := i
-		if isLetter(s[i]) {
+		for i < len(s) && isLetter(s[i]) && (n != Pos || i == start) {
 			i++
 		}
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -336,12 +350,26 @@ func ParsePosString(s string, size int) ([]Point, error) {
 		if i == start {
 			i++ // consume one byte so the error shows what is wrong
 		}
-		p, err := Pos.Parse(s[start:i], size)
+		tok := s[start:i]
+		if n != Pos {
+			tok = strings.ToUpper(tok)
+		}
+		p, err := n.Parse(tok, size)
 		if err != nil {
-			return nil, fmt.Errorf("stone %d at byte %d: %w", len(stones)+1, start, err)
+			return nil, fmt.Errorf("stone %d at byte %d: %s %q: %w", len(stones)+1, start, n, s[start:i], unwrapNotation(err))
 		}
 		stones = append(stones, p)
 	}
+}
+
+// ParseNotation reads a notation's name as String writes it.
+func ParseNotation(name string) (Notation, error) {
+	for n, s := range notationNames {
+		if s == name {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown notation %q (want pos, renju, go, sgf, psq or protocol)", name)
 }
 
 // FormatPosString writes stones in pos notation without separators, the

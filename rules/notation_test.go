@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -263,4 +264,38 @@ func ExampleParseHuman() {
 	// I8 = renju 8,7 = i8
 	// P8 = go 14,7 = o8
 	// coordinate "J8" is ambiguous: 9,7 in renju letters (with I), 8,7 in GTP letters (without I); say which
+}
+
+// Points written one after another in a letter notation, with or without
+// spaces, in either case for the upper-case schemes, read back as the same
+// points on every board size.
+func TestParsePointsRoundTrip(t *testing.T) {
+	for size := MinSize; size <= MaxSize; size++ {
+		var stones []Point
+		for i := 0; i < 40; i++ {
+			stones = append(stones, Point{(i * 7) % size, (i * 11) % size})
+		}
+		for _, n := range []Notation{Pos, Renju, GoLetters} {
+			names := make([]string, len(stones))
+			for i, p := range stones {
+				names[i] = n.Format(p, size)
+			}
+			inputs := []string{strings.Join(names, ""), strings.Join(names, " ")}
+			if n != Pos {
+				inputs = append(inputs, strings.ToLower(strings.Join(names, " ")))
+			}
+			for _, in := range inputs {
+				got, err := ParsePoints(in, size, n)
+				if err != nil || !reflect.DeepEqual(got, stones) {
+					t.Fatalf("%s %dx%d %q: %v %v", n, size, size, in, got, err)
+				}
+			}
+		}
+	}
+	if _, err := ParsePoints("H8", 15, Pos); err == nil {
+		t.Error("pos read an upper-case column")
+	}
+	if _, err := ParsePoints("7,7", 15, Protocol); err == nil {
+		t.Error("ParsePoints read protocol pairs")
+	}
 }

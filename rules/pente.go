@@ -28,6 +28,9 @@ func (r pente) Name() string   { return r.name }
 func (r pente) Code() int      { return 0 } // Gomocup has no code for Pente
 func (pente) DefaultSize() int { return 19 }
 
+// MinSize is PenteMinSize: CheckSize refuses smaller boards.
+func (pente) MinSize() int { return PenteMinSize }
+
 // captureDirections is the eight directions a capture can go from the stone placed.
 var captureDirections = [8]Point{{1, 0}, {0, 1}, {1, 1}, {1, -1}, {-1, 0}, {0, -1}, {-1, -1}, {-1, 1}}
 
@@ -38,7 +41,7 @@ func (r pente) Play(p *Position, m Point) Verdict {
 	c := p.ToMove()
 	size := p.Board.Size()
 	centre := Point{size / 2, size / 2}
-	switch len(p.Moves) {
+	switch p.Turn() {
 	case 0:
 		if m != centre {
 			return Lost(c, PenteCentre)

@@ -71,7 +71,25 @@ func init() {
 	register(fiveRule{name: "freestyle", code: 0})
 	register(fiveRule{name: "standard", code: 1, exact: true})
 	register(fiveRule{name: "outer-open", code: 0, outerOpen: true})
-	register(fiveRule{name: "caro", code: 8, exact: true, caro: true})
+	// Caro as Gomocup's managers (Piskvork, GomocupJudge) judge it: only
+	// opponent stones block, never the board edge. Code 8 lets an overline
+	// win and refuses only an exact five shut at both ends; code 9 wants an
+	// exact five not shut at both ends.
+	register(fiveRule{name: "caro", code: 8, caro: true})
+	register(fiveRule{name: "caro-exact", code: 9, exact: true, caro: true})
+}
+
+// CheckSize reports whether rule r can be played on a board of the given
+// size: the arbiter's range, and the rule's own minimum (Pente's tournament
+// rule needs points outside the central 5x5).
+func CheckSize(r Rule, size int) error {
+	if size < MinSize || size > MaxSize {
+		return fmt.Errorf("board size %d out of range %d..%d", size, MinSize, MaxSize)
+	}
+	if m, ok := r.(interface{ MinSize() int }); ok && size < m.MinSize() {
+		return fmt.Errorf("%s needs a board of at least %dx%d, not %dx%d", r.Name(), m.MinSize(), m.MinSize(), size, size)
+	}
+	return nil
 }
 
 // fiveRule covers the rules that differ only in what counts as a winning row
@@ -80,7 +98,7 @@ type fiveRule struct {
 	name      string
 	code      int
 	exact     bool // only exactly five wins; an overline does not
-	caro      bool // a five blocked at both ends does not win
+	caro      bool // an exact five with opponent stones at both ends does not win
 	outerOpen bool // Black's first stone must lie in the outer zone
 }
 
@@ -93,7 +111,7 @@ func (r fiveRule) Play(p *Position, m Point) Verdict {
 		return v
 	}
 	c := p.ToMove()
-	if r.outerOpen && len(p.Moves) == 0 && !InOuterZone(p.Board.Size(), m) {
+	if r.outerOpen && p.Turn() == 0 && !InOuterZone(p.Board.Size(), m) {
 		return Lost(c, OutsideOuterZone)
 	}
 	p.Place(m)
@@ -112,7 +130,7 @@ func (r fiveRule) wins(b *Board, m Point, c Color) bool {
 			continue
 		case n > 5 && r.exact:
 			continue
-		case r.caro && blocked(b, Point{m.X + (fwd+1)*d.X, m.Y + (fwd+1)*d.Y}, c) &&
+		case n == 5 && r.caro && blocked(b, Point{m.X + (fwd+1)*d.X, m.Y + (fwd+1)*d.Y}, c) &&
 			blocked(b, Point{m.X - (back+1)*d.X, m.Y - (back+1)*d.Y}, c):
 			continue
 		}
@@ -122,9 +140,10 @@ func (r fiveRule) wins(b *Board, m Point, c Color) bool {
 }
 
 // blocked reports whether the point just past a row of c stops it: an
-// opponent's stone, or the board edge (as Gomocup's manager counts it).
+// opponent's stone. The board edge does not (RULES.md, as Piskvork and
+// GomocupJudge count it).
 func blocked(b *Board, p Point, c Color) bool {
-	return !b.In(p) || b.At(p) == c.Opponent()
+	return b.In(p) && b.At(p) == c.Opponent()
 }
 
 // InOuterZone reports whether p lies in the two outermost rows or columns,

@@ -331,13 +331,27 @@ func TestRulesCommand(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"forbidden points", []string{"rules", "-rule", "renju", pos}, exitOK, []string{"black to move", "G8 forbidden 3-3"}},
-		{"json", []string{"rules", "-rule", "renju", "-json", pos}, exitOK, []string{`"point": "G8"`, `"kind": "forbidden 3-3"`}},
-		{"forbidden move played", []string{"rules", "-rule", "renju", pos + "g8"}, exitOK, []string{"game over after G8: white (forbidden 3-3)"}},
+		{"forbidden points", []string{"rules", "-rule", "renju", pos}, exitOK, []string{"black to move", "g8 forbidden 3-3"}},
+		{"renju notation", []string{"rules", "-rule", "renju", "-notation", "renju", "D8A1E8A3F8A5G7O1G6O3H7O5I6A7"}, exitOK, []string{"black to move", "G8 forbidden 3-3"}},
+		{"json", []string{"rules", "-rule", "renju", "-json", pos}, exitOK, []string{`"pos": "g8"`, `"renju": "G8"`, `"x": 6`, `"y": 7`, `"kind": "forbidden 3-3"`}},
+		{"forbidden move played", []string{"rules", "-rule", "renju", pos + "g8"}, exitOK, []string{"game over after g8: white (forbidden 3-3)"}},
 		{"five", []string{"rules", "-rule", "freestyle", "h8a1i8a2j8a3k8a4l8"}, exitOK, []string{"black (five)"}},
 		{"outer-open first stone", []string{"rules", "h8"}, exitOK, []string{"white (" + "first stone outside"}},
-		{"overlapping stones", []string{"rules", "-rule", "freestyle", "h8h8i9"}, exitError, []string{"invalid position: stone 2 (H8): occupied"}},
-		{"stones after the end", []string{"rules", "-rule", "freestyle", "h8a1i8a2j8a3k8a4l8a5"}, exitError, []string{"stone 9 (L8, black) ends the game"}},
+		{"overlapping stones", []string{"rules", "-rule", "freestyle", "h8h8i9"}, exitError, []string{"move 2 (white h8): occupied, and more moves follow"}},
+		{"occupied last stone is the forfeit", []string{"rules", "-rule", "freestyle", "h8i9h8"}, exitOK, []string{"refused black stone h8: occupied", "white (occupied)"}},
+		{"stones after the end", []string{"rules", "-rule", "freestyle", "h8a1i8a2j8a3k8a4l8a5"}, exitError, []string{"move 10 (white a5): follows the end of the game at move 9 (five)"}},
+		{"caro five from the edge", []string{"rules", "-rule", "caro", "a2f2b2a5c2b5d2c5e2"}, exitOK, []string{"black (five)"}},
+		{"pente on 6x6", []string{"rules", "-rule", "pente", "-size", "6", "c3"}, exitError, []string{"pente needs a board of at least 7x7, not 6x6"}},
+		{"bad notation", []string{"rules", "-notation", "sgf", "h8"}, exitUsage, []string{"want pos, renju or go"}},
+		{"outer-open shows its own lettering", []string{"rules", "a1"}, exitOK, []string{"bottom and right: go lettering", " A B C D E F G H J K L M N O P"}},
+		{"outer-open zone in its own lettering", []string{"rules", "-notation", "go", "P15h8"}, exitOK, []string{" 15 . . . . . . . . . . . . . . X 15", "black to move"}},
+		{"outer-open: no I in its lettering", []string{"rules", "-notation", "go", "I8"}, exitError, []string{"GTP letters skip I"}},
+		{"a record ending on an occupied stone", []string{"rules", "testdata/ends-on-occupied.sgf"}, exitOK, []string{"refused white stone h8: occupied", "the record says: black (illegal move)"}},
+		{"a record ending off the board", []string{"rules", "testdata/ends-off-board.sgf"}, exitOK, []string{"refused white stone 15,3: off board", "the record says: black (illegal move)"}},
+		{"a record whose winner is swapped", []string{"rules", "testdata/swapped-winner.sgf"}, exitError,
+			[]string{"game over after l8: black (five)", "THE RECORD DISAGREES WITH ITS MOVES: the record says white wins (five), but the stones say black wins (five) (move 9, five)"}},
+		{"setup stones", []string{"rules", "testdata/setup-renju.sgf"}, exitOK, []string{"14 stones on the board", "black to move", "g8 forbidden 3-3"}},
+		{"variations refused", []string{"rules", "testdata/variations.sgf"}, exitError, []string{"variations.sgf:2:15: a variation"}},
 		{"off the board", []string{"rules", "-rule", "freestyle", "h8z99"}, exitError, []string{"z99"}},
 	}
 	for _, tc := range cases {

@@ -49,7 +49,7 @@ import (
 //   - -sendbyboard: BOARD before every move instead of TURN.
 //   - -fatalerror: the first crash, time loss or refusal stops the run, exit 1.
 //   - -rule 0 (freestyle), 1 (exact five), 4 (renju); as extensions 8
-//     (caro) and any arena rule name (outer-open, pente, ...).
+//     (caro), 9 (caro-exact) and any arena rule name (outer-open, pente, ...).
 //
 // Where c-gomoku-cli has bugs this drop-in does the right thing instead:
 //   - an off-board or malformed move ("99,99", "-1,3") is an illegal move
@@ -324,9 +324,11 @@ func cliRule(s string) (rules.Rule, error) {
 		return rules.ByName("renju")
 	case "8":
 		return rules.ByName("caro")
+	case "9":
+		return rules.ByName("caro-exact")
 	}
 	if _, err := strconv.Atoi(s); err == nil {
-		return nil, fmt.Errorf("rule code %s: want 0 (freestyle), 1 (exact five), 4 (renju) or 8 (caro)", s)
+		return nil, fmt.Errorf("rule code %s: want 0 (freestyle), 1 (exact five), 4 (renju), 8 (caro) or 9 (caro-exact)", s)
 	}
 	return rules.ByName(s)
 }

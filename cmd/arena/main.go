@@ -34,6 +34,7 @@ func init() {
 		"standings":  {"rebuild an event's standings from its journal", runStandings},
 		"serve":      {"serve the live page of event folders, running or finished", runServe},
 		"pair":       {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
+		"withdraw":   {"withdraw an engine from a Swiss event, as its organizer", runWithdraw},
 		"rules":      {"show what a position means under a rule (board, result, forbidden points)", runRules},
 		"engine":     {"serve a bundled engine on stdin/stdout (builtin:NAME)", nil},
 		"help":       {"explain a command", runHelp},

@@ -287,6 +287,9 @@ func (v *matchView) Observe(u event.Update) {
 }
 
 func loserName(rec *record.Record) string {
+	if rec.End == record.DoubleForfeit {
+		return rec.Black + " and " + rec.White
+	}
 	switch rec.Winner {
 	case rules.Black:
 		return rec.White

@@ -92,8 +92,12 @@ func gameLine(rec *record.Record) string {
 	return line
 }
 
-// scoreText is the result from Black's side: "1-0", "0-1" or "1/2-1/2".
+// scoreText is the result from Black's side: "1-0", "0-1" or "1/2-1/2";
+// "0-0" for a double forfeit.
 func scoreText(rec *record.Record) string {
+	if rec.End == record.DoubleForfeit {
+		return "0-0"
+	}
 	switch rec.Score() {
 	case 1:
 		return "1-0"

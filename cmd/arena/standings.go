@@ -12,7 +12,8 @@ import (
 func runStandings(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("standings", "FOLDER",
 		"Rebuilds an event's standings, crosstable and game files (SGF, psq) from the journal in its\n"+
-			"output folder, and prints the standings.", stdout)
+			"output folder, and prints the standings. Every journal line is replayed through its rule first:\n"+
+			"a line whose result its moves contradict, or a game journaled twice, is an error naming the line.", stdout)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -210,7 +210,8 @@ func TestExactFives(t *testing.T) {
 	}{
 		{"freestyle", false, false},
 		{"standard", true, true},
-		{"caro", true, true},
+		{"caro", false, false}, // code 8: an overline wins
+		{"caro-exact", true, true},
 		{"outer-open", false, false},
 		{"renju", true, false},
 	} {

@@ -233,8 +233,10 @@ func (s *session) setRule() {
 		name = "standard"
 	case 2, 4:
 		name = "renju"
-	case 8, 9:
+	case 8:
 		name = "caro"
+	case 9:
+		name = "caro-exact"
 	default:
 		switch {
 		case s.ruleCode&4 != 0:

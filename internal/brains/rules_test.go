@@ -154,7 +154,7 @@ func TestRuleSelection(t *testing.T) {
 		{4, "", "renju"},
 		{2, "", "renju"},
 		{8, "", "caro"},
-		{9, "", "caro"},
+		{9, "", "caro-exact"},
 		{0, "outer-open", "outer-open"},
 		{1, "pente", "pente"},
 		{0, "keryo-pente", "keryo-pente"},

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 
@@ -105,19 +106,23 @@ type Engine struct {
 
 // Event is a whole config file.
 type Event struct {
-	Name          string    `toml:"name"`
-	Rule          string    `toml:"rule"`
-	Size          int       `toml:"size"`
-	Format        string    `toml:"format"`
-	Rounds        int       `toml:"rounds"`
-	OpeningPolicy Policy    `toml:"opening_policy"`
-	Openings      string    `toml:"openings"`
-	MoveCap       int       `toml:"move_cap"`
-	Concurrency   int       `toml:"concurrency"`
-	Output        string    `toml:"output"` // see OutputDir
-	Seed          int64     `toml:"seed"`
-	Tiebreaks     []string  `toml:"tiebreaks"`
-	ByePoints     *float64  `toml:"bye_points"`
+	Name          string   `toml:"name"`
+	Rule          string   `toml:"rule"`
+	Size          int      `toml:"size"`
+	Format        string   `toml:"format"`
+	Rounds        int      `toml:"rounds"`
+	OpeningPolicy Policy   `toml:"opening_policy"`
+	Openings      string   `toml:"openings"`
+	MoveCap       int      `toml:"move_cap"`
+	Concurrency   int      `toml:"concurrency"`
+	Output        string   `toml:"output"` // see OutputDir
+	Seed          int64    `toml:"seed"`
+	Tiebreaks     []string `toml:"tiebreaks"`
+	ByePoints     *float64 `toml:"bye_points"`
+	// WithdrawAfter withdraws a Swiss entrant after this many games in a
+	// row it failed to start (refused, or crashed before its first move);
+	// 0 never does. Default DefaultWithdrawAfter. See arbiter.Tournament.
+	WithdrawAfter *int      `toml:"withdraw_after"`
 	StartTimeout  *Duration `toml:"start_timeout"`
 	Clock         Clock     `toml:"clock"`
 	Engines       []Engine  `toml:"engine"`
@@ -201,6 +206,10 @@ func Parse(path string, src []byte) (*Event, error) {
 	return ev, nil
 }
 
+// DefaultWithdrawAfter is how many games in a row a Swiss entrant may fail
+// to start before it is withdrawn, unless the config says otherwise.
+const DefaultWithdrawAfter = 3
+
 func (ev *Event) defaults() {
 	if ev.Name == "" {
 		ev.Name = strings.TrimSuffix(filepath.Base(ev.File), filepath.Ext(ev.File))
@@ -214,6 +223,10 @@ func (ev *Event) defaults() {
 	if ev.Concurrency == 0 {
 		ev.Concurrency = 1
 	}
+	if ev.WithdrawAfter == nil {
+		n := DefaultWithdrawAfter
+		ev.WithdrawAfter = &n
+	}
 	if r, err := rules.ByName(ev.Rule); err == nil && ev.Size == 0 {
 		ev.Size = r.DefaultSize()
 	}
@@ -226,6 +239,9 @@ func (ev *Event) check() error {
 	}
 	if ev.Size < rules.MinSize || ev.Size > rules.MaxSize {
 		return ev.errAt("size", fmt.Sprintf("%d is out of range %d..%d", ev.Size, rules.MinSize, rules.MaxSize))
+	}
+	if err := rules.CheckSize(rule, ev.Size); err != nil {
+		return ev.errAt("size", err.Error())
 	}
 	if !contains(formats, ev.Format) {
 		return ev.errAt("format", fmt.Sprintf("%q is not one of %s", ev.Format, strings.Join(formats, ", ")))
@@ -241,6 +257,9 @@ func (ev *Event) check() error {
 	}
 	if ev.Concurrency < 1 {
 		return ev.errAt("concurrency", "must be at least 1")
+	}
+	if n := ev.WithdrawAfter; n != nil && *n < 0 {
+		return ev.errAt("withdraw_after", "must not be negative (0 never withdraws)")
 	}
 	if b := ev.ByePoints; b != nil && *b != 0 && *b != 0.5 && *b != 1 {
 		return ev.errAt("bye_points", "must be 0, 0.5 or 1 (a loss, a draw or a win)")
@@ -263,16 +282,28 @@ func (ev *Event) check() error {
 	if len(ev.Engines) < 2 {
 		return ev.errAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
 	}
-	seen := map[string]int{}
+	seen, folders := map[string]int{}, map[string]int{}
 	for i, e := range ev.Engines {
 		at := func(key string) string { return fmt.Sprintf("engine[%d].%s", i, key) }
 		if e.Name == "" {
 			return ev.errAt(at("name"), "missing")
 		}
+		if strings.IndexFunc(e.Name, unicode.IsControl) >= 0 {
+			return ev.errAt(at("name"), fmt.Sprintf("engine %q: a name must not hold control characters", e.Name))
+		}
 		if j, dup := seen[e.Name]; dup {
 			return ev.errAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine[%d])", e.Name, j))
 		}
 		seen[e.Name] = i
+		// A name is a name, not a path: its working folder is named by
+		// engine.FolderName, which two names must not share.
+		if folder := engine.FolderName(e.Name); e.Dir == "" {
+			if j, dup := folders[folder]; dup {
+				return ev.errAt(at("name"), fmt.Sprintf("engine %q would share the working folder %q with engine %d (%q); folder names keep only letters, digits and . _ - + #",
+					e.Name, folder, j+1, ev.Engines[j].Name))
+			}
+			folders[folder] = i
+		}
 		if e.Command == "" {
 			return ev.errAt(at("command"), fmt.Sprintf("engine %q: missing", e.Name))
 		}

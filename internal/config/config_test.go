@@ -60,6 +60,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		{"bad format", `format = "auto"`, `t.toml:3: format: "knockout" is not one of`},
 		{"syntax", `concurrency = 2`, `t.toml:4:`},
 		{"bye points", `concurrency = 2`, `t.toml:5: bye_points: must be 0, 0.5 or 1`},
+		{"pente below 7x7", `rule = "outer-open"`, `size: pente needs a board of at least 7x7, not 6x6`},
 	}
 	edits := map[string]string{
 		"unknown top-level key": `concurency = 2`,
@@ -74,6 +75,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		"unknown builtin":       `command = "builtin:randomm"`,
 		"syntax":                `concurrency = = 2`,
 		"bye points":            "concurrency = 2\nbye_points = 0.3",
+		"pente below 7x7":       "rule = \"pente\"\nsize = 6",
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

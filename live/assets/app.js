@@ -260,7 +260,9 @@ function renderStandings() {
   renderTable($("crosstable"), state.crosstable);
   const dl = $("legend");
   dl.replaceChildren();
-  for (const [abbr, text] of (state.standings && state.standings.legend) || []) dl.append(el("dt", {}, abbr), el("dd", {}, text));
+  const legend = (state.standings && state.standings.legend) || {};
+  for (const e of legend.columns || []) dl.append(el("dt", {}, e.column), el("dd", {}, e.meaning));
+  $("legend-note").textContent = legend.note || "";
 }
 
 function renderGames() {

@@ -12,6 +12,7 @@ import (
 
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/record"
+	"gomoku-arena/rules"
 )
 
 // Journal is the append-only file of an event's finished games, one JSON
@@ -25,7 +26,8 @@ type Journal struct {
 }
 
 // Open opens (creating it if needed) the journal at path and returns
-// the records already in it.
+// the records already in it, each verified: a line that repeats a game,
+// or whose result its own moves contradict, is an error naming the line.
 func Open(path string) (*Journal, []*record.Record, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -53,8 +55,9 @@ func Open(path string) (*Journal, []*record.Record, error) {
 	return &Journal{f: f, path: path}, recs, nil
 }
 
-// Read returns the records of the journal at path without opening it
-// for writing (a torn last line is ignored).
+// Read returns the records of the journal at path, verified as Open
+// verifies them, without opening it for writing (a torn last line is
+// ignored).
 func Read(path string) ([]*record.Record, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -67,10 +70,12 @@ func Read(path string) ([]*record.Record, error) {
 
 // readJournal parses complete lines and returns the offset just past the
 // last one. Only the final line may be incomplete; a bad line in the middle
-// is corruption and an error.
+// is corruption and an error. Every line is verified (verify) before it is
+// believed.
 func readJournal(r io.Reader, path string) ([]*record.Record, int64, error) {
 	var recs []*record.Record
 	var good int64
+	seen := seenLines{games: map[int]int{}, byes: map[bye]int{}}
 	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
@@ -85,10 +90,69 @@ func readJournal(r io.Reader, path string) ([]*record.Record, int64, error) {
 			if err := json.Unmarshal(b, rec); err != nil {
 				return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
 			}
+			if err := seen.verify(rec, line); err != nil {
+				return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
+			}
 			recs = append(recs, rec)
 		}
 		good += int64(len(b))
 	}
+}
+
+// seenLines remembers which line journaled each game and bye.
+type seenLines struct {
+	games map[int]int // game number -> line
+	byes  map[bye]int
+}
+
+// bye is a line that is not a game: a bye or a withdrawal, at most one of
+// each per entrant and round.
+type bye struct {
+	round int
+	name  string
+	end   record.Termination
+}
+
+// verify refuses a line the journal cannot hold: a game or bye journaled
+// twice, an aborted game, or a result its own moves contradict. Each game is
+// replayed through its rule (record.Verify): what that can and cannot prove
+// is in the README ("What the journal proves").
+func (s *seenLines) verify(rec *record.Record, line int) error {
+	if !rec.IsGame() {
+		k := bye{rec.Round, rec.Black, rec.End}
+		if first, dup := s.byes[k]; dup {
+			return fmt.Errorf("the %s of %q in round %d is already journaled at line %d", rec.End, rec.Black, rec.Round, first)
+		}
+		s.byes[k] = line
+		if rec.End == record.Withdrawn {
+			if len(rec.Moves) > 0 || rec.White != "" || rec.Winner != rules.Empty {
+				return fmt.Errorf("a withdrawal has Black alone, no winner and no moves")
+			}
+			return nil
+		}
+	} else {
+		if rec.Game < 1 {
+			return fmt.Errorf("game number %d: games are numbered from 1", rec.Game)
+		}
+		if first, dup := s.games[rec.Game]; dup {
+			return fmt.Errorf("game %d is already journaled at line %d", rec.Game, first)
+		}
+		s.games[rec.Game] = line
+	}
+	if rec.End == record.Aborted {
+		return fmt.Errorf("game %d was aborted, and an aborted game is never journaled", rec.Game)
+	}
+	rule, err := rules.ByName(rec.Rule)
+	if err != nil {
+		return fmt.Errorf("game %d: %w", rec.Game, err)
+	}
+	if err := rules.CheckSize(rule, rec.Size); err != nil && rec.End != record.ByeEnd {
+		return fmt.Errorf("game %d: %w", rec.Game, err)
+	}
+	if _, err := record.Verify(rec, rule); err != nil {
+		return fmt.Errorf("game %d (%s vs %s): %w", rec.Game, rec.Black, rec.White, err)
+	}
+	return nil
 }
 
 // Append writes rec as one line and syncs it to disk.

@@ -18,9 +18,7 @@ func TestJournalAppendReopenAndTornTail(t *testing.T) {
 		t.Fatalf("new journal: %v, %d records", err, len(recs))
 	}
 	for i := 1; i <= 3; i++ {
-		rec := &record.Record{Game: i, Black: "a", White: "b", Winner: rules.Black, End: record.Five,
-			Moves: []record.Move{{Point: rules.Point{X: i, Y: 7}, Color: rules.Black}}}
-		if err := j.Append(rec); err != nil {
+		if err := j.Append(fiveGame(i, i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -35,10 +33,10 @@ func TestJournalAppendReopenAndTornTail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 3 || recs[2].Game != 3 || recs[1].Moves[0].Point.X != 2 {
+	if len(recs) != 3 || recs[2].Game != 3 || recs[1].Moves[0].Point.Y != 2 {
 		t.Fatalf("after a torn tail: %d records %+v", len(recs), recs)
 	}
-	if err := j.Append(&record.Record{Game: 4, End: record.Refusal, Winner: rules.White}); err != nil {
+	if err := j.Append(fiveGame(4, 4)); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
@@ -50,20 +48,27 @@ func TestJournalAppendReopenAndTornTail(t *testing.T) {
 
 func TestJournalCorruptMiddleLineIsAnError(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "journal.jsonl")
-	os.WriteFile(path, []byte(line(1)+"not json\n"+line(3)), 0o644)
+	var b []byte
+	for _, n := range []int{1, 3} {
+		line, _ := json.Marshal(fiveGame(n, n))
+		b = append(append(b, line...), '\n')
+		if n == 1 {
+			b = append(b, "not json\n"...)
+		}
+	}
+	os.WriteFile(path, b, 0o644)
 	_, _, err := Open(path)
 	if err == nil || !strings.Contains(err.Error(), "journal.jsonl:2") {
 		t.Fatalf("err = %v, want one naming line 2", err)
 	}
-	if b, _ := os.ReadFile(path); !strings.Contains(string(b), line(3)) {
+	if after, _ := os.ReadFile(path); string(after) != string(b) {
 		t.Fatal("a corrupt journal was modified")
 	}
 }
 
-// line is a journal line holding game n.
+// line is a journal line holding game n, a five that its moves make.
 func line(n int) string {
-	b, err := json.Marshal(&record.Record{Game: n, Black: "a", White: "b", Winner: rules.Black, End: record.Five,
-		Moves: []record.Move{{Point: rules.Point{X: n, Y: 7}, Color: rules.Black}}})
+	b, err := json.Marshal(fiveGame(n, 2*n%13))
 	if err != nil {
 		panic(err)
 	}
@@ -99,7 +104,9 @@ func TestJournalReadsAndContinuesFormat1(t *testing.T) {
 	if len(recs) != 6 || byes != 3 || raws != 2 || captures != 12 || recs[3].Moves[0].Think <= 0 {
 		t.Fatalf("%d records, %d byes, %d malformed moves, %d captured stones; want 6, 3, 2, 12", len(recs), byes, raws, captures)
 	}
-	if err := j.Append(recs[3]); err != nil {
+	next := *recs[3]
+	next.Game = 99 // the same game again would be refused as journaled twice
+	if err := j.Append(&next); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
@@ -136,7 +143,10 @@ func TestJournalLineKeepsEnginesWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	words := "engine.cpp:7: f(): Assertion `a && v.size() < 2' failed.\nnext\u2028line"
-	if err := j.Append(&record.Record{Game: 1, End: record.Crash, Winner: rules.White, Stderr: []string{words}}); err != nil {
+	rec := fiveGame(1, 3)
+	rec.Moves = rec.Moves[:1] // Black's first stone, then White crashed
+	rec.End, rec.Winner, rec.Stderr = record.Crash, rules.Black, []string{words}
+	if err := j.Append(rec); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
@@ -147,5 +157,91 @@ func TestJournalLineKeepsEnginesWords(t *testing.T) {
 	recs, err := Read(path)
 	if err != nil || len(recs) != 1 || recs[0].Stderr[0] != words {
 		t.Fatalf("read back: %v %+v", err, recs)
+	}
+}
+
+// fiveGame is game n of a freestyle event: Black makes five on row y while
+// White plays the row below.
+func fiveGame(n, y int) *record.Record {
+	rec := &record.Record{Game: n, Rule: "freestyle", Size: 15, Black: "a", White: "b", Winner: rules.Black, End: record.Five}
+	for x := 0; x < 5; x++ {
+		rec.Moves = append(rec.Moves, record.Move{Point: rules.Point{X: x, Y: y}, Color: rules.Black})
+		if x < 4 {
+			rec.Moves = append(rec.Moves, record.Move{Point: rules.Point{X: x, Y: y + 1}, Color: rules.White})
+		}
+	}
+	return rec
+}
+
+// A journal line is believed only when its moves lead to its result.
+func TestJournalRefusesContradictions(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(recs []*record.Record) []*record.Record
+		want string
+	}{
+		{"winner swapped", func(r []*record.Record) []*record.Record {
+			r[1].Winner = rules.White
+			return r
+		}, ":2: game 2 (a vs b): the record says white wins (five), but the stones say black wins (five)"},
+		{"time loss for the side that made five", func(r []*record.Record) []*record.Record {
+			r[1].Winner, r[1].End = rules.White, record.Time
+			return r
+		}, ":2: game 2 (a vs b): the record says white wins (time), but the stones say black wins (five)"},
+		{"a five that is not there", func(r []*record.Record) []*record.Record {
+			r[2].Moves = r[2].Moves[:len(r[2].Moves)-2]
+			return r
+		}, ":3: game 3 (a vs b): the record says black wins (five), but no move ends the game on the board"},
+		{"a stone on an occupied point", func(r []*record.Record) []*record.Record {
+			r[0].Moves[2].Point = r[0].Moves[0].Point
+			return r
+		}, ":1: game 1 (a vs b): move 3 (black 0,1): occupied, and more moves follow"},
+		{"game twice", func(r []*record.Record) []*record.Record {
+			return append(r, r[0])
+		}, ":4: game 1 is already journaled at line 1"},
+		{"aborted", func(r []*record.Record) []*record.Record {
+			r[1].Winner, r[1].End, r[1].Moves = rules.Empty, record.Aborted, nil
+			return r
+		}, `:2: end "aborted" is not a termination this arena knows`},
+		{"unknown rule", func(r []*record.Record) []*record.Record {
+			r[1].Rule = "go"
+			return r
+		}, `:2: game 2: unknown rule "go"`},
+		{"bye twice", func(r []*record.Record) []*record.Record {
+			b := &record.Record{Round: 1, Rule: "freestyle", Size: 15, Black: "c", Winner: rules.Black, End: record.ByeEnd}
+			return append(r, b, b)
+		}, `:5: the bye of "c" in round 1 is already journaled at line 4`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "journal.jsonl")
+			var b []byte
+			for _, rec := range tc.edit([]*record.Record{fiveGame(1, 1), fiveGame(2, 4), fiveGame(3, 7)}) {
+				aborted := rec.End == record.Aborted
+				if aborted {
+					rec.End = record.Five // the writer refuses to write it: write it by hand
+				}
+				line, err := json.Marshal(rec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if aborted {
+					line = []byte(strings.Replace(string(line), `"end":"five"`, `"end":"aborted"`, 1))
+				}
+				b = append(append(b, line...), '\n')
+			}
+			os.WriteFile(path, b, 0o644)
+			for name, read := range map[string]func() error{
+				"Open": func() error { _, _, err := Open(path); return err },
+				"Read": func() error { _, err := Read(path); return err },
+			} {
+				if err := read(); err == nil || !strings.Contains(err.Error(), "journal.jsonl"+tc.want) {
+					t.Errorf("%s: %v\nwant it to contain %q", name, err, tc.want)
+				}
+			}
+			if after, _ := os.ReadFile(path); string(after) != string(b) {
+				t.Error("a refused journal was modified")
+			}
+		})
 	}
 }

@@ -45,8 +45,10 @@ type (
 type recordJSON struct {
 	Format int `json:"format"`
 	plainRecord
-	Moves  []moveJSON `json:"moves"`
-	Winner string     `json:"winner"`
+	Setup       []moveJSON `json:"setup,omitempty"`
+	SetupToMove string     `json:"setup_to_move,omitempty"`
+	Moves       []moveJSON `json:"moves"`
+	Winner      string     `json:"winner"`
 }
 
 // moveJSON is a move as written. A point is [x, y], 0-based from the top
@@ -84,6 +86,16 @@ func (r Record) MarshalJSON() ([]byte, error) {
 			return nil, fmt.Errorf("move %d: %w", i+1, err)
 		}
 		out.Moves[i] = mj
+	}
+	for i, m := range r.Setup {
+		mj, err := m.wire()
+		if err != nil {
+			return nil, fmt.Errorf("setup stone %d: %w", i+1, err)
+		}
+		out.Setup = append(out.Setup, mj)
+	}
+	if r.SetupToMove != rules.Empty {
+		out.SetupToMove = r.SetupToMove.String()
 	}
 	return marshal(out)
 }
@@ -145,6 +157,19 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("move %d: %w", i+1, err)
 		}
 		rec.Moves = append(rec.Moves, m)
+	}
+	for i, mj := range in.Setup {
+		m, err := mj.move()
+		if err != nil {
+			return fmt.Errorf("setup stone %d: %w", i+1, err)
+		}
+		rec.Setup = append(rec.Setup, m)
+	}
+	if in.SetupToMove != "" {
+		var err error
+		if rec.SetupToMove, err = parseColor(in.SetupToMove); err != nil {
+			return fmt.Errorf("setup_to_move: %w", err)
+		}
 	}
 	if err := checkEnd(rec.End); err != nil {
 		return err

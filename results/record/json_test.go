@@ -82,7 +82,7 @@ func TestJSONByValue(t *testing.T) {
 }
 
 func TestJSONLayout(t *testing.T) {
-	rec := sampleRecords()["outer-open, timed, rejected off-board move"]
+	rec := sampleRecords()["outer-open, timed, refused off-board move"]
 	rec.Moves = append(rec.Moves[:2], Move{Color: rules.Black, Think: 2 * time.Second, Raw: "7,"})
 	rec.Stderr = []string{"oops"}
 	b, err := json.Marshal(rec)

@@ -1,7 +1,8 @@
 package record
 
 // psq is Piskvork's record format, the one Gomocup publishes and its tools
-// read. The layout, as Piskvork itself writes it:
+// read (docs/records.md says what it carries). The layout, as Piskvork
+// itself writes it:
 //
 //	Piskvorky 15x15, 11:11, 0    size, each player's level (0 = human), who started
 //	8,8,1234                     one stone per line: x,y 1-based, think time in ms
@@ -17,13 +18,14 @@ package record
 // other forfeit. psq has no colours, captures, rule or result: stones alternate
 // from Black, and a reader learns the rest by replaying.
 //
-// A move that is not a point of the board — off it, or a line the engine sent
-// that is not a move at all — is not written: Piskvork would index outside its
-// board. Such a move can only be a game's last, and the SGF record and the
-// journal keep it. A final move on an occupied point is written, because it is
-// what happened; Piskvork reports "Wrong coordinates" there after reading every
-// stone before it. Points are not checked for occupancy on reading either: a
-// pente game reuses points after captures, which psq does not record.
+// psq cannot mark a stone as refused, so a stone the game received and
+// refused (illegal, too late, off the board, breaking an opening rule, or a
+// line that is not a move) is not written: the file holds the stones the game
+// played, and a reader replaying them reaches the position the game ended
+// in. Why it ended is what psq cannot carry beyond the finishing code: the
+// SGF record and the journal keep the refused stones and the reason. Points
+// are not checked for occupancy on reading: a pente game reuses points after
+// captures, which psq does not record.
 
 import (
 	"bufio"
@@ -53,8 +55,8 @@ func WritePSQ(w io.Writer, r *Record) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "Piskvorky %dx%d, 11:11, 0\n", r.Size, r.Size)
 	for _, m := range r.Moves {
-		if m.Raw != "" || !onBoard(m.Point, r.Size) {
-			continue // only ever the final, illegal move
+		if m.refused() || !onBoard(m.Point, r.Size) {
+			continue // refused stones come last; psq cannot mark them
 		}
 		fmt.Fprintf(&b, "%s,%d\n", rules.PSQ.Format(m.Point, r.Size), m.Think.Milliseconds())
 	}

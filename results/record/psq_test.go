@@ -15,7 +15,7 @@ import (
 func psqFields(r *Record) *Record {
 	c := &Record{Size: r.Size, Black: r.Black, White: r.White}
 	for _, m := range r.Moves {
-		if m.Raw != "" || !onBoard(m.Point, r.Size) {
+		if m.refused() || !onBoard(m.Point, r.Size) {
 			continue
 		}
 		c.Moves = append(c.Moves, Move{Point: m.Point, Color: m.Color, Think: m.Think.Truncate(time.Millisecond)})
@@ -47,7 +47,7 @@ func TestPSQRoundTrip(t *testing.T) {
 
 func TestWritePSQLayout(t *testing.T) {
 	var b bytes.Buffer
-	if err := WritePSQ(&b, sampleRecords()["outer-open, timed, rejected off-board move"]); err != nil {
+	if err := WritePSQ(&b, sampleRecords()["outer-open, timed, refused off-board move"]); err != nil {
 		t.Fatal(err)
 	}
 	want := "Piskvorky 15x15, 11:11, 0\n1,1,0\n8,8,1234\n9,9,2000\nalpha ]x[\nbéta\n-1\n"

@@ -1,7 +1,8 @@
 package record
 
 // SGF (FF[4], GM[4] = Gomoku/Renju) is the record format people open in
-// viewers. What the file says, property by property:
+// viewers; docs/records.md is its reference. What the file says, property
+// by property:
 //
 //   - Root: FF[4] GM[4] CA[UTF-8] AP[gomoku-arena] SZ RU (the rule's config
 //     name) PB PW RE (Record.ResultString) DT (the start date) EV RO (round
@@ -16,14 +17,18 @@ package record
 //     not remove captured stones; the comment is how they are shown. Captures are
 //     not written as AE[] because FF[4] forbids setup and move properties in one
 //     node.
-//   - A final illegal move that is on the board (occupied, forbidden, outside
-//     the outer-open zone) is an ordinary node: the record keeps it, the root
-//     comment says why the game ended. A move that is not an SGF point — off the
-//     board, or a line the engine sent that is not a move at all — gets no node:
-//     a comment line on the last node says "rejected white move: 15,3" (protocol
-//     coordinates) or `rejected white move: "7 7 7"` (the raw line, Go-quoted),
-//     followed by "rejected move think: 1.234s". Only a game's last move can be
-//     such a move.
+//   - A stone the game received and refused (illegal, too late, over the
+//     memory limit, breaking an opening procedure's rule, or a line that is
+//     not a move at all) is never a move node: viewers and other SGF readers
+//     must not play it. It is written as comment lines on the node before it
+//     (the root when it came first): "refused white move: 15,3" (protocol
+//     coordinates, which also name points off the board) or `refused white
+//     move: "7 7 7"` (the raw line, Go-quoted), then "refused move reason:
+//     occupied" and "refused move think: 1.234s". The colour is the side
+//     that sent it and lost by it. Only a game's last moves can be refused
+//     (an opening answer can refuse several stones).
+//   - "opening procedure: swap2" in the root comment names the procedure
+//     the game opened with.
 //
 // Comment values are single lines; a newline inside a detail or a name is
 // written as a space. Engine messages are not written.
@@ -63,12 +68,29 @@ func WriteSGF(w io.Writer, r *Record) error {
 	if r.Game > 0 {
 		prop(&b, "GN", strconv.Itoa(r.Game))
 	}
+	if len(r.Setup) > 0 || r.SetupToMove != rules.Empty {
+		for _, c := range []rules.Color{rules.Black, rules.White} {
+			var pts []string
+			for _, m := range r.Setup {
+				if m.Color == c {
+					pts = append(pts, "["+rules.SGF.Format(m.Point, r.Size)+"]")
+				}
+			}
+			if len(pts) > 0 {
+				b.WriteString(map[rules.Color]string{rules.Black: "AB", rules.White: "AW"}[c] + strings.Join(pts, ""))
+			}
+		}
+		prop(&b, "PL", map[rules.Color]string{rules.Black: "B", rules.White: "W"}[r.SetupToMove])
+	}
 	var root []string
 	if r.End != "" {
 		root = append(root, "termination: "+string(r.End))
 	}
 	if r.Detail != "" {
-		root = append(root, "detail: "+r.Detail)
+		root = append(root, "detail: "+oneLine(r.Detail))
+	}
+	if r.Procedure != "" {
+		root = append(root, "opening procedure: "+r.Procedure)
 	}
 	if !r.Start.IsZero() {
 		root = append(root, "start: "+r.Start.Format(time.RFC3339Nano))
@@ -96,14 +118,15 @@ func WriteSGF(w io.Writer, r *Record) error {
 		default:
 			return fmt.Errorf("sgf: move %d has no colour", i+1)
 		}
-		if m.Raw != "" || !onBoard(m.Point, r.Size) {
+		if m.refused() || !onBoard(m.Point, r.Size) {
 			what := rules.Protocol.Format(m.Point, r.Size)
 			if m.Raw != "" {
 				what = strconv.Quote(m.Raw)
 			}
-			comment = append(comment, fmt.Sprintf("rejected %s move: %s", m.Color, what))
+			comment = append(comment, fmt.Sprintf("refused %s move: %s", m.Color, what))
+			comment = append(comment, "refused move reason: "+oneLine(refusal(&m, r.Size)))
 			if m.Think != 0 {
-				comment = append(comment, "rejected move think: "+m.Think.String())
+				comment = append(comment, "refused move think: "+m.Think.String())
 			}
 			continue
 		}
@@ -132,6 +155,26 @@ func WriteSGF(w io.Writer, r *Record) error {
 	b.WriteString(")\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// refusal is why m was refused: its Refused, or for a move that only its
+// point or its raw line marks as refused (as older records kept them), the
+// reason that point or line gives.
+func refusal(m *Move, size int) string {
+	switch {
+	case m.Refused != "":
+		return m.Refused
+	case m.Raw != "":
+		return RefusedMalformed
+	case !onBoard(m.Point, size):
+		return string(rules.OffBoard)
+	}
+	return "refused"
+}
+
+// oneLine keeps a comment value on its line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
 func onBoard(p rules.Point, size int) bool {
@@ -201,12 +244,18 @@ func parseSeconds(s string) (time.Duration, error) {
 // is far below it.
 const maxSGFBytes = 8 << 20
 
-// ReadSGF reads the first game tree of an SGF file, following the main line
-// (the first variation) where the tree branches. It is tolerant of whitespace
-// and line breaks anywhere between tokens, escaped characters in values,
-// properties in any order, several values per property, and lower-case
-// letters in property names (FF[3] style); it ignores properties it does not
-// know. Errors name the file, line and column: `game.sgf:3:14: B: ...`.
+// ReadSGF reads an SGF file holding one Gomoku/Renju game (GM[4]). It is
+// tolerant of whitespace and line breaks anywhere between tokens, escaped
+// characters in values, properties in any order, several values per
+// property, lower-case letters in property names (FF[3] style), and a game
+// line written as nested trees of one child each; it ignores properties that
+// do not change the position (markup, comments other than ours, game info it
+// does not keep). Setup stones (AB, AW, AE, and PL for the side to move) are
+// read before the first move into Record.Setup. What it cannot read without
+// guessing is refused: another game type or none (FF[4] defaults GM to Go),
+// variations, a collection of several games, setup beside or after a move,
+// B and W in one node, a pass. Errors name the file, line and column:
+// `game.sgf:3:14: B: ...`.
 //
 // Files from other tools lack our root comment: their End is Time when RE ends
 // in "T" and empty otherwise, and their Start is the DT date at midnight UTC.
@@ -270,7 +319,7 @@ func (p *sgfParser) skipSpace() {
 	}
 }
 
-// gameTree reads the first game tree and returns its main line.
+// gameTree reads the file's game tree and returns its nodes.
 func (p *sgfParser) gameTree() ([]sgfNode, error) {
 	if i := bytes.IndexByte(p.data, '('); i >= 0 {
 		p.pos = i // tolerate a BOM or junk before the tree
@@ -278,11 +327,15 @@ func (p *sgfParser) gameTree() ([]sgfNode, error) {
 		return nil, p.errorAt(len(p.data), "no game tree: want '('")
 	}
 	var main []sgfNode
-	if err := p.tree(&main, true, 0); err != nil {
+	if err := p.tree(&main, 0); err != nil {
 		return nil, err
 	}
 	if len(main) == 0 {
 		return nil, p.errorAt(0, "empty game tree")
+	}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '(' {
+		return nil, p.errorAt(p.pos, "a second game tree: this file is a collection of games, and a record is one game")
 	}
 	return main, nil
 }
@@ -290,11 +343,11 @@ func (p *sgfParser) gameTree() ([]sgfNode, error) {
 // maxDepth bounds nested variations so a hostile file cannot exhaust the stack.
 const maxDepth = 1000
 
-// tree reads "(" sequence subtrees ")" at p.pos. Nodes are appended to main
-// only along the main line.
-func (p *sgfParser) tree(main *[]sgfNode, onMain bool, depth int) error {
+// tree reads "(" sequence subtree ")" at p.pos, appending the nodes to
+// main. A second subtree is a variation, and refused.
+func (p *sgfParser) tree(main *[]sgfNode, depth int) error {
 	if depth > maxDepth {
-		return p.errorAt(p.pos, "variations nested deeper than %d", maxDepth)
+		return p.errorAt(p.pos, "game trees nested deeper than %d", maxDepth)
 	}
 	start := p.pos
 	p.pos++ // '('
@@ -302,6 +355,7 @@ func (p *sgfParser) tree(main *[]sgfNode, onMain bool, depth int) error {
 	if p.pos >= len(p.data) || p.data[p.pos] != ';' {
 		return p.errorAt(p.pos, "want ';' to start a node")
 	}
+	subtrees := 0
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
@@ -309,19 +363,23 @@ func (p *sgfParser) tree(main *[]sgfNode, onMain bool, depth int) error {
 		}
 		switch c := p.data[p.pos]; c {
 		case ';':
+			if subtrees > 0 {
+				return p.errorAt(p.pos, "a node after a subtree: want ')'")
+			}
 			p.pos++
 			n, err := p.node()
 			if err != nil {
 				return err
 			}
-			if onMain {
-				*main = append(*main, n)
-			}
+			*main = append(*main, n)
 		case '(':
-			if err := p.tree(main, onMain, depth+1); err != nil {
+			if subtrees > 0 {
+				return p.errorAt(p.pos, "a variation: this file branches, and a record is one line of play (variations are not supported)")
+			}
+			subtrees++
+			if err := p.tree(main, depth+1); err != nil {
 				return err
 			}
-			onMain = false // later variations are side lines
 		case ')':
 			p.pos++
 			return nil
@@ -419,7 +477,11 @@ func simpleText(s string) string {
 func (p *sgfParser) record(nodes []sgfNode) (*Record, error) {
 	rec := &Record{Size: rules.DefaultSize}
 	root := nodes[0]
-	if gm, ok := root.get("GM"); ok && strings.TrimSpace(gm.vals[0]) != "4" {
+	gm, ok := root.get("GM")
+	if !ok {
+		return nil, p.errorAt(0, "no GM property: FF[4] reads that as GM[1], a game of Go; a Gomoku/Renju record says GM[4]")
+	}
+	if strings.TrimSpace(gm.vals[0]) != "4" {
 		return nil, p.errorAt(gm.at[0], "GM[%s]: not a Gomoku/Renju game (GM[4])", gm.vals[0])
 	}
 	if sz, ok := root.get("SZ"); ok {
@@ -466,15 +528,151 @@ func (p *sgfParser) record(nodes []sgfNode) (*Record, error) {
 			}
 		}
 	}
+	st := setup{stones: map[rules.Point]rules.Color{}}
 	for _, n := range nodes {
+		if err := p.setupNode(&st, rec, n); err != nil {
+			return nil, err
+		}
 		if err := p.moveNode(rec, n); err != nil {
 			return nil, err
 		}
+	}
+	if err := st.finish(rec); err != nil {
+		return nil, p.errorAt(0, "%v", err)
 	}
 	if rec.End == "" && (resultSuffix == "T" || resultSuffix == "Time") {
 		rec.End = Time
 	}
 	return rec, nil
+}
+
+// setup collects the setup stones (AB, AW, AE) and the side to move (PL) of
+// the nodes before the first move.
+type setup struct {
+	stones map[rules.Point]rules.Color
+	toMove rules.Color
+	seen   bool // any setup property at all
+	points int  // setup points read, compressed lists expanded
+}
+
+// maxSetupPoints bounds the setup points a file may name: a few boards'
+// worth, so that compressed lists repeated in a hostile file cannot make
+// reading it slow.
+const maxSetupPoints = 4 * rules.MaxSize * rules.MaxSize
+
+// setupNode reads n's setup properties. FF[4] allows them in any node, but
+// never beside a move in one node; we read them only before the first move
+// (how positions, problems and opening books are written) and refuse them
+// after it, where they would edit a game in progress.
+func (p *sgfParser) setupNode(st *setup, rec *Record, n sgfNode) error {
+	_, hasB := n.get("B")
+	_, hasW := n.get("W")
+	for _, id := range []string{"AB", "AW", "AE", "PL"} {
+		pr, ok := n.get(id)
+		if !ok {
+			continue
+		}
+		switch {
+		case hasB || hasW:
+			return p.errorAt(pr.at[0], "%s beside a move in one node: FF[4] forbids setup and move properties together", id)
+		case len(rec.Moves) > 0:
+			return p.errorAt(pr.at[0], "%s after move %d: setup stones in the middle of a game are not supported", id, len(rec.Moves))
+		}
+		st.seen = true
+		if id == "PL" {
+			switch strings.ToUpper(strings.TrimSpace(pr.vals[0])) {
+			case "B", "1":
+				st.toMove = rules.Black
+			case "W", "2":
+				st.toMove = rules.White
+			default:
+				return p.errorAt(pr.at[0], "PL[%s]: want B or W", pr.vals[0])
+			}
+			continue
+		}
+		c := map[string]rules.Color{"AB": rules.Black, "AW": rules.White, "AE": rules.Empty}[id]
+		for k, v := range pr.vals {
+			pts, err := sgfPointList(strings.TrimSpace(v), rec.Size)
+			if err != nil {
+				return p.errorAt(pr.at[k], "%s: %v", id, err)
+			}
+			if st.points += len(pts); st.points > maxSetupPoints {
+				return p.errorAt(pr.at[k], "%s: more than %d setup points in one file", id, maxSetupPoints)
+			}
+			for _, pt := range pts {
+				if c == rules.Empty {
+					delete(st.stones, pt)
+				} else {
+					st.stones[pt] = c
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sgfPointList reads an SGF point or a compressed list "aa:cc" (the rectangle
+// between two corners, FF[4]).
+func sgfPointList(v string, size int) ([]rules.Point, error) {
+	a, b, rect := strings.Cut(v, ":")
+	p, err := rules.SGF.Parse(a, size)
+	if err != nil {
+		return nil, err
+	}
+	if !rect {
+		return []rules.Point{p}, nil
+	}
+	q, err := rules.SGF.Parse(b, size)
+	if err != nil {
+		return nil, err
+	}
+	var pts []rules.Point
+	for y := min(p.Y, q.Y); y <= max(p.Y, q.Y); y++ {
+		for x := min(p.X, q.X); x <= max(p.X, q.X); x++ {
+			pts = append(pts, rules.Point{X: x, Y: y})
+		}
+	}
+	return pts, nil
+}
+
+// finish puts the setup into rec: the stones in row order, and the side to
+// move: PL, or the colour of the first move, or from the counts (Black when
+// they are equal, White when Black has one more); any other setup without
+// PL is refused rather than guessed.
+func (st *setup) finish(rec *Record) error {
+	if !st.seen {
+		return nil
+	}
+	var black, white int
+	for y := 0; y < rec.Size; y++ {
+		for x := 0; x < rec.Size; x++ {
+			pt := rules.Point{X: x, Y: y}
+			if c, ok := st.stones[pt]; ok {
+				rec.Setup = append(rec.Setup, Move{Point: pt, Color: c})
+				if c == rules.Black {
+					black++
+				} else {
+					white++
+				}
+			}
+		}
+	}
+	if len(rec.Setup) == 0 && st.toMove != rules.White {
+		return nil // the empty board, Black to move: no setup at all
+	}
+	rec.SetupToMove = st.toMove
+	switch {
+	case rec.SetupToMove != rules.Empty:
+	case len(rec.Moves) > 0:
+		rec.SetupToMove = rec.Moves[0].Color
+	case black == white:
+		rec.SetupToMove = rules.Black
+	case black == white+1:
+		rec.SetupToMove = rules.White
+	default:
+		return fmt.Errorf("setup of %d black and %d white stones without PL: who moves next is not said", black, white)
+	}
+	return nil
 }
 
 func firstN(s string, n int) string {
@@ -520,8 +718,11 @@ func (p *sgfParser) moveNode(rec *Record, n sgfNode) error {
 			}
 			m.Left = d
 		}
+		if _, both := n.get("W"); both && id == "B" {
+			return p.errorAt(pr.at[0], "B and W in one node")
+		}
 		rec.Moves = append(rec.Moves, m)
-		break // B and W in one node is malformed; the first one wins
+		break
 	}
 	c, ok := n.get("C")
 	if !ok {
@@ -539,7 +740,7 @@ func (p *sgfParser) moveNode(rec *Record, n sgfNode) error {
 			hasMove = true
 		}
 	}
-	rejected := false // the last move came from a "rejected" line
+	rejected := false // the last move came from a "refused" line
 	for _, line := range strings.Split(c.vals[0], "\n") {
 		key, val, _ := strings.Cut(strings.TrimRight(line, "\r"), ":")
 		val = strings.TrimSpace(val)
@@ -577,7 +778,11 @@ func (p *sgfParser) moveNode(rec *Record, n sgfNode) error {
 				pts = append(pts, pt)
 			}
 			last().Captured = pts
-		case "rejected black move", "rejected white move":
+		case "opening procedure":
+			rec.Procedure = val
+		case "refused black move", "refused white move", "rejected black move", "rejected white move":
+			// "rejected" is how records before refused stones were kept
+			// wrote a final off-board or malformed move.
 			m := Move{Color: rules.Black}
 			if strings.Contains(key, "white") {
 				m.Color = rules.White
@@ -598,9 +803,14 @@ func (p *sgfParser) moveNode(rec *Record, n sgfNode) error {
 				pt := rules.Point{X: xi, Y: yi}
 				m.Point = pt
 			}
+			m.Refused = refusal(&m, rec.Size)
 			rec.Moves = append(rec.Moves, m)
 			rejected = true
-		case "rejected move think":
+		case "refused move reason":
+			if rejected && val != "" {
+				last().Refused = val
+			}
+		case "refused move think", "rejected move think":
 			if d, err := time.ParseDuration(val); err == nil && rejected {
 				last().Think = d
 			}

@@ -20,14 +20,14 @@ func sampleRecords() map[string]*Record {
 	zone := time.FixedZone("CEST", 2*3600)
 	start := time.Date(2024, 5, 1, 10, 0, 0, 123456789, zone)
 	return map[string]*Record{
-		"outer-open, timed, rejected off-board move": {
+		"outer-open, timed, refused off-board move": {
 			Event: `Cup [2024] \ final`, Round: 3, Game: 12, Rule: "outer-open", Size: 15,
 			Black: "alpha ]x[", White: "béta",
 			Moves: []Move{
 				{Point: pt(0, 0), Color: rules.Black, Opening: true},
 				{Point: pt(7, 7), Color: rules.White, Think: 1234 * time.Millisecond, Left: 58*time.Second + 766*time.Millisecond},
 				{Point: pt(8, 8), Color: rules.Black, Think: 2 * time.Second, Left: 3*time.Second + 1},
-				{Point: pt(15, 3), Color: rules.White, Think: 7 * time.Millisecond},
+				{Point: pt(15, 3), Color: rules.White, Think: 7 * time.Millisecond, Refused: "off board"},
 			},
 			Winner: rules.Black, End: Illegal, Detail: "off board 15,3",
 			Start: start, Finish: start.Add(95 * time.Second),
@@ -36,17 +36,35 @@ func sampleRecords() map[string]*Record {
 			Rule: "freestyle", Size: 20, Black: "a", White: "b",
 			Moves: []Move{
 				{Point: pt(10, 10), Color: rules.Black, Think: time.Millisecond},
-				{Color: rules.White, Raw: `7 7 "x"]`, Think: 3 * time.Second},
+				{Color: rules.White, Raw: `7 7 "x"]`, Think: 3 * time.Second, Refused: RefusedMalformed},
 			},
 			Winner: rules.Black, End: Illegal, Detail: `malformed move "7 7"`,
 		},
-		"occupied final move stays a node": {
+		"occupied final move is refused, not a node": {
 			Rule: "freestyle", Size: 15, Black: "a", White: "b",
 			Moves: []Move{
 				{Point: pt(7, 7), Color: rules.Black},
-				{Point: pt(7, 7), Color: rules.White, Think: time.Second},
+				{Point: pt(7, 7), Color: rules.White, Think: time.Second, Refused: "occupied"},
 			},
 			Winner: rules.Black, End: Illegal, Detail: "occupied 7,7",
+		},
+		"late stone": {
+			Rule: "freestyle", Size: 15, Black: "a", White: "b",
+			Moves: []Move{
+				{Point: pt(7, 7), Color: rules.Black, Left: time.Second},
+				{Point: pt(8, 7), Color: rules.White, Left: time.Second},
+				{Point: pt(9, 7), Color: rules.Black, Think: 2200 * time.Millisecond, Refused: RefusedLate + ": move after 2.2s, budget 2.1995s"},
+			},
+			Winner: rules.White, End: Time, Detail: "move after 2.2s, budget 2.1995s",
+		},
+		"opening-procedure forfeit keeps its stones": {
+			Rule: "pente", Size: 19, Procedure: "swap2", Black: "a", White: "b",
+			Moves: []Move{
+				{Point: pt(9, 9), Color: rules.Black, Think: time.Second},
+				{Point: pt(10, 9), Color: rules.White},
+				{Point: pt(11, 9), Color: rules.Black, Refused: "third stone within the central 5x5 (tournament rule)"},
+			},
+			Winner: rules.White, End: Illegal, Detail: "SWAP2BOARD: stone 3 (11,9): third stone within the central 5x5 (tournament rule)",
 		},
 		"pente captures": {
 			Rule: "pente", Size: 19, Black: "p1", White: "p2",
@@ -120,7 +138,7 @@ func TestSGFRoundTrip(t *testing.T) {
 
 func TestWriteSGFLayout(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteSGF(&b, sampleRecords()["outer-open, timed, rejected off-board move"]); err != nil {
+	if err := WriteSGF(&b, sampleRecords()["outer-open, timed, refused off-board move"]); err != nil {
 		t.Fatal(err)
 	}
 	want := `(;FF[4]GM[4]CA[UTF-8]AP[gomoku-arena]SZ[15]RU[outer-open]PB[alpha \]x[]PW[béta]RE[B+F]DT[2024-05-01]EV[Cup [2024\] \\ final]RO[3]GN[12]C[termination: illegal move
@@ -130,8 +148,9 @@ finish: 2024-05-01T10:01:35.123456789+02:00]
 ;B[aa]C[opening stone]
 ;W[hh]WL[58.766]C[think: 1.234s]
 ;B[ii]BL[3.000000001]C[think: 2s
-rejected white move: 15,3
-rejected move think: 7ms])
+refused white move: 15,3
+refused move reason: off board
+refused move think: 7ms])
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
@@ -139,10 +158,10 @@ rejected move think: 7ms])
 }
 
 // Files written by other tools: whitespace everywhere, escapes, FF[3]
-// property names, variations (the main line is the first), a second game tree.
+// property names, a game line written as nested trees of one child each.
 func TestReadSGFTolerant(t *testing.T) {
 	const in = "\ufeff junk (;GM[4]FF[4]\n SZ[15]PB[Black \\] Player]PlayerWhite[x]\r\n RE [B+] C[a\\\nb]\n" +
-		";B[hh]C[multi\nline] ;W\n[ih]\n(;B[ii];W[jj]BL[1]WL[2.5]) (;B[aa]))\n(;GM[4];B[aa])"
+		";B[hh]C[multi\nline] ;W\n[ih]\n(;B[ii](;W[jj]BL[1]WL[2.5])))\n"
 	rec, err := ReadSGF(strings.NewReader(in), "other.sgf")
 	if err != nil {
 		t.Fatal(err)
@@ -167,18 +186,18 @@ func TestReadSGFTolerant(t *testing.T) {
 func TestReadSGFErrors(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"no tree", "hello", "g.sgf:1:6: no game tree"},
-		{"off board", "(;SZ[15]\n;B[hh];W[ph])", "g.sgf:2:10: W: sgf \"ph\": off the 15x15 board"},
+		{"off board", "(;GM[4]SZ[15]\n;B[hh];W[ph])", "g.sgf:2:10: W: sgf \"ph\": off the 15x15 board"},
 		{"Go game", "(;GM[1]SZ[19];B[aa])", "g.sgf:1:6: GM[1]: not a Gomoku/Renju game"},
 		{"size", "(;GM[4]SZ[4])", "g.sgf:1:11: SZ[4]: board size out of range"},
-		{"not square", "(;SZ[15:13])", "want a square board size"},
-		{"pass", "(;SZ[15];B[])", "g.sgf:1:12: B[]: a pass"},
+		{"not square", "(;GM[4]SZ[15:13])", "want a square board size"},
+		{"pass", "(;GM[4]SZ[15];B[])", "g.sgf:1:17: B[]: a pass"},
 		{"unclosed value", "(;SZ[15];C[abc", "g.sgf:1:11: value not closed"},
 		{"unclosed tree", "(;SZ[15];B[hh]", "g.sgf:1:1: game tree not closed"},
 		{"no value", "(;SZ[15];B[hh]XX)", "g.sgf:1:17: property XX without a value"},
 		{"no node", "( B[hh])", "want ';'"},
 		{"junk in tree", "(;B[hh] ] )", "g.sgf:1:9: unexpected ']'"},
-		{"bad time", "(;B[hh]BL[1:30])", "BL: \"1:30\" is not a number of seconds"},
-		{"bad capture", "(;B[hh]C[captured: zz])", "C: captured"},
+		{"bad time", "(;GM[4];B[hh]BL[1:30])", "BL: \"1:30\" is not a number of seconds"},
+		{"bad capture", "(;GM[4];B[hh]C[captured: zz])", "C: captured"},
 		{"deep", strings.Repeat("(;", 2000), "nested deeper"},
 	}
 	for _, c := range cases {
@@ -218,6 +237,7 @@ func FuzzReadSGF(f *testing.F) {
 	}
 	f.Add("(;GM[4]SZ[15];B[hh](;W[ii])(;W[jj]))")
 	f.Add("(;C[rejected black move: \"x\"\nrejected move think: 1s])")
+	f.Add("(;GM[4]SZ[15]AB[aa:cc][hh]AW[dd]AE[bb]PL[W];W[ee];B[ff]C[refused white move: 15,3\nrefused move reason: off board])")
 	f.Fuzz(func(t *testing.T, in string) {
 		rec, err := ReadSGF(strings.NewReader(in), "fuzz.sgf")
 		if err != nil {
@@ -236,6 +256,10 @@ func FuzzReadSGF(f *testing.F) {
 		}
 		if !reflect.DeepEqual(sgfFields(again), sgfFields(rec)) || !again.Start.Equal(rec.Start) || !again.Finish.Equal(rec.Finish) {
 			t.Fatalf("not stable\nfirst  %+v\nsecond %+v\n%s", rec, again, b.String())
+		}
+		for _, name := range rules.Names() { // the replay takes any record read, refusing or not, without panicking
+			r, _ := rules.ByName(name)
+			Verify(rec, r)
 		}
 	})
 }

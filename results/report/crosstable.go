@@ -54,7 +54,7 @@ func roundRobinTable(c standings.Crosstable, title string, names []string, tiebr
 			j := colOf[g.Opponent]
 			cells[j] = append(cells[j], colour(g)+mark(g))
 		}
-		row := []string{rankString(r.Standing), nameOf(names, r.Standing.Entrant)}
+		row := []string{rankString(r.Standing), entrantCell(names, r.Standing)}
 		for _, cell := range cells {
 			row = append(row, strings.Join(cell, " "))
 		}
@@ -86,7 +86,7 @@ func swissTable(c standings.Crosstable, title string, names []string, tiebreaks 
 		t.Header = append(t.Header, tb.Abbrev())
 	}
 	for _, r := range c.Rows {
-		row := []string{rankString(r.Standing), nameOf(names, r.Standing.Entrant)}
+		row := []string{rankString(r.Standing), entrantCell(names, r.Standing)}
 		cells := make([]string, rounds)
 		for _, g := range r.Games {
 			if g.Opponent == standings.Bye {

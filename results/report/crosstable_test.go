@@ -12,12 +12,12 @@ func TestCrosstableDoubleRoundRobinCells(t *testing.T) {
 	// 0 and 1 meet twice: 0 wins with Black, then loses with White; 2 draws
 	// both with 0 and loses twice to 1 (round 4 by refusal).
 	games := []GameResult{
-		{Round: 1, Black: 0, White: 1, Score: 1},
-		{Round: 2, Black: 2, White: 0, Score: 0.5},
-		{Round: 3, Black: 1, White: 2, Score: 1},
-		{Round: 4, Black: 1, White: 0, Score: 1},
-		{Round: 5, Black: 0, White: 2, Score: 0.5},
-		{Round: 6, Black: 2, White: 1, Score: 0, End: record.Refusal},
+		Played(1, 0, 1, 1, ""),
+		Played(2, 2, 0, 0.5, ""),
+		Played(3, 1, 2, 1, ""),
+		Played(4, 1, 0, 1, ""),
+		Played(5, 0, 2, 0.5, ""),
+		Played(6, 2, 1, 0, record.Refusal),
 	}
 	opt := DefaultOptions(false)
 	st, err := Standings(3, games, opt)
@@ -60,14 +60,14 @@ func TestCrosstableSwissCells(t *testing.T) {
 // swiss5 is the event of standings' TestStandingsSwissByHand.
 func swiss5() []GameResult {
 	return []GameResult{
-		{Round: 1, Black: 0, White: 1, Score: 1, End: record.Five},
-		{Round: 1, Black: 2, White: 3, Score: 0.5, End: record.FullBoard},
+		Played(1, 0, 1, 1, record.Five),
+		Played(1, 2, 3, 0.5, record.FullBoard),
 		ByeResult(1, 4),
-		{Round: 2, Black: 4, White: 0, Score: 1, End: record.Five},
-		{Round: 2, Black: 1, White: 2, Score: 1, End: record.Refusal},
+		Played(2, 4, 0, 1, record.Five),
+		Played(2, 1, 2, 1, record.Refusal),
 		ByeResult(2, 3),
-		{Round: 3, Black: 3, White: 0, Score: 0, End: record.Five},
-		{Round: 3, Black: 4, White: 2, Score: 0.5, End: record.MoveCap},
+		Played(3, 3, 0, 0, record.Five),
+		Played(3, 4, 2, 0.5, record.MoveCap),
 		ByeResult(3, 1),
 	}
 }
@@ -75,11 +75,11 @@ func swiss5() []GameResult {
 // rr4 is the event of standings' TestStandingsRoundRobinByHand.
 func rr4() []GameResult {
 	return []GameResult{
-		{Round: 1, Black: 0, White: 2, Score: 1, End: record.Five},
-		{Round: 1, Black: 1, White: 3, Score: 1, End: record.Five},
-		{Round: 2, Black: 1, White: 0, Score: 1, End: record.Five},
-		{Round: 2, Black: 2, White: 3, Score: 0.5, End: record.FullBoard},
-		{Round: 3, Black: 3, White: 0, Score: 0.5, End: record.MoveCap},
-		{Round: 3, Black: 2, White: 1, Score: 1, End: record.Time},
+		Played(1, 0, 2, 1, record.Five),
+		Played(1, 1, 3, 1, record.Five),
+		Played(2, 1, 0, 1, record.Five),
+		Played(2, 2, 3, 0.5, record.FullBoard),
+		Played(3, 3, 0, 0.5, record.MoveCap),
+		Played(3, 2, 1, 1, record.Time),
 	}
 }

@@ -22,6 +22,9 @@ type Table struct {
 	Header []string
 	Rows   [][]string
 	Right  []bool // per column: align right (numbers)
+	// Legend, when set, explains the columns; every format writes it
+	// after the table.
+	Legend *Legend
 }
 
 // TableFormat names an output form of the tables.
@@ -89,7 +92,7 @@ func (r *Report) StandingsTable() Table {
 		t.Header = append(t.Header, tb.Abbrev())
 	}
 	for _, s := range r.Standings {
-		row := []string{rankString(s), nameOf(r.Names, s.Entrant), formatPoints(s.Points),
+		row := []string{rankString(s), entrantCell(r.Names, s), formatPoints(s.Points),
 			strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses),
 			strconv.Itoa(s.BlackWins), strconv.Itoa(s.ForfeitWins), strconv.Itoa(s.ForfeitLosses)}
 		if byes {
@@ -98,16 +101,23 @@ func (r *Report) StandingsTable() Table {
 		t.Rows = append(t.Rows, append(row, tiebreakCells(s, len(r.Tiebreaks))...))
 	}
 	t.Right = rightFrom(len(t.Header), 2)
+	l := r.StandingsLegend()
+	t.Legend = &l
 	return t
 }
 
 // CrosstableTable is the crosstable in the layout of the event's format.
 func (r *Report) CrosstableTable() Table {
 	title := r.Event + " — crosstable"
+	var t Table
 	if r.Swiss {
-		return swissTable(r.Crosstable, title, r.Names, r.Tiebreaks)
+		t = swissTable(r.Crosstable, title, r.Names, r.Tiebreaks)
+	} else {
+		t = roundRobinTable(r.Crosstable, title, r.Names, r.Tiebreaks)
 	}
-	return roundRobinTable(r.Crosstable, title, r.Names, r.Tiebreaks)
+	l := r.CrosstableLegend()
+	t.Legend = &l
+	return t
 }
 
 // WriteStandings renders the standings in format f.
@@ -164,7 +174,14 @@ func (t Table) WriteText(w io.Writer) error {
 	if err := table.Bulk(t.Rows); err != nil {
 		return err
 	}
-	return table.Render()
+	if err := table.Render(); err != nil {
+		return err
+	}
+	if t.Legend != nil {
+		_, err := io.WriteString(w, t.Legend.text())
+		return err
+	}
+	return nil
 }
 
 // WriteMarkdown writes a GitHub-flavoured Markdown table under a heading.
@@ -191,6 +208,15 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 	for _, r := range t.Rows {
 		line(r)
 	}
+	if l := t.Legend; l != nil {
+		b.WriteString("\nColumns:\n\n")
+		for _, e := range l.Columns {
+			fmt.Fprintf(&b, "- **%s**: %s\n", markdownCell.Replace(e.Column), markdownCell.Replace(e.Meaning))
+		}
+		if l.Note != "" {
+			fmt.Fprintf(&b, "\n%s\n", markdownCell.Replace(l.Note))
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -199,8 +225,11 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 // breaks, no HTML tags, no emphasis.
 var markdownCell = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`", `\`, `\\`)
 
-// WriteCSV writes the header and rows; the title is left out so the file
-// is one plain table.
+// WriteCSV writes the header and rows, the title left out. The legend
+// follows the rows, as rows of the same width whose first cell is "legend":
+// ("legend", COLUMN, meaning), then ("legend", "", note). Every CSV reader
+// reads the file as one table; drop the rows that start with "legend" to
+// keep the standings alone.
 func (t Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(t.Header); err != nil {
@@ -208,6 +237,20 @@ func (t Table) WriteCSV(w io.Writer) error {
 	}
 	if err := cw.WriteAll(t.Rows); err != nil {
 		return err
+	}
+	if l := t.Legend; l != nil {
+		row := func(cells ...string) {
+			out := make([]string, max(len(t.Header), len(cells)))
+			copy(out, cells)
+			cw.Write(out)
+		}
+		for _, e := range l.Columns {
+			row("legend", e.Column, e.Meaning)
+		}
+		if l.Note != "" {
+			row("legend", "", l.Note)
+		}
+		cw.Flush()
 	}
 	return cw.Error()
 }
@@ -236,6 +279,16 @@ th { background: #eee; }
 {{- end}}
 </tbody>
 </table>
+{{- with .Legend}}
+<dl>
+{{- range .Columns}}
+<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>
+{{- end}}
+</dl>
+{{- if .Note}}
+<p>{{.Note}}</p>
+{{- end}}
+{{- end}}
 </body>
 </html>
 `))
@@ -260,6 +313,7 @@ type standingsJSON struct {
 	Event     string               `json:"event"`
 	Tiebreaks []standings.Tiebreak `json:"tiebreaks"`
 	Standings []standingJSON       `json:"standings"`
+	Legend    Legend               `json:"legend"`
 }
 
 type standingJSON struct {
@@ -276,6 +330,7 @@ type standingJSON struct {
 	ForfeitWins   int                            `json:"forfeit_wins"`
 	ForfeitLosses int                            `json:"forfeit_losses"`
 	Byes          int                            `json:"byes"`
+	Withdrawn     int                            `json:"withdrawn_from_round,omitempty"`
 	Tiebreaks     map[standings.Tiebreak]float64 `json:"tiebreaks"`
 }
 
@@ -284,6 +339,7 @@ type crosstableJSON struct {
 	Event  string    `json:"event"`
 	Layout string    `json:"layout"` // "round-robin" or "swiss"
 	Rows   []rowJSON `json:"rows"`
+	Legend Legend    `json:"legend"`
 }
 
 type rowJSON struct {
@@ -305,7 +361,7 @@ type gameJSON struct {
 }
 
 func (r *Report) standingsJSON() standingsJSON {
-	out := standingsJSON{Format: TableFormatVersion, Event: r.Event, Tiebreaks: r.Tiebreaks, Standings: []standingJSON{}}
+	out := standingsJSON{Format: TableFormatVersion, Event: r.Event, Tiebreaks: r.Tiebreaks, Standings: []standingJSON{}, Legend: r.StandingsLegend()}
 	if out.Tiebreaks == nil {
 		out.Tiebreaks = []standings.Tiebreak{}
 	}
@@ -318,14 +374,14 @@ func (r *Report) standingsJSON() standingsJSON {
 			Rank: s.Rank, RankTo: s.RankTo, Entrant: s.Entrant, Name: nameOf(r.Names, s.Entrant),
 			Points: s.Points, Games: s.Games, Wins: s.Wins, Draws: s.Draws, Losses: s.Losses,
 			BlackWins: s.BlackWins, ForfeitWins: s.ForfeitWins, ForfeitLosses: s.ForfeitLosses,
-			Byes: s.Byes, Tiebreaks: tbs,
+			Byes: s.Byes, Withdrawn: s.Withdrawn, Tiebreaks: tbs,
 		})
 	}
 	return out
 }
 
 func (r *Report) crosstableJSON() crosstableJSON {
-	out := crosstableJSON{Format: TableFormatVersion, Event: r.Event, Layout: "round-robin", Rows: []rowJSON{}}
+	out := crosstableJSON{Format: TableFormatVersion, Event: r.Event, Layout: "round-robin", Rows: []rowJSON{}, Legend: r.CrosstableLegend()}
 	if r.Swiss {
 		out.Layout = "swiss"
 	}
@@ -388,6 +444,14 @@ func tiebreakCells(s standings.Standing, n int) []string {
 		out[i] = strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return out
+}
+
+// entrantCell is the entrant's name, marked when it withdrew.
+func entrantCell(names []string, s standings.Standing) string {
+	if s.Withdrawn > 0 {
+		return fmt.Sprintf("%s (withdrawn from round %d)", nameOf(names, s.Entrant), s.Withdrawn)
+	}
+	return nameOf(names, s.Entrant)
 }
 
 func nameOf(names []string, e int) string {

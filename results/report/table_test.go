@@ -80,8 +80,22 @@ func TestTableCSVAndJSONParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&c).ReadAll()
-	if err != nil || len(recs) != 1+len(r.Standings) || recs[1][1] != "e4" {
+	legend := r.StandingsLegend()
+	if err != nil || len(recs) != 1+len(r.Standings)+len(legend.Columns)+1 || recs[1][1] != "e4" {
 		t.Fatalf("csv: %v, %q", err, recs)
+	}
+	// Every column of the header is explained in the legend rows.
+	explained := map[string]bool{}
+	for _, rec := range recs[1+len(r.Standings):] {
+		if rec[0] != "legend" {
+			t.Fatalf("row after the standings: %q", rec)
+		}
+		explained[rec[1]] = rec[2] != ""
+	}
+	for _, h := range recs[0] {
+		if !explained[h] {
+			t.Errorf("column %q has no legend", h)
+		}
 	}
 	if err := r.WriteStandings(&j, JSON); err != nil {
 		t.Fatal(err)

@@ -127,7 +127,7 @@ type Sample struct {
 // gives none, as in c-gomoku-cli: its last positions are not evidence of
 // good play.
 func FromRecord(rec *record.Record, opt Options) []Sample {
-	if rec.End.Forfeit() || rec.End == record.Aborted || rec.End == record.ByeEnd {
+	if rec.End.Forfeit() || rec.End == record.Aborted || !rec.IsGame() {
 		return nil
 	}
 	var out []Sample

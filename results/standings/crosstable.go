@@ -23,7 +23,7 @@ type CrossGame struct {
 	Opponent int // entrant index; Bye for a bye
 	Black    bool
 	Points   float64 // the row entrant's points
-	Unplayed bool    // a bye or a refused game (GameResult.Unplayed)
+	Unplayed bool    // not played over the board (pairing.Game.Unplayed)
 }
 
 // NewCrosstable lays out the games behind standings (as returned by
@@ -45,8 +45,8 @@ func NewCrosstable(st []Standing, games []GameResult, byePoints float64) Crossta
 			add(g.Black, CrossGame{Round: g.Round, Opponent: Bye, Points: byePoints, Unplayed: true})
 			continue
 		}
-		add(g.Black, CrossGame{Round: g.Round, Opponent: g.White, Black: true, Points: g.Score, Unplayed: g.Unplayed()})
-		add(g.White, CrossGame{Round: g.Round, Opponent: g.Black, Points: 1 - g.Score, Unplayed: g.Unplayed()})
+		add(g.Black, CrossGame{Round: g.Round, Opponent: g.White, Black: true, Points: g.BlackPoints, Unplayed: g.Unplayed()})
+		add(g.White, CrossGame{Round: g.Round, Opponent: g.Black, Points: g.WhitePoints, Unplayed: g.Unplayed()})
 	}
 	for i := range rows {
 		slices.SortStableFunc(rows[i].Games, func(a, b CrossGame) int { return a.Round - b.Round })

@@ -5,46 +5,60 @@ import (
 	"fmt"
 	"slices"
 
+	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 )
 
 // Bye stands in for the missing opponent of an entrant who sits a round out;
 // it has the value of pairing.Bye.
-const Bye = -1
+const Bye = pairing.Bye
 
 // GameResult is one finished game or bye of an event, by entrant index (the
-// seeding order of the event's engines). It is the input of Standings and
-// the crosstable; build it from records with GameResults and add the byes of
-// the schedule with ByeResult.
+// seeding order of the event's engines), with how it ended. It is the input
+// of Standings and the crosstable; its Game is what the Swiss pairing reads
+// (arbiter.Tournament.SwissHistory), so both see one conversion of the
+// records: GameResults.
 type GameResult struct {
-	Round int // 1-based
-	Black int
-	White int     // Bye when Black sat the round out
-	Score float64 // Black's points: 1, ½ or 0; ignored for a bye
-	End   record.Termination
+	pairing.Game
+	End record.Termination // "" for a game read from elsewhere (a TRF)
+}
+
+// Played is a game between black and white in which black scored
+// blackPoints and white the rest, ended by end (a refusal makes it a game
+// not played over the board, as in GameResults).
+func Played(round, black, white int, blackPoints float64, end record.Termination) GameResult {
+	g := GameResult{Game: pairing.Decided(round, black, white, blackPoints), End: end}
+	g.Forfeit = NotPlayed(end)
+	return g
 }
 
 // ByeResult is the bye of entrant in round.
 func ByeResult(round, entrant int) GameResult {
-	return GameResult{Round: round, Black: entrant, White: Bye}
+	return GameResult{Game: pairing.AllocatedBye(round, entrant), End: record.ByeEnd}
 }
 
-// Unplayed reports a round with no game on the board: a bye, or a game that
-// never started because an engine refused it. A crash, a time loss or an
-// illegal move is a played loss: the game was on. Unplayed rounds are what
-// the FIDE tie-break rules for byes and forfeits apply to.
-func (g GameResult) Unplayed() bool {
-	return g.White == Bye || g.End == record.Refusal
+// NotPlayed reports whether a game that ended with end was not played over
+// the board: an engine refused it, or neither started it (a double
+// forfeit). A crash, a time loss or an illegal move is a played loss: the
+// game was on. Unplayed rounds are what the FIDE rules for byes and forfeits
+// apply to, in the standings as in the Swiss pairing.
+func NotPlayed(end record.Termination) bool {
+	return end == record.Refusal || end == record.DoubleForfeit || end == record.ByeEnd
 }
 
 // GameResults turns the records of an event into game results, with index
-// mapping engine names to entrant indices. A bye is a record too (End ==
-// ByeEnd, White == ""), journaled like a game.
+// mapping engine names to entrant indices: the one conversion both the
+// standings and the Swiss pairing use. A bye is a record too (End ==
+// ByeEnd, White == ""), journaled like a game; withdrawals (End ==
+// Withdrawn) are not rounds and are left to Withdrawals.
 func GameResults(recs []*record.Record, index map[string]int) ([]GameResult, error) {
 	games := make([]GameResult, 0, len(recs))
 	for _, r := range recs {
 		b, okb := index[r.Black]
-		if r.End == record.ByeEnd && okb {
+		switch {
+		case r.End == record.Withdrawn:
+			continue
+		case r.End == record.ByeEnd && okb:
 			games = append(games, ByeResult(r.Round, b))
 			continue
 		}
@@ -52,9 +66,30 @@ func GameResults(recs []*record.Record, index map[string]int) ([]GameResult, err
 		if !okb || !okw {
 			return nil, fmt.Errorf("round %d game %d: %q vs %q: engine not in the event", r.Round, r.Game, r.Black, r.White)
 		}
-		games = append(games, GameResult{Round: r.Round, Black: b, White: w, Score: r.Score(), End: r.End})
+		bp, wp := r.Points()
+		games = append(games, GameResult{Game: pairing.Game{Round: r.Round, Black: b, White: w,
+			BlackPoints: bp, WhitePoints: wp, Forfeit: NotPlayed(r.End)}, End: r.End})
 	}
 	return games, nil
+}
+
+// Withdrawals maps each withdrawn entrant to the first round it was not
+// paired in, from the withdrawal records among recs.
+func Withdrawals(recs []*record.Record, index map[string]int) (map[int]int, error) {
+	out := map[int]int{}
+	for _, r := range recs {
+		if r.End != record.Withdrawn {
+			continue
+		}
+		e, ok := index[r.Black]
+		if !ok {
+			return nil, fmt.Errorf("round %d: withdrawal of %q: engine not in the event", r.Round, r.Black)
+		}
+		if _, seen := out[e]; !seen {
+			out[e] = r.Round
+		}
+	}
+	return out, nil
 }
 
 // Options say how standings are scored and ranked.
@@ -75,6 +110,10 @@ type Options struct {
 	// Ratings, by entrant, give the average rating of opponents (ARO); nil
 	// when the entrants are unrated.
 	Ratings []float64
+	// Withdrawn maps each withdrawn entrant to the first round it was not
+	// paired in (Withdrawals); it is shown in Standing.Withdrawn and does
+	// not change the scores.
+	Withdrawn map[int]int
 }
 
 // DefaultOptions scores a bye as a win and ranks by the default tie-breaks
@@ -102,6 +141,9 @@ type Standing struct {
 	// (Termination.Forfeit: time, illegal move, crash, refusal).
 	ForfeitWins, ForfeitLosses int
 	Byes                       int
+	// Withdrawn is the first round the entrant was not paired in, having
+	// left the event; 0 when it did not.
+	Withdrawn int
 	// Tiebreaks holds the value of each of Options.Tiebreaks, in order.
 	Tiebreaks []float64
 }
@@ -134,8 +176,8 @@ func newEvent(n int, games []GameResult, opt Options) (*event, error) {
 		if g.Black < 0 || g.Black >= n || g.White < Bye || g.White >= n || g.Black == g.White {
 			return nil, fmt.Errorf("round %d: game %d vs %d: entrants must be distinct and in 0..%d", g.Round, g.Black, g.White, n-1)
 		}
-		if g.White != Bye && g.Score != 0 && g.Score != 0.5 && g.Score != 1 {
-			return nil, fmt.Errorf("round %d: game %d vs %d: score %g, want 1, 0.5 or 0", g.Round, g.Black, g.White, g.Score)
+		if err := g.Check(); err != nil {
+			return nil, err
 		}
 		ev.start[g.Black+1]++
 		if g.White != Bye {
@@ -162,9 +204,10 @@ func newEvent(n int, games []GameResult, opt Options) (*event, error) {
 			put(g.Black, g.Round, slot{opp: Bye, points: opt.ByePoints, black: true, unplayed: true})
 			continue
 		}
-		un, ff := g.Unplayed(), g.End.Forfeit() && g.Score != 0.5
-		put(g.Black, g.Round, slot{opp: g.White, points: g.Score, black: true, unplayed: un, forfeit: ff})
-		put(g.White, g.Round, slot{opp: g.Black, points: 1 - g.Score, unplayed: un, forfeit: ff})
+		un := g.Unplayed()
+		ff := (g.End.Forfeit() || g.Forfeit) && !(g.BlackPoints == 0.5 && g.WhitePoints == 0.5)
+		put(g.Black, g.Round, slot{opp: g.White, points: g.BlackPoints, black: true, unplayed: un, forfeit: ff})
+		put(g.White, g.Round, slot{opp: g.Black, points: g.WhitePoints, unplayed: un, forfeit: ff})
 	}
 	// Sort each entrant's rounds (usually already in order) and refuse two
 	// games of one entrant in one round: a schedule or journal bug.
@@ -209,7 +252,7 @@ func Standings(n int, games []GameResult, opt Options) ([]Standing, error) {
 	st := make([]Standing, n)
 	for e := range n {
 		s := &st[e]
-		s.Entrant, s.Points = e, ev.points[e]
+		s.Entrant, s.Points, s.Withdrawn = e, ev.points[e], opt.Withdrawn[e]
 		for _, sl := range ev.of(e) {
 			if sl.opp == Bye {
 				s.Byes++
@@ -251,7 +294,7 @@ func Standings(n int, games []GameResult, opt Options) ([]Standing, error) {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(st[b].Points, st[a].Points) })
 	groups := split(order, func(e int) float64 { return st[e].Points })
-	de := newEncounters(n)
+	de := newEncounters(n, opt.Swiss)
 	for i, tb := range opt.Tiebreaks {
 		var next [][]int
 		for _, g := range groups {
@@ -260,9 +303,13 @@ func Standings(n int, games []GameResult, opt Options) ([]Standing, error) {
 				continue
 			}
 			if tb == DirectEncounter {
-				for e, v := range de.scores(ev, g) {
+				// DE shows each member's points against the others of the
+				// group; it ranks them by C.07 Art. 6, sub-ties included.
+				for e, v := range de.scores(ev, g).points {
 					st[e].Tiebreaks[i] = v
 				}
+				next = append(next, de.rank(ev, g)...)
+				continue
 			}
 			slices.SortStableFunc(g, func(a, b int) int { return cmp.Compare(st[b].Tiebreaks[i], st[a].Tiebreaks[i]) })
 			next = append(next, split(g, func(e int) float64 { return st[e].Tiebreaks[i] })...)

@@ -19,12 +19,12 @@ import (
 //	                                  D 1   (two draws, lost to B)
 func rr4() []GameResult {
 	return []GameResult{
-		{Round: 1, Black: 0, White: 2, Score: 1, End: record.Five},
-		{Round: 1, Black: 1, White: 3, Score: 1, End: record.Five},
-		{Round: 2, Black: 1, White: 0, Score: 1, End: record.Five},
-		{Round: 2, Black: 2, White: 3, Score: 0.5, End: record.FullBoard},
-		{Round: 3, Black: 3, White: 0, Score: 0.5, End: record.MoveCap},
-		{Round: 3, Black: 2, White: 1, Score: 1, End: record.Time},
+		Played(1, 0, 2, 1, record.Five),
+		Played(1, 1, 3, 1, record.Five),
+		Played(2, 1, 0, 1, record.Five),
+		Played(2, 2, 3, 0.5, record.FullBoard),
+		Played(3, 3, 0, 0.5, record.MoveCap),
+		Played(3, 2, 1, 1, record.Time),
 	}
 }
 
@@ -95,14 +95,14 @@ func TestStandingsRoundRobinByHand(t *testing.T) {
 // Points: 0: 2, 1: 2 (forfeit win, bye), 2: 1, 3: 1.5, 4: 2.5.
 func swiss5() []GameResult {
 	return []GameResult{
-		{Round: 1, Black: 0, White: 1, Score: 1, End: record.Five},
-		{Round: 1, Black: 2, White: 3, Score: 0.5, End: record.FullBoard},
+		Played(1, 0, 1, 1, record.Five),
+		Played(1, 2, 3, 0.5, record.FullBoard),
 		ByeResult(1, 4),
-		{Round: 2, Black: 4, White: 0, Score: 1, End: record.Five},
-		{Round: 2, Black: 1, White: 2, Score: 1, End: record.Refusal},
+		Played(2, 4, 0, 1, record.Five),
+		Played(2, 1, 2, 1, record.Refusal),
 		ByeResult(2, 3),
-		{Round: 3, Black: 3, White: 0, Score: 0, End: record.Five},
-		{Round: 3, Black: 4, White: 2, Score: 0.5, End: record.MoveCap},
+		Played(3, 3, 0, 0, record.Five),
+		Played(3, 4, 2, 0.5, record.MoveCap),
 		ByeResult(3, 1),
 	}
 }
@@ -124,21 +124,25 @@ func TestStandingsSwissByHand(t *testing.T) {
 	// ARO with ratings 2000, 1900, 1800, 1700, 1600 (board games only):
 	//	0: (1900+1600+1700)/3 = 1733.3 → 1733;  1: 2000;  2: (1700+1600)/2 = 1650
 	//	3: (1800+2000)/2 = 1900;  4: (2000+1800)/2 = 1900
+	// Wins moving second, on the board (SMW, FIDE's BWG): only 0, in round
+	// 3 against 3. Games moving second on the board (SMG, FIDE's BPG): 0
+	// rounds 2 and 3; 1 round 1 (its round 2 refusal was no game); 2 round 3;
+	// 3 round 1; 4 none.
 	// Ranking by BH-C1: 4 (2.5 points), then 0 and 1 on 2 points split by
 	// BH-C1 4.5 > 3.5, then 3, then 2.
 	opt := DefaultOptions(true)
-	opt.Tiebreaks = []Tiebreak{BuchholzCut1, Buchholz, MedianBuchholz, SonnebornBerger, MostWins, AverageRatingOfOpponents, BlackWins}
+	opt.Tiebreaks = []Tiebreak{BuchholzCut1, Buchholz, MedianBuchholz, SonnebornBerger, MostWins, AverageRatingOfOpponents, SecondMoverWins, SecondMoverGames}
 	opt.Ratings = []float64{2000, 1900, 1800, 1700, 1600}
 	got, err := Standings(5, swiss5(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Standing{
-		{Rank: 1, RankTo: 1, Entrant: 4, Points: 2.5, Games: 2, Wins: 1, Draws: 1, BlackWins: 1, Byes: 1, Tiebreaks: []float64{3.5, 4.5, 1.5, 4, 2, 1900, 1}},
-		{Rank: 2, RankTo: 2, Entrant: 0, Points: 2, Games: 3, Wins: 2, Losses: 1, BlackWins: 1, Tiebreaks: []float64{4.5, 6, 2, 3.5, 2, 1733, 1}},
-		{Rank: 3, RankTo: 3, Entrant: 1, Points: 2, Games: 2, Wins: 1, Losses: 1, ForfeitWins: 1, Byes: 1, Tiebreaks: []float64{3.5, 4.5, 1.5, 2.5, 2, 2000, 0}},
-		{Rank: 4, RankTo: 4, Entrant: 3, Points: 1.5, Games: 2, Draws: 1, Losses: 1, Byes: 1, Tiebreaks: []float64{3.5, 4.5, 1.5, 2, 1, 1900, 0}},
-		{Rank: 5, RankTo: 5, Entrant: 2, Points: 1, Games: 3, Draws: 2, Losses: 1, ForfeitLosses: 1, Tiebreaks: []float64{4, 5, 1.5, 2, 0, 1650, 0}},
+		{Rank: 1, RankTo: 1, Entrant: 4, Points: 2.5, Games: 2, Wins: 1, Draws: 1, BlackWins: 1, Byes: 1, Tiebreaks: []float64{3.5, 4.5, 1.5, 4, 2, 1900, 0, 0}},
+		{Rank: 2, RankTo: 2, Entrant: 0, Points: 2, Games: 3, Wins: 2, Losses: 1, BlackWins: 1, Tiebreaks: []float64{4.5, 6, 2, 3.5, 2, 1733, 1, 2}},
+		{Rank: 3, RankTo: 3, Entrant: 1, Points: 2, Games: 2, Wins: 1, Losses: 1, ForfeitWins: 1, Byes: 1, Tiebreaks: []float64{3.5, 4.5, 1.5, 2.5, 2, 2000, 0, 1}},
+		{Rank: 4, RankTo: 4, Entrant: 3, Points: 1.5, Games: 2, Draws: 1, Losses: 1, Byes: 1, Tiebreaks: []float64{3.5, 4.5, 1.5, 2, 1, 1900, 0, 1}},
+		{Rank: 5, RankTo: 5, Entrant: 2, Points: 1, Games: 3, Draws: 2, Losses: 1, ForfeitLosses: 1, Tiebreaks: []float64{4, 5, 1.5, 2, 0, 1650, 0, 1}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", dump(got), dump(want))
@@ -153,18 +157,18 @@ func TestBuchholzCutsForfeitLossFirst(t *testing.T) {
 	// Cut-1 cuts the forfeit loss (C.07 Art. 16.5), not the 0: 0+1+1 = 2.
 	// Median-1 then cuts the greatest of the rest (1): 1.
 	games := []GameResult{
-		{Round: 1, Black: 0, White: 1, Score: 1},
-		{Round: 1, Black: 2, White: 5, Score: 1},
-		{Round: 1, Black: 3, White: 4, Score: 0.5},
-		{Round: 2, Black: 0, White: 2, Score: 0, End: record.Refusal},
-		{Round: 2, Black: 1, White: 5, Score: 0},
-		{Round: 2, Black: 3, White: 4, Score: 0.5},
-		{Round: 3, Black: 0, White: 3, Score: 1},
-		{Round: 3, Black: 2, White: 4, Score: 1},
-		{Round: 3, Black: 1, White: 5, Score: 0},
-		{Round: 4, Black: 0, White: 4, Score: 1},
-		{Round: 4, Black: 1, White: 2, Score: 0},
-		{Round: 4, Black: 3, White: 5, Score: 0},
+		Played(1, 0, 1, 1, ""),
+		Played(1, 2, 5, 1, ""),
+		Played(1, 3, 4, 0.5, ""),
+		Played(2, 0, 2, 0, record.Refusal),
+		Played(2, 1, 5, 0, ""),
+		Played(2, 3, 4, 0.5, ""),
+		Played(3, 0, 3, 1, ""),
+		Played(3, 2, 4, 1, ""),
+		Played(3, 1, 5, 0, ""),
+		Played(4, 0, 4, 1, ""),
+		Played(4, 1, 2, 0, ""),
+		Played(4, 3, 5, 0, ""),
 	}
 	opt := Options{ByePoints: 1, Swiss: true, Tiebreaks: []Tiebreak{Buchholz, BuchholzCut1, MedianBuchholz}}
 	got, err := Standings(6, games, opt)
@@ -189,19 +193,21 @@ func TestDirectEncounterNeedsEveryoneMet(t *testing.T) {
 	// 0 and 1 tie on 1 point but never met: direct encounter separates
 	// nobody and they share second place.
 	games := []GameResult{
-		{Round: 1, Black: 0, White: 2, Score: 1},
-		{Round: 1, Black: 1, White: 3, Score: 1},
-		{Round: 2, Black: 2, White: 1, Score: 1},
-		{Round: 2, Black: 3, White: 0, Score: 1},
+		Played(1, 0, 2, 1, ""),
+		Played(1, 1, 3, 1, ""),
+		Played(2, 2, 1, 1, ""),
+		Played(2, 3, 0, 1, ""),
 	}
 	// 2: 1 (beat 1), 3: 1 (beat 0): four entrants on 1 point; nobody has met
-	// all three others, so all share 1st-4th.
+	// all three others and each scored 1 against the rest, so no one
+	// stays alone on top whatever the missing games give (C.07 6.3): all
+	// share 1st-4th.
 	got, err := Standings(4, games, Options{Tiebreaks: []Tiebreak{DirectEncounter}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range got {
-		if s.Rank != 1 || s.RankTo != 4 || s.Entrant != i || s.Tiebreaks[0] != 0 {
+		if s.Rank != 1 || s.RankTo != 4 || s.Entrant != i || s.Tiebreaks[0] != 1 {
 			t.Errorf("got %s", dump(got))
 			break
 		}
@@ -211,8 +217,8 @@ func TestDirectEncounterNeedsEveryoneMet(t *testing.T) {
 func TestStandingsDoubleRoundRobinShared(t *testing.T) {
 	// Two entrants trade wins: 1-1, shared first place on every tie-break.
 	games := []GameResult{
-		{Round: 1, Black: 0, White: 1, Score: 1},
-		{Round: 2, Black: 1, White: 0, Score: 1},
+		Played(1, 0, 1, 1, ""),
+		Played(2, 1, 0, 1, ""),
 	}
 	got, err := Standings(2, games, DefaultOptions(false))
 	if err != nil {
@@ -231,11 +237,11 @@ func TestStandingsErrors(t *testing.T) {
 		games []GameResult
 		want  string
 	}{
-		{"out of range", []GameResult{{Round: 1, Black: 0, White: 5}}, "in 0..2"},
-		{"self", []GameResult{{Round: 1, Black: 1, White: 1}}, "distinct"},
-		{"round zero", []GameResult{{Black: 0, White: 1}}, "round 0"},
-		{"score", []GameResult{{Round: 1, Black: 0, White: 1, Score: 0.7}}, "score 0.7"},
-		{"two games a round", []GameResult{{Round: 1, Black: 0, White: 1}, {Round: 1, Black: 2, White: 0}}, "entrant 0 has two games"},
+		{"out of range", []GameResult{Played(1, 0, 5, 0, "")}, "in 0..2"},
+		{"self", []GameResult{Played(1, 1, 1, 0, "")}, "distinct"},
+		{"round zero", []GameResult{Played(0, 0, 1, 1, "")}, "round 0"},
+		{"score", []GameResult{Played(1, 0, 1, 0.7, "")}, "0.7 points"},
+		{"two games a round", []GameResult{Played(1, 0, 1, 0, ""), Played(1, 2, 0, 0, "")}, "entrant 0 has two games"},
 	}
 	for _, tt := range tests {
 		_, err := Standings(3, tt.games, DefaultOptions(false))
@@ -252,7 +258,7 @@ func TestGameResultsFromRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []GameResult{{Round: 1, Black: 0, White: 1, Score: recs[0].Score(), End: record.Five}}
+	want := []GameResult{Played(1, 0, 1, recs[0].Score(), record.Five)}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -266,11 +272,11 @@ func TestGameResultsFromRecords(t *testing.T) {
 }
 
 func TestParseTiebreaks(t *testing.T) {
-	got, err := ParseTiebreaks([]string{"buchholz-cut1", "aro", "black-wins"})
-	if err != nil || !reflect.DeepEqual(got, []Tiebreak{BuchholzCut1, AverageRatingOfOpponents, BlackWins}) {
+	got, err := ParseTiebreaks([]string{"buchholz-cut1", "aro", "second-mover-wins"})
+	if err != nil || !reflect.DeepEqual(got, []Tiebreak{BuchholzCut1, AverageRatingOfOpponents, SecondMoverWins}) {
 		t.Errorf("got %v, %v", got, err)
 	}
-	for _, bad := range [][]string{{"buchholz", "buchholz"}, {"progressive"}} {
+	for _, bad := range [][]string{{"buchholz", "buchholz"}, {"progressive"}, {"black-wins"}} {
 		if _, err := ParseTiebreaks(bad); err == nil {
 			t.Errorf("ParseTiebreaks(%q): no error", bad)
 		}
@@ -286,14 +292,16 @@ func randomSwissLike(n, rounds int, seed uint64) []GameResult {
 	for r := 1; r <= rounds; r++ {
 		perm := rng.Perm(n)
 		for i := 0; i+1 < n; i += 2 {
-			g := GameResult{Round: r, Black: perm[i], White: perm[i+1], End: ends[rng.IntN(len(ends))]}
-			g.Score = float64(rng.IntN(3)) / 2
-			if g.End != record.FullBoard && g.Score == 0.5 {
-				g.Score = 1
+			g := Played(r, perm[i], perm[i+1], 0, ends[rng.IntN(len(ends))])
+			sc := float64(rng.IntN(3)) / 2
+			if g.End != record.FullBoard && sc == 0.5 {
+				sc = 1
 			}
 			if g.End == record.FullBoard {
-				g.Score = 0.5
+				sc = 0.5
 			}
+			g.BlackPoints, g.WhitePoints = sc, 1-sc
+			g.Forfeit = NotPlayed(g.End)
 			games = append(games, g)
 		}
 		if n%2 == 1 {
@@ -352,7 +360,7 @@ func TestStandingsOverBergerSchedule(t *testing.T) {
 			if p.Black < p.White {
 				s = 1
 			}
-			games = append(games, GameResult{Round: p.Round, Black: p.Black, White: p.White, Score: s, End: record.Five})
+			games = append(games, Played(p.Round, p.Black, p.White, s, record.Five))
 		}
 	}
 	st, err := Standings(5, games, DefaultOptions(false))

@@ -1,32 +1,48 @@
 package standings
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 )
 
+// Edition names the regulations the tie-breaks follow; the standings files
+// and the README quote it.
+const Edition = "FIDE Tie-Break Regulations (Handbook C.07), the text applied from 1 March 2026"
+
 // Tiebreak names a way to rank entrants with equal points, as written in a
-// config. The definitions follow the FIDE tie-break regulations (C.07,
-// 2024), with the first mover (our Black) in chess's White role only where
-// the regulations speak of colours; see BlackWins.
+// config. The definitions follow Edition. Where the regulations speak of
+// colours, chess's White is the first mover (our Black) and chess's Black
+// the second mover (our White): the colour tie-breaks reward the second
+// mover, as chess's reward Black; see SecondMoverGames.
 type Tiebreak string
 
 const (
 	// SonnebornBerger sums, over the games, the points scored times the
 	// opponent's points: a win adds the opponent's points, a draw half.
 	SonnebornBerger Tiebreak = "sonneborn-berger"
-	// DirectEncounter is the points scored in the games among the tied
-	// entrants only. It applies when every tied entrant has met every other
-	// (at least once); otherwise it is 0 for the group and separates nobody.
-	// The tied group is the one still tied when this tie-break's turn comes.
+	// DirectEncounter (C.07 Art. 6) ranks the tied entrants by the points
+	// they scored against each other: games between the same two entrants
+	// count as their average (6.1.2), and in a Swiss a game not played over
+	// the board is no encounter (6.1.1). When every tied entrant has met
+	// every other, the points rank them, and a sub-tie left is ranked by
+	// direct encounter among its own members. When not all have met (6.3),
+	// an entrant who stays alone on top whatever the missing games would
+	// have given is ranked first, then the next the same way among the
+	// rest; those left stay tied. The tied group is the one still tied when
+	// this tie-break's turn comes; the column shows each member's points
+	// against the others of that group.
 	DirectEncounter Tiebreak = "direct-encounter"
 	// MostWins is FIDE's WIN: the rounds scored as a win, with or without a
 	// game — forfeit wins and byes worth a win count.
 	MostWins Tiebreak = "wins"
 	// Koya is the points scored against the opponents who finished with at
-	// least half the maximum score (a win in every round).
+	// least 50% of the maximum possible score: a win in every game the
+	// schedule gives an entrant. In a round robin of an odd number of
+	// entrants the rest round is no game, so 9 entrants can score at most 8
+	// and the threshold is 4.
 	Koya Tiebreak = "koya"
 	// Buchholz sums the opponents' points, one value a round. In a Swiss an
 	// unplayed round (bye, forfeit) counts as a game against a dummy whose
@@ -46,13 +62,17 @@ const (
 	// board (no byes, no forfeits), rounded to the nearest whole number; 0
 	// without ratings.
 	AverageRatingOfOpponents Tiebreak = "aro"
-	// BlackWins counts the games won on the board with Black, the first
-	// mover. (FIDE's "wins with Black" rewards the second mover; in Gomoku
-	// terms that would be White.)
-	BlackWins Tiebreak = "black-wins"
+	// SecondMoverGames counts the games played on the board moving second
+	// (our White): FIDE's "games played with Black" (BPG), which rewards the
+	// colour that moves second. Games not played over the board do not
+	// count.
+	SecondMoverGames Tiebreak = "second-mover-games"
+	// SecondMoverWins counts the games won on the board moving second (our
+	// White): FIDE's "games won with Black" (BWG). Forfeit wins do not count.
+	SecondMoverWins Tiebreak = "second-mover-wins"
 )
 
-var tiebreaks = []Tiebreak{SonnebornBerger, DirectEncounter, MostWins, Koya, Buchholz, BuchholzCut1, MedianBuchholz, AverageRatingOfOpponents, BlackWins}
+var tiebreaks = []Tiebreak{SonnebornBerger, DirectEncounter, MostWins, Koya, Buchholz, BuchholzCut1, MedianBuchholz, AverageRatingOfOpponents, SecondMoverGames, SecondMoverWins}
 
 // RoundRobinTiebreaks is the default order for round robins and gauntlets.
 func RoundRobinTiebreaks() []Tiebreak {
@@ -70,6 +90,9 @@ func ParseTiebreaks(names []string) ([]Tiebreak, error) {
 	out := make([]Tiebreak, 0, len(names))
 	for i, s := range names {
 		tb := Tiebreak(s)
+		if s == "black-wins" {
+			return nil, fmt.Errorf("tie-break %d: %q counted the first mover's wins, the opposite of FIDE's wins with Black (BWG); it is gone: use %q (or %q)", i+1, s, SecondMoverWins, SecondMoverGames)
+		}
 		if !slices.Contains(tiebreaks, tb) {
 			all := make([]string, len(tiebreaks))
 			for j, t := range tiebreaks {
@@ -104,8 +127,10 @@ func (t Tiebreak) Abbrev() string {
 		return "BH-M1"
 	case AverageRatingOfOpponents:
 		return "ARO"
-	case BlackWins:
-		return "BWG"
+	case SecondMoverGames:
+		return "SMG"
+	case SecondMoverWins:
+		return "SMW"
 	}
 	return string(t)
 }
@@ -130,7 +155,7 @@ func (ev *event) tiebreak(tb Tiebreak, e int, s *Standing, opt Options) float64 
 		}
 		return float64(n)
 	case Koya:
-		half := float64(ev.rounds) / 2
+		half := ev.maxScore(opt) / 2
 		sum := 0.0
 		for _, sl := range ev.of(e) {
 			if sl.opp != Bye && ev.points[sl.opp] >= half {
@@ -155,10 +180,37 @@ func (ev *event) tiebreak(tb Tiebreak, e int, s *Standing, opt Options) float64 
 			return 0
 		}
 		return math.Floor(sum/float64(k) + 0.5)
-	case BlackWins:
-		return float64(s.BlackWins)
+	case SecondMoverGames, SecondMoverWins:
+		n := 0
+		for _, sl := range ev.of(e) {
+			if !sl.black && !sl.unplayed && (tb == SecondMoverGames || sl.points == 1) {
+				n++
+			}
+		}
+		return float64(n)
 	}
 	return 0
+}
+
+// maxScore is the most points an entrant can score in the event: a win in
+// every round of a Swiss (a bye is scored), and in every game of a round
+// robin, whose rest rounds are no games: the most games any entrant has
+// (n-1 a cycle once the event is complete).
+func (ev *event) maxScore(opt Options) float64 {
+	if opt.Swiss {
+		return float64(ev.rounds)
+	}
+	most := 0
+	for e := range ev.n {
+		games := 0
+		for _, sl := range ev.of(e) {
+			if sl.opp != Bye {
+				games++
+			}
+		}
+		most = max(most, games)
+	}
+	return float64(most)
 }
 
 // opponentValue is the opponent's points that a round of e contributes to
@@ -217,49 +269,91 @@ func (ev *event) buchholz(tb Tiebreak, e int, opt Options) float64 {
 	return sum - slices.Max(values)
 }
 
-// encounters computes direct encounter for tied groups, reusing its
-// scratch space between groups.
+// encounters computes direct encounter for tied groups.
 type encounters struct {
-	group []int // stamp: group[e] == stamp when e is in the current group
-	met   []int // stamp per (member, opponent) to count distinct opponents
+	swiss bool // a game not played over the board is no encounter
+	in    []int
 	stamp int
-	out   map[int]float64
 }
 
-func newEncounters(n int) *encounters {
-	return &encounters{group: make([]int, n), met: make([]int, n), out: map[int]float64{}}
+func newEncounters(n int, swiss bool) *encounters {
+	return &encounters{swiss: swiss, in: make([]int, n)}
 }
 
-// scores is each member's points against the other members of g, or all
-// zeros unless every member has met every other.
-func (d *encounters) scores(ev *event, g []int) map[int]float64 {
+// groupScores is what direct encounter knows of one group: each member's
+// points against the others, games between the same two averaged, and how
+// many of the others it has not met.
+type groupScores struct {
+	points map[int]float64
+	unmet  map[int]int
+}
+
+func (d *encounters) scores(ev *event, g []int) groupScores {
 	d.stamp++
-	gs := d.stamp
 	for _, e := range g {
-		d.group[e] = gs
+		d.in[e] = d.stamp
 	}
-	clear(d.out)
-	all := true
+	out := groupScores{points: make(map[int]float64, len(g)), unmet: make(map[int]int, len(g))}
 	for _, e := range g {
-		d.stamp++
-		distinct, pts := 0, 0.0
+		type tally struct {
+			points float64
+			games  int
+		}
+		met := map[int]tally{}
 		for _, sl := range ev.of(e) {
-			if sl.opp == Bye || d.group[sl.opp] != gs {
+			if sl.opp == Bye || d.in[sl.opp] != d.stamp || (d.swiss && sl.unplayed) {
 				continue
 			}
-			pts += sl.points
-			if d.met[sl.opp] != d.stamp {
-				d.met[sl.opp] = d.stamp
-				distinct++
-			}
+			t := met[sl.opp]
+			met[sl.opp] = tally{t.points + sl.points, t.games + 1}
 		}
-		all = all && distinct == len(g)-1
-		d.out[e] = pts
+		pts := 0.0
+		for _, t := range met {
+			pts += t.points / float64(t.games) // 6.1.2
+		}
+		out.points[e] = pts
+		out.unmet[e] = len(g) - 1 - len(met)
 	}
-	if !all {
-		for e := range d.out {
-			d.out[e] = 0
+	return out
+}
+
+// rank orders the tied group g by direct encounter: the runs of entrants
+// still tied, best first. g keeps its order within a run.
+func (d *encounters) rank(ev *event, g []int) [][]int {
+	if len(g) < 2 {
+		return [][]int{g}
+	}
+	sc := d.scores(ev, g)
+	byPoints := slices.Clone(g)
+	slices.SortStableFunc(byPoints, func(a, b int) int { return cmp.Compare(sc.points[b], sc.points[a]) })
+	allMet := true
+	for _, e := range g {
+		allMet = allMet && sc.unmet[e] == 0
+	}
+	if allMet {
+		runs := split(byPoints, func(e int) float64 { return sc.points[e] })
+		if len(runs) == 1 {
+			return runs
+		}
+		var out [][]int
+		for _, r := range runs {
+			out = append(out, d.rank(ev, r)...) // a sub-tie: DE among its own members
+		}
+		return out
+	}
+	// 6.3: the leader is ranked first only if no one else could reach its
+	// points even winning every game it has not played against the group.
+	top := byPoints[0]
+	for _, e := range g {
+		if e != top && sc.points[e]+float64(sc.unmet[e]) >= sc.points[top] {
+			return [][]int{g}
 		}
 	}
-	return d.out
+	rest := make([]int, 0, len(g)-1)
+	for _, e := range g {
+		if e != top {
+			rest = append(rest, e)
+		}
+	}
+	return append([][]int{{top}}, d.rank(ev, rest)...)
 }

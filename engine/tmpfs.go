@@ -1,0 +1,203 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// Memory an engine holds outside its processes: files in a tmpfs (/tmp,
+// /dev/shm) are kept in memory. Each engine gets its own /tmp and /dev/shm,
+// tmpfs of at most Limits.Memory bytes each, whose use counts as its memory
+// (Engine.Memory) and which the kernel removes with the engine's last
+// process: bubblewrap makes them for a sandboxed engine; for an unconfined
+// one the arbiter does, in a mount namespace of the engine's own, where it
+// may (as root: the engine starts in its PID namespace). An ordinary user's
+// unconfined engine shares the machine's /tmp and /dev/shm.
+
+// privateTmpFolders are the tmpfs folders an engine gets its own of.
+var privateTmpFolders = []string{"/tmp", "/dev/shm"}
+
+// errThisStart marks a refusal that concerns one engine's start only.
+var errThisStart = errors.New("this engine only")
+
+// privateTmpRefused is set once the kernel refused a private /tmp (in a
+// container without the right, say); engines then share the machine's.
+var privateTmpRefused atomic.Bool
+
+// startWithPrivateTmp runs start (which must start the engine process) on
+// a thread of its own that first moves to a new mount namespace where each
+// of privateTmpFolders is an overlay: the machine's folder seen through it,
+// and what is written there kept in a tmpfs of at most tmpMax bytes (0: the
+// kernel's default) of the namespace's own. The engine's working directory
+// dir, if it lies in one of them, is bound back so that it writes there for
+// real. The process inherits all this. The thread lives until exited is
+// closed, since the process's Pdeathsig fires when the thread that started
+// it ends, and is then discarded. It returns the error of start, or the
+// refusal to make the namespace (then start has not run).
+func startWithPrivateTmp(tmpMax int64, dir string, start func() error, exited <-chan struct{}) (refused, err error) {
+	type result struct{ refused, err error }
+	var attempt func() result
+	attempt = func() result {
+		done := make(chan result)
+		go func() {
+			// Never unlocked once the namespace is made: the thread, whose
+			// namespace is no longer the arbiter's, ends with this goroutine.
+			runtime.LockOSThread()
+			if unix.Gettid() == unix.Getpid() {
+				// The main thread is never discarded, and /proc/self shows
+				// its namespace: keep it while another thread does the work.
+				r := attempt()
+				runtime.UnlockOSThread()
+				done <- r
+				return
+			}
+			if err := privateTmp(tmpMax, dir); err != nil {
+				done <- result{refused: err}
+				return
+			}
+			err := start()
+			done <- result{err: err}
+			if err == nil {
+				<-exited
+			}
+		}()
+		return <-done
+	}
+	r := attempt()
+	return r.refused, r.err
+}
+
+// privateTmp moves the calling thread to a new mount namespace with the
+// overlays startWithPrivateTmp describes.
+func privateTmp(tmpMax int64, dir string) error {
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return fmt.Errorf("mount namespace: %w", err)
+	}
+	// Mounts made here must not show in the arbiter's namespace.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("mount namespace: %w", err)
+	}
+	opts := "mode=1777"
+	if tmpMax > 0 {
+		opts += ",size=" + strconv.FormatInt(tmpMax, 10)
+	}
+	work := -1
+	if abs, err := filepath.Abs(dir); err == nil && dir != "" {
+		if work, err = unix.Open(abs, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
+			work = -1
+		}
+		dir = abs
+	}
+	if work >= 0 {
+		defer unix.Close(work)
+	}
+	for _, d := range privateTmpFolders {
+		if !isDir(d) {
+			continue
+		}
+		lower, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("private %s: %w", d, err)
+		}
+		err = overlay(d, lower, opts)
+		unix.Close(lower)
+		if err != nil {
+			return fmt.Errorf("private %s: %w", d, err)
+		}
+		if work >= 0 && within(dir, d) {
+			if err := unix.Mount(fdPath(work), dir, "", unix.MS_BIND, ""); err != nil {
+				return fmt.Errorf("private %s: working directory: %w (%w)", d, err, errThisStart)
+			}
+		}
+	}
+	return nil
+}
+
+// overlay mounts on d the folder open as lower, with a tmpfs (opts) for what
+// is written.
+func overlay(d string, lower int, opts string) error {
+	if err := unix.Mount("tmpfs", d, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return err
+	}
+	for _, sub := range []string{"upper", "work"} {
+		if err := os.Mkdir(filepath.Join(d, sub), 0o755); err != nil {
+			return err
+		}
+	}
+	if err := os.Chmod(filepath.Join(d, "upper"), 0o1777|os.ModeSticky); err != nil {
+		return err
+	}
+	o := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", fdPath(lower), filepath.Join(d, "upper"), filepath.Join(d, "work"))
+	return unix.Mount("overlay", d, "overlay", unix.MS_NOSUID|unix.MS_NODEV, o)
+}
+
+func fdPath(fd int) string { return "/proc/self/fd/" + strconv.Itoa(fd) }
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// privateTmpUse is the bytes held in the private tmpfs of the engine's
+// processes pids: every tmpfs at privateTmpFolders seen by one of them
+// that is not the arbiter's own, each counted once.
+func privateTmpUse(pids []int) int64 {
+	own := map[uint64]bool{}
+	for _, d := range privateTmpFolders {
+		var st unix.Stat_t
+		if unix.Stat(d, &st) == nil {
+			own[st.Dev] = true
+		}
+	}
+	selfNS, _ := os.Readlink("/proc/self/ns/mnt")
+	seenNS := map[string]bool{selfNS: true}
+	var total int64
+	for _, pid := range pids {
+		root := "/proc/" + strconv.Itoa(pid)
+		ns, err := os.Readlink(root + "/ns/mnt")
+		if err != nil || seenNS[ns] {
+			continue
+		}
+		for _, d := range privateTmpFolders {
+			var st unix.Stat_t
+			var fs unix.Statfs_t
+			p := root + "/root" + d
+			if unix.Stat(p, &st) != nil {
+				continue // gone, or not ours to look into (a sandbox launcher): another process of the namespace may be
+			}
+			seenNS[ns] = true
+			if own[st.Dev] || unix.Statfs(p, &fs) != nil ||
+				fs.Type != unix.TMPFS_MAGIC && fs.Type != unix.OVERLAYFS_SUPER_MAGIC {
+				continue
+			}
+			own[st.Dev] = true
+			total += int64(fs.Blocks-fs.Bfree) * fs.Bsize
+		}
+	}
+	return total
+}
+
+// startIn starts cmd, in a mount namespace with its own /tmp and /dev/shm
+// when it will be in a PID namespace made by root (ns is pidNS) and the
+// kernel has not refused that before.
+func startIn(ns namespaces, tmpMax int64, cmd *exec.Cmd, exited <-chan struct{}) error {
+	if ns != pidNS || privateTmpRefused.Load() {
+		return cmd.Start()
+	}
+	refused, err := startWithPrivateTmp(tmpMax, cmd.Dir, cmd.Start, exited)
+	if refused != nil {
+		if !errors.Is(refused, errThisStart) {
+			privateTmpRefused.Store(true)
+		}
+		return cmd.Start()
+	}
+	return err
+}

@@ -1,0 +1,117 @@
+package report
+
+import (
+	"html/template"
+	"io"
+)
+
+// Page is an event's results as one printable HTML page, the files-only
+// form of its live page: what the event is, the standings and crosstable
+// with their legends, every game with links to its records, and the
+// entrants. An event folder published as plain files shows it as index.html.
+type Page struct {
+	Report  *Report
+	Facts   []string // what the event is: rule, time control, format, dates
+	Games   []PageGame
+	Engines []PageEngine
+}
+
+// PageGame is a finished game and the base name of its record files
+// (games/BASE.sgf and .psq), "" when it has none.
+type PageGame struct {
+	Round, Number int
+	Black, White  string
+	Result, End   string
+	Moves         int
+	Files         string
+}
+
+// PageEngine is an entrant and what its engine said of itself (ABOUT).
+type PageEngine struct {
+	Name, Program, Version, Author, Country string
+}
+
+var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Report.Event}} — results</title>
+<style>
+body { font: 15px/1.4 system-ui, sans-serif; color: #1b1b1b; margin: 0; }
+header { padding: 12px 20px; background: #20303c; color: #fff; }
+header h1 { margin: 0 0 4px; font-size: 24px; }
+main { padding: 8px 20px 24px; }
+table { border-collapse: collapse; margin: 4px 0 12px; }
+th, td { border: 1px solid #bbb; padding: 3px 8px; text-align: left; }
+th { background: #eef1f3; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+dl { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; font-size: 14px; }
+dt { font-weight: 600; } dd { margin: 0; }
+.note { color: #5d5d5d; font-size: 13px; }
+@media print { header { background: none; color: #1b1b1b; } a { color: inherit; text-decoration: none; } }
+</style>
+</head>
+<body>
+<header>
+<h1>{{.Report.Event}}</h1>
+<p>{{range $i, $f := .Facts}}{{if $i}} · {{end}}{{$f}}{{end}}</p>
+</header>
+<main>
+{{- with .Report.StandingsTable}}
+<h2>Standings</h2>
+<table>
+<thead><tr>{{range $i, $h := .Header}}<th{{if $.Report.StandingsTable.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range $i, $c := .}}<td{{if $.Report.StandingsTable.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- with .Report.StandingsLegend}}
+<dl>{{range .Columns}}<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>{{end}}</dl>
+{{- if .Note}}<p class="note">{{.Note}}</p>{{end}}
+{{- end}}
+{{- with .Report.CrosstableTable}}
+<h2>Crosstable</h2>
+<table>
+<thead><tr>{{range $i, $h := .Header}}<th{{if $.Report.CrosstableTable.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range $i, $c := .}}<td{{if $.Report.CrosstableTable.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- with .Report.CrosstableLegend}}
+<dl>{{range .Columns}}<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>{{end}}</dl>
+{{- end}}
+<h2>Games</h2>
+<table>
+<thead><tr><th class="num">game</th><th class="num">round</th><th>Black</th><th>White</th><th>result</th><th>termination</th><th class="num">moves</th><th>records</th></tr></thead>
+<tbody>
+{{- range .Games}}
+<tr><td class="num">{{.Number}}</td><td class="num">{{if .Round}}{{.Round}}{{end}}</td><td>{{.Black}}</td><td>{{.White}}</td><td>{{.Result}}</td><td>{{.End}}</td><td class="num">{{.Moves}}</td><td>{{if .Files}}<a href="games/{{.Files}}.sgf">SGF</a> <a href="games/{{.Files}}.psq">psq</a>{{end}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+<h2>Entrants</h2>
+<table>
+<thead><tr><th>entrant</th><th>program</th><th>version</th><th>author</th><th>country</th></tr></thead>
+<tbody>
+{{- range .Engines}}
+<tr><td>{{.Name}}</td><td>{{.Program}}</td><td>{{.Version}}</td><td>{{.Author}}</td><td>{{.Country}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+<p class="note">Program, version, author and country are what each engine answered to ABOUT. Results are from Black's
+side (Black moves first). Records: SGF (FF[4], GM[4]) and psq, as described in the arena's docs/records.md.</p>
+</main>
+</body>
+</html>
+`))
+
+// WritePage writes the page. Every name and text in it is escaped: engine
+// names and ABOUT answers are text, never markup.
+func WritePage(w io.Writer, p Page) error { return page.Execute(w, p) }
