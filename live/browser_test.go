@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,9 +103,6 @@ const hostile = `<script>alert("engine")</script><img src=x onerror=alert(2)>`
 // move, one of them sending markup as MESSAGE) with its page open in
 // Chromium, and checks what a spectator sees.
 func TestEventPageInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays an event with a browser open (~20 s)")
-	}
 	ctx := browser(t)
 	dir := t.TempDir()
 	src := `name = "browser <test>"
@@ -238,9 +236,6 @@ document.querySelectorAll("#games tbody tr").length === 2`)
 // TestMatchPageInBrowser runs `arena match -serve` as a real process with an
 // SPRT and checks that the LLR plot gains a point per finished game pair.
 func TestMatchPageInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays a match with a browser open (~15 s)")
-	}
 	ctx := browser(t)
 	arena := buildArena(t)
 	out := filepath.Join(t.TempDir(), "m")
@@ -325,4 +320,47 @@ func poll(t *testing.T, ctx context.Context, expr string) {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr)); err != nil {
 		t.Fatalf("waiting for %s: %v", expr, err)
 	}
+}
+
+// TestPageReconnects closes the server under an open page and starts it
+// again on the same address (arena serve of the finished event's folder):
+// the page says it is reconnecting, comes back by itself and shows the
+// event again.
+func TestPageReconnects(t *testing.T) {
+	ctx := browser(t)
+	arena := buildArena(t)
+	out := filepath.Join(t.TempDir(), "m")
+	if b, err := exec.Command(arena, "match", "-out", out, "-games", "2", "-rule", "freestyle", "-quiet",
+		"builtin:greedy", "builtin:random seed=5").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	ln, err := live.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	serve := func(ln net.Listener) (stop func()) {
+		srv := live.NewServer()
+		h := live.NewHub()
+		srv.Add("match", out, h)
+		sctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { live.Follow(sctx, out, h, 50*time.Millisecond) }()
+		go func() { srv.Serve(sctx, ln); close(done) }()
+		return func() { cancel(); <-done }
+	}
+	stop := serve(ln)
+	do(t, ctx, chromedp.Navigate("http://"+addr+"/e/match/"), chromedp.WaitVisible(chromedp.CSS("#conn.ok")))
+	poll(t, ctx, `document.querySelectorAll("#games tbody tr").length === 2`)
+	eval[any](t, ctx, `window.__old = state; null`) // the page's state before the restart
+	stop()
+	poll(t, ctx, `document.getElementById("conn").textContent.startsWith("reconnecting")`)
+	ln, err = net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("the address was taken in between: %v", err)
+	}
+	defer serve(ln)()
+	// Caught up: a new whole state from the new server, not the old one kept.
+	poll(t, ctx, `document.getElementById("conn").classList.contains("ok") && state !== window.__old &&
+document.querySelectorAll("#games tbody tr").length === 2`)
 }
