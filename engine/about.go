@@ -69,6 +69,7 @@ func (e *Engine) About(deadline time.Time) (About, error) {
 		return About{}, &FaultError{Engine: e.name, Op: "ABOUT", Fault: FaultExit, Detail: "not running"}
 	}
 	x := e.exchange(p, deadline, &e.pending)
+	defer x.done()
 	if f, detail := x.send([]byte("ABOUT\n")); f != "" {
 		return About{}, &FaultError{Engine: e.name, Op: "ABOUT", Fault: f, Detail: detail}
 	}

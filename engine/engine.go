@@ -90,6 +90,7 @@ type Engine struct {
 	buf     []byte // command being written
 	queue   []byte // INFO lines to go out with the next move request
 	out     []byte // queue + command, written at once
+	x       exchange
 }
 
 // Start starts the engine's process (without sending anything). The error
@@ -318,6 +319,7 @@ func (e *Engine) Identity() About {
 // restartGame sends RESTART; false means the engine cannot restart in place.
 func (e *Engine) restartGame(p *proc, deadline time.Time) (bool, error) {
 	x := e.exchange(p, deadline, &e.pending)
+	defer x.done()
 	if f, _ := x.send([]byte("RESTART\n")); f != "" {
 		return false, nil // a process that cannot take a command is replaced
 	}
@@ -345,6 +347,7 @@ func (e *Engine) restartGame(p *proc, deadline time.Time) (bool, error) {
 func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
 	op := "START " + strconv.Itoa(size)
 	x := e.exchange(p, deadline, &e.pending)
+	defer x.done()
 	if f, detail := x.send([]byte(op + "\n")); f != "" {
 		return &FaultError{Engine: e.name, Op: op, Fault: f, Detail: detail}
 	}
@@ -467,6 +470,7 @@ func (e *Engine) ask(cmd []byte, deadline time.Time, nt *notes) (x *exchange, se
 	}
 	x = e.exchange(p, e.orDefault(deadline), nt)
 	if f, detail = x.send(cmd); f != "" {
+		x.done()
 		return nil, time.Time{}, f, detail
 	}
 	return x, time.Now(), "", ""
@@ -478,6 +482,9 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 	e.pending = notes{}
 	defer func() { r.Notes = nt.list() }()
 	x, sent, f, detail := e.ask(cmd, deadline, &nt)
+	if x != nil {
+		defer x.done()
+	}
 	if f != "" {
 		r.Fault, r.Detail = f, detail
 		return r
@@ -566,38 +573,71 @@ func earliest(a, b time.Time) time.Time {
 	return a
 }
 
-// exchange is one command and the wait for its answer.
+// exchange is one command and the wait for its answer. The waiting
+// goroutine reads the engine's stdout itself (stdout.go), from send to done.
 type exchange struct {
 	p         *proc
 	deadline  time.Time
 	notes     *notes
-	timer     *time.Timer
-	exited    <-chan struct{}
-	lingering bool // the process has exited; waiting only for lines still in the pipe
+	reading   bool      // send has acquired the pipe; done releases it
+	lingering bool      // the process has exited; waiting only for lines still in the pipe
+	until     time.Time // the deadline, or the end of lingering
 }
 
+// exchange starts the wait for one command's answer; the caller must call
+// done when it has its answer (or gave up). An Engine has one exchange at a
+// time, reused: nothing is allocated per command.
 func (e *Engine) exchange(p *proc, deadline time.Time, nt *notes) *exchange {
-	return &exchange{p: p, deadline: deadline, notes: nt, exited: p.exited}
+	e.x = exchange{p: p, deadline: deadline, until: deadline, notes: nt}
+	return &e.x
 }
 
-// send reports lines left over from before (late or unsolicited output) and
-// writes the command.
+// send takes the engine's stdout, reports the lines it wrote before this
+// command (late or unsolicited output: those the drainer kept, and those
+// already in the pipe), and writes the command. Only lines read after this
+// can be the command's answer.
 func (x *exchange) send(cmd []byte) (Fault, string) {
+	out := x.p.out
+	out.acquire()
+	x.reading = true
+	if !x.p.alive() {
+		x.linger()
+	}
 	for {
-		l, ok, dropped, _ := x.p.out.pop()
+		l, ok, dropped, _ := out.q.pop()
 		x.dropped(dropped)
 		if !ok {
 			break
 		}
-		ln := ParseLine(l.text)
-		switch ln.Kind {
-		case LineMessage, LineDebug, LineError, LineUnknown:
-			x.note(ln, l)
-		default:
-			x.notes.add("warning: late line " + strconv.Quote(clip(l.text, maxNoteLen)))
+		x.early(l)
+	}
+	for {
+		l, err := out.readLine(readPeek)
+		if err != nil {
+			break // nothing more waiting (or the pipe ended: next says so)
 		}
+		x.early(l)
 	}
 	return x.p.write(cmd, x.deadline)
+}
+
+// early notes a line the engine wrote before the command was sent.
+func (x *exchange) early(l outLine) {
+	ln := ParseLine(l.text)
+	switch ln.Kind {
+	case LineMessage, LineDebug, LineError, LineUnknown:
+		x.note(ln, l)
+	default:
+		x.notes.add("warning: late line " + strconv.Quote(clip(l.text, maxNoteLen)))
+	}
+}
+
+// done gives the engine's stdout back to the idle drainer.
+func (x *exchange) done() {
+	if x.reading {
+		x.reading = false
+		x.p.out.release()
+	}
 }
 
 func (x *exchange) dropped(n int) {
@@ -606,38 +646,42 @@ func (x *exchange) dropped(n int) {
 	}
 }
 
+// linger shortens the wait once the process has exited: lines written before
+// the exit may still be in the pipe, but a surviving helper may hold it open.
+func (x *exchange) linger() {
+	x.lingering = true
+	x.until = earliest(x.deadline, time.Now().Add(exitLinger))
+}
+
 // next returns the next stdout line, or the fault that ended the wait.
 func (x *exchange) next() (outLine, Fault, string) {
-	if x.timer == nil {
-		x.timer = time.NewTimer(time.Until(x.deadline))
-	}
 	for {
-		l, ok, dropped, eof := x.p.out.pop()
-		x.dropped(dropped)
-		if ok {
+		x.p.out.src.until = x.until
+		l, err := x.p.out.readLine(readWait)
+		switch {
+		case err == nil:
 			return l, "", ""
-		}
-		if eof { // stdout closed: the process is ending; wait briefly for its status
-			select {
-			case <-x.p.exited:
-			case <-x.timer.C:
-			case <-time.After(exitLinger):
+		case temporary(err): // the deadline, or a slice of it (has the process exited?)
+			if !x.lingering && !x.p.alive() {
+				x.linger()
+				continue
 			}
-			return outLine{}, FaultExit, x.p.exitDetail()
-		}
-		select {
-		case <-x.p.out.notify:
-		case <-x.exited:
-			// Lines written before the exit may still be in the pipe, but a
-			// surviving helper may hold it open: wait only a little.
-			x.exited, x.lingering = nil, true
-			x.timer.Reset(time.Until(earliest(x.deadline, time.Now().Add(exitLinger))))
-		case <-x.timer.C:
+			if time.Now().Before(x.until) {
+				continue
+			}
 			if x.lingering {
 				return outLine{}, FaultExit, x.p.exitDetail()
 			}
 			return outLine{}, FaultTimeout, ""
 		}
+		// stdout closed: the process is ending; wait briefly for its status
+		t := time.NewTimer(time.Until(earliest(x.deadline, time.Now().Add(exitLinger))))
+		select {
+		case <-x.p.exited:
+		case <-t.C:
+		}
+		t.Stop()
+		return outLine{}, FaultExit, x.p.exitDetail()
 	}
 }
 

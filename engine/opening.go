@@ -44,6 +44,7 @@ func (e *Engine) RIFProbe(deadline time.Time) (bool, []string) {
 	}
 	nt := &e.pending
 	x := e.exchange(p, e.orDefault(deadline), nt)
+	defer x.done()
 	if f, _ := x.send([]byte("RIFPROBE\n")); f != "" {
 		return false, nil
 	}
@@ -110,6 +111,9 @@ func (e *Engine) openingRequest(cmd string, stones []rules.Point, colors bool, d
 	e.pending = notes{}
 	defer func() { r.Notes = nt.list() }()
 	x, sent, f, detail := e.ask(b, deadline, &nt)
+	if x != nil {
+		defer x.done()
+	}
 	if f != "" {
 		r.Fault, r.Detail = f, detail
 		return r

@@ -102,9 +102,8 @@ type proc struct {
 	cmd     *exec.Cmd
 	pid     int // also the process group id
 	stdin   *os.File
-	stdout  *os.File // read ends, closed after the group is gone
-	stderr  *os.File
-	out     *outQueue
+	stderr  *os.File      // read end, closed after the group is gone
+	out     *stdout       // stdout's read end and its reading (stdout.go)
 	exited  chan struct{} // closed once the leader has been reaped
 	waitErr error         // valid after exited
 	started bool          // START was answered OK in this process
@@ -157,17 +156,17 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 		closeAll(inW, outR, errR)
 		return nil, err
 	}
-	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, stderr: errR,
-		out: newOutQueue(), exited: make(chan struct{}), ns: ns}
+	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stderr: errR,
+		exited: make(chan struct{}), ns: ns}
 	if transcript != nil {
 		pid := p.pid
 		p.transcript = func(sent bool, line string) { transcript(pid, sent, line) }
 	}
+	p.out = newStdout(outR, p.transcript)
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 	}()
-	go drainStdout(outR, p.out, p.transcript)
 	go drainStderr(errR, errRing)
 	return p, nil
 }
@@ -242,7 +241,8 @@ func (p *proc) kill() {
 	}
 	p.reapGroup(time.Now().Add(300 * time.Millisecond))
 	removeCgroup(p.cgroup)
-	closeAll(p.stdin, p.stdout, p.stderr)
+	p.out.close()
+	closeAll(p.stdin, p.stderr)
 }
 
 // reapGroup reaps members of the group re-parented to us (we are a
