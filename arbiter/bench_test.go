@@ -165,6 +165,6 @@ func benchInstant(b *testing.B, boardMode bool, conc int) {
 	n := float64(moves.Load())
 	b.ReportMetric(float64(wall.Nanoseconds())/1e3/n, "µs/move")
 	b.ReportMetric(float64(b.N)/wall.Seconds(), "games/s")
-	b.ReportMetric(float64((user - user0).Nanoseconds())/1e3/n, "user-µs/move")
-	b.ReportMetric(float64((sys - sys0).Nanoseconds())/1e3/n, "sys-µs/move")
+	b.ReportMetric(float64((user-user0).Nanoseconds())/1e3/n, "user-µs/move")
+	b.ReportMetric(float64((sys-sys0).Nanoseconds())/1e3/n, "sys-µs/move")
 }
