@@ -195,16 +195,26 @@ func (g Game) start(s *side) (results.Termination, string) {
 }
 
 // RuleInfos tell an engine the rule: the Gomocup code for engines that know
-// only those, game_type 2 (tournament), and the extension key rule_name with
-// the arena's rule name ("outer-open", "pente", ...) for engines that know
-// rules without a code.
+// only those, game_type 2 (tournament), and, for a rule that has no Gomocup
+// code of its own ("outer-open", "pente", "keryo-pente": the code says
+// freestyle), the extension key rule_name with the arena's rule name. Rules
+// with a code do not get rule_name: engines that do not know the key
+// complain about it (Rapfi prints "ERROR Unknown command: FREESTYLE"), and
+// c-gomoku-cli never sends it. An event that wants it anyway gives it as
+// one of an engine's INFO options.
 func RuleInfos(r rules.Rule) []engine.Info {
-	return []engine.Info{
+	infos := []engine.Info{
 		{Key: "rule", Value: fmt.Sprint(r.Code())},
 		{Key: "game_type", Value: "2"},
-		{Key: "rule_name", Value: r.Name()},
 	}
+	if !gomocupCoded[r.Name()] {
+		infos = append(infos, engine.Info{Key: "rule_name", Value: r.Name()})
+	}
+	return infos
 }
+
+// gomocupCoded is the rules that a Gomocup rule code names on its own.
+var gomocupCoded = map[string]bool{"freestyle": true, "standard": true, "renju": true, "caro": true, "caro-exact": true}
 
 // request asks side s for its move, choosing BEGIN, TURN or BOARD by what
 // the engine already knows.

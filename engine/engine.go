@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -91,6 +92,12 @@ type Engine struct {
 	queue   []byte // INFO lines to go out with the next move request
 	out     []byte // queue + command, written at once
 	x       exchange
+	// unsettled is set when lines were written that no answer has followed
+	// yet (INFO lines, PLAY, a command that timed out): lines they provoke
+	// (an ERROR about an INFO key, a late answer) may still come, and
+	// come before the answer to the next command (engines take their input
+	// in order). An answer read settles it.
+	unsettled bool
 }
 
 // Start starts the engine's process (without sending anything). The error
@@ -188,7 +195,7 @@ func (e *Engine) spawn() error {
 		p.kill()
 		return fmt.Errorf("engine %q: closed", e.name)
 	}
-	e.p = p
+	e.p, e.unsettled = p, false
 	return nil
 }
 
@@ -332,10 +339,11 @@ func (e *Engine) restartGame(p *proc, deadline time.Time) (bool, error) {
 			return false, &FaultError{Engine: e.name, Op: "RESTART", Fault: f, Detail: detail}
 		}
 		ln := ParseLine(l.text)
-		switch ln.Kind {
-		case LineOK:
+		switch {
+		case ln.Kind == LineOK:
+			x.answered = true
 			return true, nil
-		case LineUnknown, LineError:
+		case (ln.Kind == LineUnknown || ln.Kind == LineError) && x.refuses(ln):
 			x.note(ln, l)
 			return false, nil
 		default:
@@ -357,13 +365,13 @@ func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
 			return &FaultError{Engine: e.name, Op: op, Fault: f, Detail: detail}
 		}
 		ln := ParseLine(l.text)
-		switch ln.Kind {
-		case LineOK:
-			p.started = true
+		switch {
+		case ln.Kind == LineOK:
+			p.started, x.answered = true, true
 			return nil
-		case LineError:
+		case ln.Kind == LineError && x.refuses(ln):
 			return &Refusal{Engine: e.name, Message: clip(ln.Text, maxNoteLen)}
-		case LineUnknown:
+		case ln.Kind == LineUnknown && x.refuses(ln):
 			return &Refusal{Engine: e.name, Message: clip("UNKNOWN "+ln.Text, maxNoteLen)}
 		default:
 			x.note(ln, l)
@@ -380,6 +388,7 @@ func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
 		b = appendInfo(b, in)
 	}
 	e.buf = b
+	e.unsettled = true
 	if f, detail := p.write(b, deadline); f != "" {
 		return &FaultError{Engine: e.name, Op: "INFO", Fault: f, Detail: detail}
 	}
@@ -459,16 +468,18 @@ func appendPoint(b []byte, p rules.Point) []byte {
 // think time starts). Lines seen before the write go to nt.
 func (e *Engine) ask(cmd []byte, deadline time.Time, nt *notes) (x *exchange, sent time.Time, f Fault, detail string) {
 	e.buf = cmd
-	if len(e.queue) > 0 {
-		e.out = append(append(e.out[:0], e.queue...), cmd...)
-		e.queue = e.queue[:0]
-		cmd = e.out
-	}
 	p := e.current()
 	if p == nil {
 		return nil, time.Time{}, FaultExit, "not running"
 	}
 	x = e.exchange(p, e.orDefault(deadline), nt)
+	x.cmd = cmd
+	if len(e.queue) > 0 {
+		e.out = append(append(e.out[:0], e.queue...), cmd...)
+		e.queue = e.queue[:0]
+		cmd = e.out
+		e.unsettled = true
+	}
 	if f, detail = x.send(cmd); f != "" {
 		x.done()
 		return nil, time.Time{}, f, detail
@@ -503,14 +514,17 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 		case LineMove:
 			r.Elapsed = time.Since(sent)
 			r.Move, r.Line = ln.Point, clip(l.text, maxNoteLen)
+			x.answered = true
 			return r
 		case LineMalformed:
 			r.Elapsed = time.Since(sent)
+			x.answered = true
 			r.Line = clip(l.text, maxNoteLen)
 			r.Fault, r.Detail = FaultMalformed, strconv.Quote(r.Line)
 			return r
 		case LineSuggest:
 			x.note(ln, l)
+			e.unsettled = true // until the move that answers PLAY
 			play := appendPoint([]byte("PLAY "), ln.Point)
 			if f, detail := x.p.write(append(play, '\n'), x.deadline); f != "" {
 				r.Fault, r.Detail, r.Elapsed = f, detail, time.Since(sent)
@@ -576,7 +590,11 @@ func earliest(a, b time.Time) time.Time {
 // exchange is one command and the wait for its answer. The waiting
 // goroutine reads the engine's stdout itself (stdout.go), from send to done.
 type exchange struct {
+	e         *Engine
 	p         *proc
+	cmd       []byte // the command (without INFO lines queued before it)
+	strict    bool   // e.unsettled when the command was written
+	answered  bool   // the command's answer was read
 	deadline  time.Time
 	notes     *notes
 	reading   bool      // send has acquired the pipe; done releases it
@@ -588,7 +606,7 @@ type exchange struct {
 // done when it has its answer (or gave up). An Engine has one exchange at a
 // time, reused: nothing is allocated per command.
 func (e *Engine) exchange(p *proc, deadline time.Time, nt *notes) *exchange {
-	e.x = exchange{p: p, deadline: deadline, until: deadline, notes: nt}
+	e.x = exchange{e: e, p: p, deadline: deadline, until: deadline, notes: nt}
 	return &e.x
 }
 
@@ -597,6 +615,10 @@ func (e *Engine) exchange(p *proc, deadline time.Time, nt *notes) *exchange {
 // already in the pipe), and writes the command. Only lines read after this
 // can be the command's answer.
 func (x *exchange) send(cmd []byte) (Fault, string) {
+	if x.cmd == nil {
+		x.cmd = cmd
+	}
+	x.strict = x.e.unsettled
 	out := x.p.out
 	out.acquire()
 	x.reading = true
@@ -632,12 +654,56 @@ func (x *exchange) early(l outLine) {
 	}
 }
 
-// done gives the engine's stdout back to the idle drainer.
+// done gives the engine's stdout back to the idle drainer. A command left
+// without its answer (timed out, say) leaves the engine unsettled.
 func (x *exchange) done() {
 	if x.reading {
 		x.reading = false
 		x.p.out.release()
 	}
+	x.e.unsettled = !x.answered
+}
+
+// refuses reports whether an ERROR or UNKNOWN line can be this command's
+// answer. When everything written before the command was settled it is
+// (engines answer in order); otherwise it may answer an earlier line (an
+// ERROR about an INFO key, as Rapfi prints "ERROR Unknown command:
+// FREESTYLE" for INFO rule_name freestyle), and it counts only when it
+// names the command. A refusal is an answer: it settles the engine.
+func (x *exchange) refuses(ln Line) bool {
+	if x.strict && !namesCommand(ln.Text, x.cmd) {
+		return false
+	}
+	x.answered = true
+	return true
+}
+
+// namesCommand reports whether text has the first word of cmd as a word of
+// its own (any case): "Unknown command: SWAP2BOARD" names SWAP2BOARD, and
+// "RESTART" does not name START.
+func namesCommand(text string, cmd []byte) bool {
+	word := cmd
+	if i := bytes.IndexAny(word, " \r\n"); i >= 0 {
+		word = word[:i]
+	}
+	if len(word) == 0 {
+		return false
+	}
+	for i := 0; i+len(word) <= len(text); i++ {
+		if !strings.EqualFold(text[i:i+len(word)], string(word)) {
+			continue
+		}
+		before := i == 0 || !isWordByte(text[i-1])
+		after := i+len(word) == len(text) || !isWordByte(text[i+len(word)])
+		if before && after {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 func (x *exchange) dropped(n int) {
