@@ -390,7 +390,7 @@ func (s *stdout) waiting() bool {
 	s.acquire()
 	defer s.release()
 	n := 0
-	s.rc.Control(func(fd uintptr) { n, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
+	s.src.rc.Control(func(fd uintptr) { n, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
 	s.q.mu.Lock()
 	queued := len(s.q.lines) - s.q.head
 	s.q.mu.Unlock()

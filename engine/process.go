@@ -122,14 +122,20 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := stdoutPipe()
 	if err != nil {
 		closeAll(inR, inW)
 		return nil, err
 	}
-	errR, errW, err := os.Pipe()
+	out, err := newStdout(outR)
 	if err != nil {
 		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outW)
+		out.close()
 		return nil, err
 	}
 	// Try the most containment the kernel allows, and remember a refusal
@@ -153,7 +159,8 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 	}
 	closeAll(inR, outW, errW) // the child holds its own copies
 	if err != nil {
-		closeAll(inW, outR, errR)
+		closeAll(inW, errR)
+		out.close()
 		return nil, err
 	}
 	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stderr: errR,
@@ -162,7 +169,7 @@ func spawn(path string, args []string, dir string, env []string, errRing *ring, 
 		pid := p.pid
 		p.transcript = func(sent bool, line string) { transcript(pid, sent, line) }
 	}
-	p.out = newStdout(outR, p.transcript)
+	p.out, out.transcript = out, p.transcript
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)

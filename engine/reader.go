@@ -2,9 +2,7 @@ package engine
 
 import (
 	"bytes"
-	"errors"
 	"io"
-	"os"
 	"sync"
 )
 
@@ -38,10 +36,11 @@ func newLineReader(r io.Reader, max int) *lineReader {
 }
 
 // temporary reports whether a read error only means "nothing yet": a read
-// deadline that passed, or a read that was not to wait. The line being read
-// is kept and the next ReadLine goes on with it.
+// that was not to wait (or whose slice of the wait ended), or a drainer
+// asked to stop. The line being read is kept and the next ReadLine goes on
+// with it.
 func temporary(err error) bool {
-	return errors.Is(err, os.ErrDeadlineExceeded) || err == errWouldBlock
+	return err == errWouldBlock || err == errKicked
 }
 
 // ReadLine returns the next line without its ending; the slice is valid until

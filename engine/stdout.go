@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -14,11 +13,14 @@ import (
 
 // How an engine's stdout is read
 //
-// The goroutine that waits for an answer reads the pipe itself: the engine's
-// line wakes that goroutine straight from the network poller, with no reader
-// goroutine, queue or notification between them, and no thread is woken but
-// the one that runs the game. The read deadline of the pipe is the wait's
-// deadline (a runtime timer, no system call, nothing allocated).
+// The goroutine that waits for an answer reads the pipe itself, blocking its
+// thread in poll(2) and then read(2), as a C runner blocks in read(2): the
+// engine's line wakes that thread and nothing else. There is no reader
+// goroutine, queue or notification between the pipe and the game, no
+// runtime timer per move, and the pipe is not in the Go network poller at
+// all: a poller registration would wake the runtime's idle thread (parked
+// in epoll_wait) on every line as well, which with two or more Ps doubled
+// the arbiter's CPU per move.
 //
 // Between requests nobody reads for a moment: the lines an engine writes then
 // stay in the pipe, which is enlarged to pipeSize where the kernel allows,
@@ -26,32 +28,55 @@ import (
 // so they are never taken as its answer. A sweeper looks at every pipe each
 // idleDrain; one that has had no reader for that long gets a drainer
 // goroutine, which reads it (bounded, oldest lines dropped past
-// maxQueueBytes) until the next request takes the pipe back. So an engine
-// that floods while its opponent thinks is never held up for more than about
-// two idleDrain periods, and then only after filling the pipe, and while its
-// own request waits it is read at once.
+// maxQueueBytes) until the next request takes the pipe back through an
+// eventfd. So an engine that floods while its opponent thinks is never held
+// up for more than about two idleDrain periods, and then only after filling
+// the pipe; while its own request waits it is read at once.
 
-// Bounds of the idle draining.
+// Bounds of the reading.
 const (
-	idleDrain = 5 * time.Millisecond // how long a pipe goes unread before a drainer reads it
-	pipeSize  = 1 << 20              // stdout pipe capacity asked of the kernel (F_SETPIPE_SZ)
+	idleDrain = 5 * time.Millisecond  // how long a pipe goes unread before a drainer reads it
+	pipeSize  = 1 << 20               // stdout pipe capacity asked of the kernel (F_SETPIPE_SZ)
+	pollSlice = 20 * time.Millisecond // longest poll(2) of a request: it looks at the process this often
 )
 
-// errWouldBlock is a read that found nothing and was not to wait.
-var errWouldBlock = errors.New("no output waiting")
+// errWouldBlock is a read that found nothing and was not to wait (or whose
+// slice of the wait ended); errKicked ends a drainer's read.
+var (
+	errWouldBlock = errors.New("no output waiting")
+	errKicked     = errors.New("reader wanted back")
+)
 
 // Who reads an engine's stdout.
 const (
-	held     = iota // a request (send ... next ... release)
+	held     = iota // a request (exchange.send ... exchange.done)
 	idle            // nobody, since stdout.since
 	draining        // the idle drainer
-	closed          // end of file or error: nobody ever again
+	closed          // the pipe has ended or is closed: nobody ever again
 )
+
+// How pipeSource reads.
+const (
+	readWait  = iota // poll(2) up to until (at most pollSlice), then read(2)
+	readPeek         // read(2) only what is there already
+	readDrain        // poll(2) the pipe and the kick, then read(2)
+)
+
+// stdoutPipe makes the stdout pipe in blocking mode, so that os.NewFile
+// keeps the read end out of the network poller (see above).
+func stdoutPipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	_, _ = unix.FcntlInt(uintptr(fds[0]), unix.F_SETPIPE_SZ, pipeSize) // best effort
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
 
 // stdout is the read side of an engine's stdout pipe.
 type stdout struct {
 	f          *os.File
-	rc         syscall.RawConn
+	kick       *os.File    // an eventfd: written to take the pipe back from the drainer
 	lr         *lineReader // over src; used only by the current reader
 	src        pipeSource
 	q          *outQueue // lines the drainer read, for the next request
@@ -60,69 +85,68 @@ type stdout struct {
 	mu      sync.Mutex
 	state   int
 	since   time.Time     // when it became idle
-	kicked  atomic.Bool   // a request wants the pipe back from the drainer
 	drained chan struct{} // closed when the drainer gives the pipe back
 }
 
-func newStdout(f *os.File, transcript func(sent bool, line string)) *stdout {
-	s := &stdout{f: f, q: newOutQueue(), transcript: transcript, state: idle, since: time.Now()}
-	s.src.f = f
-	if rc, err := f.SyscallConn(); err == nil {
-		s.rc = rc
-		s.src.rc = rc
-		rc.Control(func(fd uintptr) { _, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
+func newStdout(f *os.File) (*stdout, error) {
+	kfd, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
+	if err != nil {
+		return nil, os.NewSyscallError("eventfd", err)
 	}
-	s.src.readFn, s.src.waitFn = s.src.rawRead, s.src.pollRead
+	s := &stdout{f: f, kick: os.NewFile(uintptr(kfd), "kick"), q: newOutQueue(), state: idle, since: time.Now()}
+	s.src.f, s.src.kick = f, s.kick
+	if s.src.rc, err = f.SyscallConn(); err == nil {
+		s.src.krc, err = s.kick.SyscallConn()
+	}
+	if err != nil {
+		s.kick.Close()
+		return nil, err
+	}
+	s.src.readFn, s.src.waitFn, s.src.drainFn = s.src.peekRead, s.src.pollRead, s.src.drainRead
 	s.lr = newLineReader(&s.src, MaxLine)
 	sweeper.add(s)
-	return s
+	return s, nil
 }
 
-// How pipeSource reads.
-const (
-	readWait  = iota // poll(2) up to until (at most pollSlice), then read(2)
-	readPeek         // read(2) what is there, without waiting
-	readDrain        // the os.File's Read: the network poller, until a read deadline
-)
-
-// pollSlice bounds one poll(2) of a waiting request, so that it looks at the
-// process (exited?) at least this often.
-const pollSlice = 20 * time.Millisecond
-
-// pipeSource is the lineReader's input. A waiting request blocks its thread
-// in poll(2) on the pipe, as a C runner blocks in read(2): the engine's line
-// wakes that thread and nothing else, and the read that follows takes the
-// line. (Going through the network poller instead costs a failed read, an
-// epoll_wait, the scheduler and often a second thread per line.)
+// pipeSource is the lineReader's input, read through the descriptors' raw
+// connections: holding a descriptor there keeps a Close from recycling its
+// number meanwhile.
 type pipeSource struct {
-	f      *os.File
-	rc     syscall.RawConn
-	mode   int
-	until  time.Time // readWait: when to give up
-	buf    []byte
-	n      int
-	err    error
-	pfd    [1]unix.PollFd
-	ts     unix.Timespec
-	readFn func(fd uintptr) bool // rawRead, made once
-	waitFn func(fd uintptr) bool // pollRead, made once
+	f, kick *os.File
+	rc, krc syscall.RawConn
+	mode    int
+	until   time.Time // readWait: when to give up
+	buf     []byte
+	n       int
+	err     error
+	kfd     uintptr
+	pfd     [2]unix.PollFd
+	ts      unix.Timespec
+	// the methods below as values, made once
+	readFn, waitFn, drainFn func(fd uintptr) bool
 }
 
 func (ps *pipeSource) Read(b []byte) (int, error) {
-	if ps.mode == readDrain || ps.rc == nil {
-		return ps.f.Read(b)
-	}
-	ps.buf = b
-	fn := ps.readFn
-	if ps.mode == readWait {
-		fn = ps.waitFn
-	}
-	if err := ps.rc.Read(fn); err != nil { // holds the descriptor: a Close cannot recycle it meanwhile
-		return 0, err
+	ps.buf, ps.n, ps.err = b, 0, nil
+	var err error
+	switch ps.mode {
+	case readPeek:
+		err = ps.rc.Read(ps.readFn)
+	case readWait:
+		err = ps.rc.Read(ps.waitFn)
+	default:
+		var rerr error
+		err = ps.krc.Control(func(fd uintptr) { // the kick is held open too
+			ps.kfd = fd
+			rerr = ps.rc.Read(ps.drainFn)
+		})
+		if err == nil {
+			err = rerr
+		}
 	}
 	switch {
-	case ps.err == syscall.EAGAIN:
-		return 0, errWouldBlock
+	case err != nil:
+		return 0, err
 	case ps.err != nil:
 		return 0, ps.err
 	case ps.n == 0:
@@ -131,8 +155,41 @@ func (ps *pipeSource) Read(b []byte) (int, error) {
 	return ps.n, nil
 }
 
-// rawRead is one read(2) that does not wait.
-func (ps *pipeSource) rawRead(fd uintptr) bool {
+// poll waits up to d (forever if negative) for the pipe (and, with kick, the
+// kick) to be readable; it reports whether the pipe is (or has ended).
+func (ps *pipeSource) poll(fd uintptr, d time.Duration, kick bool) bool {
+	ps.pfd[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+	fds := ps.pfd[:1]
+	if kick {
+		ps.pfd[1] = unix.PollFd{Fd: int32(ps.kfd), Events: unix.POLLIN}
+		fds = ps.pfd[:2]
+	}
+	var ts *unix.Timespec
+	if d >= 0 {
+		ps.ts = unix.NsecToTimespec(int64(d))
+		ts = &ps.ts
+	}
+	for {
+		n, err := unix.Ppoll(fds, ts, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			ps.err = os.NewSyscallError("ppoll", err)
+			return false
+		}
+		if kick && ps.pfd[1].Revents != 0 {
+			var b [8]byte
+			unix.Read(int(ps.kfd), b[:]) // reset the eventfd
+			ps.err = errKicked
+			return false
+		}
+		return n > 0
+	}
+}
+
+// read is one read(2) of a pipe that poll found readable.
+func (ps *pipeSource) read(fd uintptr) bool {
 	for {
 		ps.n, ps.err = syscall.Read(int(fd), ps.buf)
 		if ps.err != syscall.EINTR {
@@ -145,18 +202,32 @@ func (ps *pipeSource) rawRead(fd uintptr) bool {
 	return true
 }
 
-// pollRead waits in poll(2) until the pipe has something (or ends) or the
-// slice is over, then reads what is there.
-func (ps *pipeSource) pollRead(fd uintptr) bool {
-	if wait := min(time.Until(ps.until), pollSlice); wait > 0 {
-		ps.pfd[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
-		ps.ts = unix.NsecToTimespec(int64(wait))
-		if n, err := unix.Ppoll(ps.pfd[:], &ps.ts, nil); n == 0 && err == nil {
-			ps.n, ps.err = 0, syscall.EAGAIN
-			return true
+func (ps *pipeSource) peekRead(fd uintptr) bool {
+	if !ps.poll(fd, 0, false) {
+		if ps.err == nil {
+			ps.err = errWouldBlock
 		}
+		return true
 	}
-	return ps.rawRead(fd)
+	return ps.read(fd)
+}
+
+func (ps *pipeSource) pollRead(fd uintptr) bool {
+	wait := min(time.Until(ps.until), pollSlice)
+	if !ps.poll(fd, max(wait, 0), false) {
+		if ps.err == nil {
+			ps.err = errWouldBlock
+		}
+		return true
+	}
+	return ps.read(fd)
+}
+
+func (ps *pipeSource) drainRead(fd uintptr) bool {
+	if !ps.poll(fd, -1, true) {
+		return true
+	}
+	return ps.read(fd)
 }
 
 // readLine reads one line as the current reader, in the given mode.
@@ -173,17 +244,21 @@ func (s *stdout) readLine(mode int) (outLine, error) {
 	return l, nil
 }
 
+// wake writes the kick.
+func (s *stdout) wake() {
+	one := [8]byte{1}
+	s.kick.Write(one[:])
+}
+
 // acquire makes the caller the reader, taking the pipe back from the drainer
 // if one runs.
 func (s *stdout) acquire() {
 	s.mu.Lock()
 	if s.state == draining {
-		s.kicked.Store(true)
 		ch := s.drained
 		s.mu.Unlock()
-		s.f.SetReadDeadline(time.Now())
+		s.wake()
 		<-ch // the drainer hands over: state is held
-		s.f.SetReadDeadline(time.Time{})
 		return
 	}
 	if s.state == idle {
@@ -208,42 +283,52 @@ func (s *stdout) startDrain(now time.Time) {
 	if s.state != idle || now.Sub(s.since) < idleDrain {
 		return
 	}
-	s.f.SetReadDeadline(time.Time{})
-	s.kicked.Store(false)
 	s.state, s.drained = draining, make(chan struct{})
 	go s.drain()
 }
 
-// drain reads lines into q until a request takes the pipe back or the pipe
+// drain reads lines into q until a request takes the pipe back, or the pipe
 // ends.
 func (s *stdout) drain() {
-	state := held
-	for !s.kicked.Load() {
+	next := held
+	for {
 		l, err := s.readLine(readDrain)
 		if err == nil {
 			s.q.push(l)
 			continue
 		}
-		if temporary(err) { // the kick
-			continue
+		if err != errKicked {
+			s.q.close()
+			next = closed
 		}
-		s.q.close()
-		state = closed
 		break
 	}
-	if state == closed {
+	if next == closed {
 		sweeper.remove(s)
 	}
 	s.mu.Lock()
-	s.state = state
+	if s.state == draining { // close may have marked it closed meanwhile
+		s.state = next
+	}
 	close(s.drained)
 	s.mu.Unlock()
 }
 
-// close ends reading for good (the process is gone) and closes the pipe,
-// which wakes a reader.
+// close ends reading for good (the process is gone): a drainer is stopped
+// and the descriptors closed. A request reading meanwhile (Kill from another
+// goroutine) sees the pipe closed within a pollSlice.
 func (s *stdout) close() {
 	sweeper.remove(s)
+	s.mu.Lock()
+	draining := s.state == draining
+	ch := s.drained
+	s.state = closed
+	s.mu.Unlock()
+	if draining {
+		s.wake()
+		<-ch
+	}
+	s.kick.Close()
 	s.f.Close()
 }
 
