@@ -139,6 +139,7 @@ func benchInstant(b *testing.B, boardMode bool, conc int) {
 	}
 	var moves atomic.Int64
 	next := atomic.Int64{}
+	b.ReportAllocs()
 	b.ResetTimer()
 	user0, sys0 := cpuSelf()
 	wall0 := time.Now()

@@ -88,6 +88,7 @@ type Engine struct {
 	stderr  ring
 	about   *About // the answer to ABOUT, asked once after the first START
 	pending notes  // seen outside a move request, reported with the next reply
+	notes   notes  // the current request's (pending moved in)
 	buf     []byte // command being written
 	queue   []byte // INFO lines to go out with the next move request
 	out     []byte // queue + command, written at once
@@ -489,10 +490,9 @@ func (e *Engine) ask(cmd []byte, deadline time.Time, nt *notes) (x *exchange, se
 
 // request writes a move request and waits for the move.
 func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
-	nt := e.pending
-	e.pending = notes{}
-	defer func() { r.Notes = nt.list() }()
-	x, sent, f, detail := e.ask(cmd, deadline, &nt)
+	e.notes, e.pending = e.pending, notes{}
+	defer func() { r.Notes = e.notes.list() }()
+	x, sent, f, detail := e.ask(cmd, deadline, &e.notes)
 	if x != nil {
 		defer x.done()
 	}

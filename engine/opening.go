@@ -108,10 +108,9 @@ func (e *Engine) openingRequest(cmd string, stones []rules.Point, colors bool, d
 		b = append(b, '\n')
 	}
 	b = append(b, "DONE\n"...)
-	nt := e.pending
-	e.pending = notes{}
-	defer func() { r.Notes = nt.list() }()
-	x, sent, f, detail := e.ask(b, deadline, &nt)
+	e.notes, e.pending = e.pending, notes{}
+	defer func() { r.Notes = e.notes.list() }()
+	x, sent, f, detail := e.ask(b, deadline, &e.notes)
 	if x != nil {
 		defer x.done()
 	}
