@@ -3,9 +3,13 @@ package engine
 import (
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
+
+	"gomoku-arena/rules"
 )
 
 func readAll(t *testing.T, r io.Reader, max int) []string {
@@ -128,5 +132,45 @@ func TestRing(t *testing.T) {
 	got := r.snapshot()
 	if len(got) != stderrLines || len(got[0]) != 5 || len(got[len(got)-1]) != stderrLines+4 {
 		t.Errorf("ring kept %d lines, first len %d", len(got), len(got[0]))
+	}
+}
+
+// An engine that floods stdout while no request waits (here 8 MiB of
+// MESSAGE lines after its move, eight times the pipe) is drained by the
+// idle drainer: it finishes its flood (and says so on stderr) before the
+// next request, the arbiter keeps a bounded part of it, and the next move is
+// read as usual.
+func TestFloodBetweenRequestsIsDrained(t *testing.T) {
+	t.Parallel()
+	script := `while read -r line; do
+ case "$line" in
+  START*) echo OK;;
+  ABOUT) echo 'name="flood"';;
+  BEGIN) echo 7,7; { head -c 8388608 /dev/zero | tr '\0' 'm' | fold -w 1000; echo; } | sed 's/^/MESSAGE /'; echo flooded >&2;;
+  TURN*) echo 8,8;;
+ esac
+done`
+	e, err := Start(Spec{Name: "flood", Command: "/bin/sh", Args: []string{"-c", script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if err := e.NewGame(15, nil, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Begin(in(generous)); r.Fault != "" || r.Move != (rules.Point{X: 7, Y: 7}) {
+		t.Fatalf("BEGIN: %+v", r)
+	}
+	for end := in(generous); !slices.Contains(e.Stderr(), "flooded"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the engine is still blocked on its flood: stdout is not drained between requests")
+		}
+	}
+	r := e.Turn(rules.Point{X: 0, Y: 0}, in(generous))
+	if r.Fault != "" || r.Move != (rules.Point{X: 8, Y: 8}) {
+		t.Fatalf("TURN after the flood: %s %s %s, %d notes, last %.80q", r.Fault, r.Detail, r.Line, len(r.Notes), r.Notes[len(r.Notes)-1])
+	}
+	if !hasNote(r, "output lines dropped unread") || len(r.Notes) > maxNotes+1 {
+		t.Errorf("notes after the flood: %d, %.80q", len(r.Notes), r.Notes[len(r.Notes)-1])
 	}
 }
