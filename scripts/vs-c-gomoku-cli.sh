@@ -1,7 +1,8 @@
 #!/bin/bash
 # vs-c-gomoku-cli.sh: whole-process timings of `arena gomoku-cli` against
 # c-gomoku-cli on the same command line and the same instant engines
-# (the bench kit's pbrain_instant.c), interleaved, and the ratios of medians.
+# (the bench kit's pbrain_instant.c), in pairs of runs, and the medians of the
+# ratios within pairs, as Markdown tables.
 #
 # usage: scripts/vs-c-gomoku-cli.sh C_GOMOKU_CLI [GAMES] [REPS] [ARENA]
 #   C_GOMOKU_CLI  path of a c-gomoku-cli binary (built from its public source)
@@ -23,22 +24,27 @@ one() { # runner conc mode -> "wall cpu"
 	awk '{printf "%s %.2f\n", $1, $2+$3}' "$tmp/t"
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-for mode in turn board; do for c in 1 2; do
-	: >"$tmp/arena.$mode.$c"; : >"$tmp/cgc.$mode.$c"
-done; done
+# Each cell is run REPS times as a pair (c-gomoku-cli and arena back to back,
+# the order alternating), and the ratio is taken within each pair: a machine
+# whose load drifts moves both runs of a pair alike.
 for r in $(seq "$REPS"); do
 	for mode in turn board; do for c in 1 2; do
-		one cgc "$c" "$mode" >>"$tmp/cgc.$mode.$c"
-		one arena "$c" "$mode" >>"$tmp/arena.$mode.$c"
+		if [ $((r % 2)) = 1 ]; then
+			cg=$(one cgc "$c" "$mode"); ar=$(one arena "$c" "$mode")
+		else
+			ar=$(one arena "$c" "$mode"); cg=$(one cgc "$c" "$mode")
+		fi
+		echo "$ar $cg" >>"$tmp/$mode.$c" # arena wall, cpu; c-gomoku-cli wall, cpu
 	done; done
 done
-printf '%-6s %-4s %-22s %-22s %s\n' mode conc "arena/c-gomoku-cli wall" "arena/c-gomoku-cli cpu" "games/s c2 vs c1 (arena, c-gomoku-cli)"
+ratio() { awk "{printf \"%.3f\\n\", \$$1/\$$2}" "$3" | median; }
+printf '| mode | concurrency | arena wall / c-gomoku-cli wall | arena CPU / c-gomoku-cli CPU |\n|---|---|---|---|\n'
+for mode in turn board; do for c in 1 2; do
+	printf '| %s | %s | %.2f | %.2f |\n' "$mode" "$c" "$(ratio 1 3 "$tmp/$mode.$c")" "$(ratio 2 4 "$tmp/$mode.$c")"
+done; done
+printf '\n| mode | arena games/s, c2 / c1 | c-gomoku-cli games/s, c2 / c1 |\n|---|---|---|\n'
 for mode in turn board; do
-	for c in 1 2; do
-		aw=$(cut -d' ' -f1 "$tmp/arena.$mode.$c" | median); cw=$(cut -d' ' -f1 "$tmp/cgc.$mode.$c" | median)
-		ac=$(cut -d' ' -f2 "$tmp/arena.$mode.$c" | median); cc_=$(cut -d' ' -f2 "$tmp/cgc.$mode.$c" | median)
-		eval "aw$c=$aw cw$c=$cw"
-		printf '%-6s %-4s %-22s %-22s\n' "$mode" "$c" "$(echo "$aw $cw" | awk '{printf "%.2f", $1/$2}')" "$(echo "$ac $cc_" | awk '{printf "%.2f", $1/$2}')"
-	done
-	printf '%-6s %-4s %-45s %s\n' "$mode" "" "" "$(echo "$aw1 $aw2 $cw1 $cw2" | awk '{printf "%.2f, %.2f", $1/$2, $3/$4}')"
+	a1=$(cut -d' ' -f1 "$tmp/$mode.1" | median); a2=$(cut -d' ' -f1 "$tmp/$mode.2" | median)
+	c1=$(cut -d' ' -f3 "$tmp/$mode.1" | median); c2=$(cut -d' ' -f3 "$tmp/$mode.2" | median)
+	printf '| %s | %.2f | %.2f |\n' "$mode" "$(echo "$a1 $a2" | awk '{print $1/$2}')" "$(echo "$c1 $c2" | awk '{print $1/$2}')"
 done
