@@ -174,3 +174,66 @@ done`
 		t.Errorf("notes after the flood: %d, %.80q", len(r.Notes), r.Notes[len(r.Notes)-1])
 	}
 }
+
+// stuttering returns its input in pieces of the given sizes, with a
+// temporary error (nothing waiting, or a drainer's kick) before each.
+type stuttering struct {
+	data  []byte
+	sizes []byte
+	n     int
+	gap   bool
+}
+
+func (s *stuttering) Read(p []byte) (int, error) {
+	if len(s.data) == 0 {
+		return 0, io.EOF
+	}
+	s.gap = !s.gap
+	if s.gap {
+		if s.n%2 == 0 {
+			return 0, errWouldBlock
+		}
+		return 0, errKicked
+	}
+	k := 1
+	if len(s.sizes) > 0 {
+		k = int(s.sizes[s.n%len(s.sizes)])%7 + 1
+	}
+	s.n++
+	k = min(k, len(p), len(s.data))
+	copy(p, s.data[:k])
+	s.data = s.data[k:]
+	return k, nil
+}
+
+// Temporary errors between reads never change the lines: a line cut by
+// one is continued by the next ReadLine, never split, lost or ended early.
+func FuzzLineReaderResumes(f *testing.F) {
+	f.Add([]byte("7,7\r\nMESSAGE x\rabc\n\n8,8"), []byte{1, 2, 3}, 4)
+	f.Add([]byte("abcdefghij\r\nxy\r"), []byte{0}, 3)
+	f.Fuzz(func(t *testing.T, in, sizes []byte, max int) {
+		if max < 1 || max > 64 {
+			return
+		}
+		want := readAll(t, strings.NewReader(string(in)), max)
+		lr := newLineReader(&stuttering{data: in, sizes: sizes}, max)
+		var got []string
+		for {
+			b, trunc, err := lr.ReadLine()
+			if temporary(err) {
+				continue
+			}
+			if err != nil {
+				break
+			}
+			s := string(b)
+			if trunc {
+				s += "<cut>"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Errorf("with stutters %q, without %q", got, want)
+		}
+	})
+}
