@@ -2,12 +2,19 @@ package arbiter
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
@@ -65,4 +72,104 @@ func BenchmarkMoveBoardMode(b *testing.B) {
 // Games per second for random against random over a whole match.
 func BenchmarkRandomVsRandomGame(b *testing.B) {
 	benchGames(b, false, []string{"random", "seed=1"}, []string{"random", "seed=2"})
+}
+
+// instantEngine builds the bench kit's instant C engine
+// (engine/testdata/pbrain_instant.c) with cc, once per test binary.
+func instantEngine(b *testing.B) string {
+	b.Helper()
+	instantOnce.Do(func() {
+		cc, err := exec.LookPath("cc")
+		if err != nil {
+			instantErr = "no C compiler (cc) in $PATH"
+			return
+		}
+		dir, err := os.MkdirTemp("", "pbrain-instant-")
+		if err != nil {
+			instantErr = err.Error()
+			return
+		}
+		instantPath = filepath.Join(dir, "pbrain-instant")
+		if out, err := exec.Command(cc, "-O2", "-o", instantPath, "../engine/testdata/pbrain_instant.c").CombinedOutput(); err != nil {
+			instantErr = fmt.Sprintf("cc pbrain_instant.c: %v: %s", err, out)
+		}
+	})
+	if instantErr != "" {
+		b.Skip(instantErr)
+	}
+	return instantPath
+}
+
+var (
+	instantOnce sync.Once
+	instantPath string
+	instantErr  string
+)
+
+// BenchmarkInstantGames plays b.N games between two copies of the bench
+// kit's instant engine (a C program that answers every move at once), as a
+// runner does for self-play or bullet tests: the time per move is the
+// arbiter's own cost plus one pipe round trip. concurrency=2 plays two games
+// at once, each with its own pair of engines, as a Director does.
+func BenchmarkInstantGames(b *testing.B) {
+	for _, mode := range []string{"turn", "board"} {
+		for _, conc := range []int{1, 2} {
+			b.Run(fmt.Sprintf("mode=%s/concurrency=%d", mode, conc), func(b *testing.B) {
+				benchInstant(b, mode == "board", conc)
+			})
+		}
+	}
+}
+
+func benchInstant(b *testing.B, boardMode bool, conc int) {
+	path := instantEngine(b)
+	free, _ := rules.ByName("freestyle")
+	ctl := clock.Control{Match: time.Minute, Tolerance: time.Second}
+	type pair struct{ black, white *engine.Engine }
+	pairs := make([]pair, conc)
+	for i := range pairs {
+		for j, e := range []**engine.Engine{&pairs[i].black, &pairs[i].white} {
+			en, err := engine.Start(engine.Spec{Name: fmt.Sprint("instant", j), Command: path, Args: []string{fmt.Sprint(2*i + j + 1)}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { en.Close() })
+			*e = en
+		}
+	}
+	var moves atomic.Int64
+	next := atomic.Int64{}
+	b.ReportAllocs()
+	b.ResetTimer()
+	user0, sys0 := cpuSelf()
+	wall0 := time.Now()
+	var wg sync.WaitGroup
+	for _, p := range pairs {
+		wg.Go(func() {
+			g := Game{Rule: free, Size: 15}
+			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+				black, white := p.black, p.white
+				if i%2 == 0 {
+					black, white = white, black
+				}
+				rec, err := Play(context.Background(), g, &Player{Engine: black, Clock: ctl, BoardMode: boardMode}, &Player{Engine: white, Clock: ctl, BoardMode: boardMode})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if rec.End != record.Five && rec.End != record.FullBoard {
+					b.Errorf("game %d: %s %s", i, rec.End, rec.Detail)
+				}
+				moves.Add(int64(len(rec.Moves)))
+			}
+		})
+	}
+	wg.Wait()
+	wall := time.Since(wall0)
+	user, sys := cpuSelf()
+	n := float64(moves.Load())
+	b.ReportMetric(float64(wall.Nanoseconds())/1e3/n, "µs/move")
+	b.ReportMetric(float64(b.N)/wall.Seconds(), "games/s")
+	b.ReportMetric(float64((user-user0).Nanoseconds())/1e3/n, "user-µs/move")
+	b.ReportMetric(float64((sys-sys0).Nanoseconds())/1e3/n, "sys-µs/move")
 }

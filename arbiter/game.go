@@ -86,6 +86,9 @@ type side struct {
 	// the change.
 	known int
 	stale bool
+	// board and seen are kept from one BOARD request to the next.
+	board []engine.Stone
+	seen  []bool
 }
 
 // Play plays one game to its end and returns its record. It returns early,
@@ -314,16 +317,26 @@ func (g Game) start(s *side) (record.Termination, string) {
 }
 
 // RuleInfos tell an engine the rule: the Gomocup code for engines that know
-// only those, game_type 2 (tournament), and the extension key rule_name with
-// the arena's rule name ("outer-open", "pente", ...) for engines that know
-// rules without a code.
+// only those, game_type 2 (tournament), and, for a rule that has no Gomocup
+// code of its own ("outer-open", "pente", "keryo-pente": the code says
+// freestyle), the extension key rule_name with the arena's rule name. Rules
+// with a code do not get rule_name: engines that do not know the key
+// complain about it (Rapfi prints "ERROR Unknown command: FREESTYLE"), and
+// c-gomoku-cli never sends it. An event that wants it anyway gives it as
+// one of an engine's INFO options.
 func RuleInfos(r rules.Rule) []engine.Info {
-	return []engine.Info{
+	infos := []engine.Info{
 		{Key: "rule", Value: fmt.Sprint(r.Code())},
 		{Key: "game_type", Value: "2"},
-		{Key: "rule_name", Value: r.Name()},
 	}
+	if !gomocupCoded[r.Name()] {
+		infos = append(infos, engine.Info{Key: "rule_name", Value: r.Name()})
+	}
+	return infos
 }
+
+// gomocupCoded is the rules that a Gomocup rule code names on its own.
+var gomocupCoded = map[string]bool{"freestyle": true, "standard": true, "renju": true, "caro": true, "caro-exact": true}
 
 // request asks side s for its move, choosing BEGIN, TURN or BOARD by what
 // the engine already knows.
@@ -340,23 +353,34 @@ func (g Game) request(s *side, pos *rules.Position, clk *clock.Clock) engine.Rep
 		return s.Engine.Turn(pos.Moves[n-1], deadline)
 	}
 	s.stale = false
-	return s.Engine.Board(Stones(pos, s.color), deadline)
+	s.board = appendStones(s.board[:0], &s.seen, pos, s.color)
+	return s.Engine.Board(s.board, deadline)
 }
 
 // Stones lists the stones on the board in the order they were played, from
 // the point of view of own (field 1 own, 2 opponent), as BOARD sends them.
 // A point played again after a capture counts by its last stone.
 func Stones(pos *rules.Position, own rules.Color) []engine.Stone {
+	var seen []bool
+	return appendStones(make([]engine.Stone, 0, len(pos.Moves)), &seen, pos, own)
+}
+
+// appendStones appends Stones(pos, own) to dst, with *seen as scratch.
+func appendStones(dst []engine.Stone, seen *[]bool, pos *rules.Position, own rules.Color) []engine.Stone {
 	size := pos.Board.Size()
-	seen := make([]bool, size*size)
-	stones := make([]engine.Stone, 0, len(pos.Moves))
+	if cap(*seen) < size*size {
+		*seen = make([]bool, size*size)
+	}
+	*seen = (*seen)[:size*size]
+	clear(*seen)
+	start := len(dst)
 	for i := len(pos.Moves) - 1; i >= 0; i-- {
 		m := pos.Moves[i]
 		k := m.Y*size + m.X
-		if seen[k] {
+		if (*seen)[k] {
 			continue // replayed on after a capture: the later stone counts
 		}
-		seen[k] = true
+		(*seen)[k] = true
 		c := colorOf(i)
 		if pos.Board.At(m) != c {
 			continue // captured
@@ -365,10 +389,10 @@ func Stones(pos *rules.Position, own rules.Color) []engine.Stone {
 		if c == own {
 			f = 1
 		}
-		stones = append(stones, engine.Stone{Point: m, Field: f})
+		dst = append(dst, engine.Stone{Point: m, Field: f})
 	}
-	slices.Reverse(stones)
-	return stones
+	slices.Reverse(dst[start:])
+	return dst
 }
 
 func colorOf(i int) rules.Color {

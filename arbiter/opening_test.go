@@ -221,3 +221,57 @@ func TestRIFProcedureChecks(t *testing.T) {
 		})
 	}
 }
+
+// An engine that answers INFO keys it does not know with an ERROR, the way
+// Rapfi does ("ERROR Unknown command: FREESTYLE" for INFO rule_name
+// freestyle), and slowly, so the ERROR comes after the next command has been
+// written, is never charged for it: through every opening procedure and in
+// both modes the game is played to its end, with the ERROR noted.
+func TestStrayErrorAfterInfoIsNoAnswer(t *testing.T) {
+	for _, proc := range []rules.Procedure{rules.NoProcedure, rules.Swap2Procedure, rules.RIFProcedure} {
+		for _, board := range []bool{false, true} {
+			t.Run(fmt.Sprintf("procedure=%v/board=%v", proc, board), func(t *testing.T) {
+				t.Parallel()
+				rule := "freestyle"
+				if proc == rules.RIFProcedure {
+					rule = "renju"
+				}
+				g := Game{Rule: ruleNamed(t, rule), Size: 15, Procedure: proc, Number: 1}
+				// The event asks for rule_name; the rule itself would not send it.
+				asks := []engine.Info{{Key: "rule_name", Value: rule}}
+				rapfi := &Player{Engine: start(t, "faulty", "info-error", "info-delay=30ms", "rif"), Clock: fast, BoardMode: board, Infos: asks}
+				other := &Player{Engine: start(t, "faulty", "rif"), Clock: fast, BoardMode: board}
+				for _, order := range [][2]*Player{{rapfi, other}, {other, rapfi}} {
+					rec := mustPlay(t, context.Background(), g, order[0], order[1])
+					msgs := strings.Join(rec.Messages, "\n")
+					if rec.End != record.Five && rec.End != record.Forbidden && rec.End != record.FullBoard {
+						t.Fatalf("ended %s: %s\n%s", rec.End, rec.Detail, msgs)
+					}
+					if want := "ERROR Unknown command: " + strings.ToUpper(rule); !strings.Contains(msgs, want) {
+						t.Errorf("the stray ERROR is not noted (%q):\n%s", want, msgs)
+					}
+					if proc == rules.RIFProcedure && !strings.Contains(msgs, "offers 5th moves") {
+						t.Errorf("the RIF procedure was not played:\n%s", msgs)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Rules with a Gomocup code are told by their code alone; rule_name goes
+// only to rules without one.
+func TestRuleInfosRuleNameOnlyWithoutCode(t *testing.T) {
+	for _, name := range rules.Names() {
+		var sent bool
+		for _, in := range RuleInfos(ruleNamed(t, name)) {
+			if in.Key == "rule_name" {
+				sent = in.Value == name
+			}
+		}
+		coded := name == "freestyle" || name == "standard" || name == "renju" || strings.HasPrefix(name, "caro")
+		if sent == coded {
+			t.Errorf("%s: rule_name sent %v", name, sent)
+		}
+	}
+}

@@ -69,6 +69,7 @@ func (e *Engine) About(deadline time.Time) (About, error) {
 		return About{}, &FaultError{Engine: e.name, Op: "ABOUT", Fault: FaultExit, Detail: "not running"}
 	}
 	x := e.exchange(p, deadline, &e.pending)
+	defer x.done()
 	if f, detail := x.send([]byte("ABOUT\n")); f != "" {
 		return About{}, &FaultError{Engine: e.name, Op: "ABOUT", Fault: f, Detail: detail}
 	}
@@ -78,12 +79,17 @@ func (e *Engine) About(deadline time.Time) (About, error) {
 			return About{}, &FaultError{Engine: e.name, Op: "ABOUT", Fault: f, Detail: detail}
 		}
 		ln := ParseLine(l.text)
-		switch ln.Kind {
-		case LineMessage, LineDebug:
+		switch {
+		case ln.Kind == LineMessage || ln.Kind == LineDebug:
 			x.note(ln, l)
-		case LineError, LineUnknown:
+		case ln.Kind == LineError || ln.Kind == LineUnknown:
+			if !x.refuses(ln) {
+				x.note(ln, l)
+				continue
+			}
 			return About{Raw: clip(l.text, maxNoteLen)}, fmt.Errorf("engine %q: ABOUT: %s", e.name, clip(l.text, maxNoteLen))
 		default:
+			x.answered = true
 			return ParseAbout(l.text), nil
 		}
 	}

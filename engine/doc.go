@@ -24,15 +24,29 @@
 //
 // # Output
 //
-// stdout and stderr are drained continuously by goroutines with a bounded line
-// reader (LF, CR or CRLF; lines longer than MaxLine are truncated and the rest
-// discarded), so a flooding engine neither blocks on a full pipe nor grows the
-// arbiter's memory. Lines read while no request is pending are kept (bounded)
-// and reported with the next reply as notes ("warning: late line" for a move
-// that arrived after its request was answered); a late line that arrives only
-// after the next command has been written cannot be told from an answer.
-// Nothing is written to an engine between a move request and its answer,
-// except PLAY to accept a SUGGEST.
+// stdout is read by the goroutine that waits for an answer, itself: its
+// thread blocks in poll(2) on the pipe (in slices, so that an exit is seen
+// even when a helper holds the pipe open) and reads the line; nothing else
+// is woken (stdout.go). Lines are split by a bounded line reader (LF, CR or
+// CRLF; lines longer than MaxLine are truncated and the rest discarded).
+// Between requests a pipe left unread for a few milliseconds is drained by
+// a goroutine into a bounded queue (the oldest lines dropped), and stderr is
+// drained all the time, so a flooding engine neither blocks for long on a
+// full pipe nor grows the arbiter's memory.
+//
+// Only lines read after a command has been written can answer it: lines
+// written before (kept by the drainer, or waiting in the pipe, which is read
+// without waiting just before the command goes out) are reported with the
+// next reply as notes ("warning: late line" for a move that arrived after
+// its request was answered). Engines take their input in order, so a line
+// provoked by an earlier command can still come before an answer only while
+// something written earlier has had no answer (INFO lines, PLAY, a command
+// that timed out); then an ERROR or UNKNOWN counts as a refusal of the
+// command only when it names it, and is otherwise noted (Rapfi answers
+// INFO rule_name freestyle with "ERROR Unknown command: FREESTYLE"). A late
+// line of the very form of an answer (an OK, a move) cannot be told from
+// one. Nothing is written to an engine between a move request and its
+// answer, except PLAY to accept a SUGGEST.
 //
 // # Processes
 //

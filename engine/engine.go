@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -88,9 +89,17 @@ type Engine struct {
 
 	about   *About // the answer to ABOUT, asked once after the first START
 	pending notes  // seen outside a move request, reported with the next reply
+	notes   notes  // the current request's (pending moved in)
 	buf     []byte // command being written
 	queue   []byte // INFO lines to go out with the next move request
 	out     []byte // queue + command, written at once
+	x       exchange
+	// unsettled is set when lines were written that no answer has followed
+	// yet (INFO lines, PLAY, a command that timed out): lines they provoke
+	// (an ERROR about an INFO key, a late answer) may still come, and
+	// come before the answer to the next command (engines take their input
+	// in order). An answer read settles it.
+	unsettled bool
 }
 
 // Start starts the engine's process (without sending anything). The error
@@ -192,7 +201,7 @@ func (e *Engine) spawn() error {
 		p.kill()
 		return fmt.Errorf("engine %q: closed", e.name)
 	}
-	e.p, e.stderr = p, errs
+	e.p, e.unsettled, e.stderr = p, false, errs
 	return nil
 }
 
@@ -340,6 +349,7 @@ func (e *Engine) Identity() About {
 // restartGame sends RESTART; false means the engine cannot restart in place.
 func (e *Engine) restartGame(p *proc, deadline time.Time) (bool, error) {
 	x := e.exchange(p, deadline, &e.pending)
+	defer x.done()
 	if f, _ := x.send([]byte("RESTART\n")); f != "" {
 		return false, nil // a process that cannot take a command is replaced
 	}
@@ -352,10 +362,11 @@ func (e *Engine) restartGame(p *proc, deadline time.Time) (bool, error) {
 			return false, &FaultError{Engine: e.name, Op: "RESTART", Fault: f, Detail: detail}
 		}
 		ln := ParseLine(l.text)
-		switch ln.Kind {
-		case LineOK:
+		switch {
+		case ln.Kind == LineOK:
+			x.answered = true
 			return true, nil
-		case LineUnknown, LineError:
+		case (ln.Kind == LineUnknown || ln.Kind == LineError) && x.refuses(ln):
 			x.note(ln, l)
 			return false, nil
 		default:
@@ -367,6 +378,7 @@ func (e *Engine) restartGame(p *proc, deadline time.Time) (bool, error) {
 func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
 	op := "START " + strconv.Itoa(size)
 	x := e.exchange(p, deadline, &e.pending)
+	defer x.done()
 	if f, detail := x.send([]byte(op + "\n")); f != "" {
 		return &FaultError{Engine: e.name, Op: op, Fault: f, Detail: detail}
 	}
@@ -376,13 +388,13 @@ func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
 			return &FaultError{Engine: e.name, Op: op, Fault: f, Detail: detail}
 		}
 		ln := ParseLine(l.text)
-		switch ln.Kind {
-		case LineOK:
-			p.started = true
+		switch {
+		case ln.Kind == LineOK:
+			p.started, x.answered = true, true
 			return nil
-		case LineError:
+		case ln.Kind == LineError && x.refuses(ln):
 			return &Refusal{Engine: e.name, Message: clip(ln.Text, maxNoteLen)}
-		case LineUnknown:
+		case ln.Kind == LineUnknown && x.refuses(ln):
 			return &Refusal{Engine: e.name, Message: clip("UNKNOWN "+ln.Text, maxNoteLen)}
 		default:
 			x.note(ln, l)
@@ -399,6 +411,7 @@ func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
 		b = appendInfo(b, in)
 	}
 	e.buf = b
+	e.unsettled = true
 	if f, detail := p.write(b, deadline); f != "" {
 		return &FaultError{Engine: e.name, Op: "INFO", Fault: f, Detail: detail}
 	}
@@ -478,17 +491,20 @@ func appendPoint(b []byte, p rules.Point) []byte {
 // think time starts). Lines seen before the write go to nt.
 func (e *Engine) ask(cmd []byte, deadline time.Time, nt *notes) (x *exchange, sent time.Time, f Fault, detail string) {
 	e.buf = cmd
-	if len(e.queue) > 0 {
-		e.out = append(append(e.out[:0], e.queue...), cmd...)
-		e.queue = e.queue[:0]
-		cmd = e.out
-	}
 	p := e.current()
 	if p == nil {
 		return nil, time.Time{}, FaultExit, "not running"
 	}
 	x = e.exchange(p, e.orDefault(deadline), nt)
+	x.cmd = cmd
+	if len(e.queue) > 0 {
+		e.out = append(append(e.out[:0], e.queue...), cmd...)
+		e.queue = e.queue[:0]
+		cmd = e.out
+		e.unsettled = true
+	}
 	if f, detail = x.send(cmd); f != "" {
+		x.done()
 		return nil, time.Time{}, f, detail
 	}
 	return x, x.wrote(), "", ""
@@ -496,10 +512,12 @@ func (e *Engine) ask(cmd []byte, deadline time.Time, nt *notes) (x *exchange, se
 
 // request writes a move request and waits for the move.
 func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
-	nt := e.pending
-	e.pending = notes{}
-	defer func() { r.Notes = nt.list() }()
-	x, sent, f, detail := e.ask(cmd, deadline, &nt)
+	e.notes, e.pending = e.pending, notes{}
+	defer func() { r.Notes = e.notes.list() }()
+	x, sent, f, detail := e.ask(cmd, deadline, &e.notes)
+	if x != nil {
+		defer x.done()
+	}
 	if f != "" {
 		r.Fault, r.Detail = f, detail
 		return r
@@ -518,14 +536,17 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 		case LineMove:
 			r.Elapsed = x.think(sent)
 			r.Move, r.Line = ln.Point, clip(l.text, maxNoteLen)
+			x.answered = true
 			return r
 		case LineMalformed:
 			r.Elapsed = x.think(sent)
+			x.answered = true
 			r.Line = clip(l.text, maxNoteLen)
 			r.Fault, r.Detail = FaultMalformed, strconv.Quote(r.Line)
 			return r
 		case LineSuggest:
 			x.note(ln, l)
+			e.unsettled = true // until the move that answers PLAY
 			play := appendPoint([]byte("PLAY "), ln.Point)
 			if f, detail := x.p.write(append(play, '\n'), x.deadline); f != "" {
 				r.Fault, r.Detail, r.Elapsed = f, detail, x.think(sent)
@@ -588,42 +609,129 @@ func earliest(a, b time.Time) time.Time {
 	return a
 }
 
-// exchange is one command and the wait for its answer.
+// exchange is one command and the wait for its answer. The waiting
+// goroutine reads the engine's stdout itself (stdout.go), from send to done.
 type exchange struct {
+	e         *Engine
 	p         *proc
+	cmd       []byte // the command (without INFO lines queued before it)
+	strict    bool   // e.unsettled when the command was written
+	answered  bool   // the command's answer was read
 	deadline  time.Time
 	notes     *notes
-	timer     *time.Timer
-	exited    <-chan struct{}
-	lingering bool          // the process has exited; waiting only for lines still in the pipe
-	began     time.Time     // the arbiter's stalls since then move the deadline (stall.go)
-	forgiven  time.Duration // how far they have moved it
+	reading   bool      // send has acquired the pipe; done releases it
+	lingering bool      // the process has exited; waiting only for lines still in the pipe
+	until     time.Time // the deadline, or the end of lingering
+	// began: the arbiter's stalls since then move the deadline (stall.go);
+	// forgiven: how far they have moved it.
+	began    time.Time
+	forgiven time.Duration
 }
 
+// exchange starts the wait for one command's answer; the caller must call
+// done when it has its answer (or gave up). An Engine has one exchange at a
+// time, reused: nothing is allocated per command.
 func (e *Engine) exchange(p *proc, deadline time.Time, nt *notes) *exchange {
 	clock.Watch()
-	return &exchange{p: p, deadline: deadline, notes: nt, exited: p.exited, began: time.Now()}
+	e.x = exchange{e: e, p: p, deadline: deadline, until: deadline, notes: nt, began: time.Now()}
+	return &e.x
 }
 
-// send reports lines left over from before (late or unsolicited output) and
-// writes the command.
+// send takes the engine's stdout, reports the lines it wrote before this
+// command (late or unsolicited output: those the drainer kept, and those
+// already in the pipe), and writes the command. Only lines read after this
+// can be the command's answer.
 func (x *exchange) send(cmd []byte) (Fault, string) {
+	if x.cmd == nil {
+		x.cmd = cmd
+	}
+	x.strict = x.e.unsettled
+	out := x.p.out
+	out.acquire()
+	x.reading = true
+	if !x.p.alive() {
+		x.linger()
+	}
 	for {
-		l, ok, dropped, _ := x.p.out.pop()
+		l, ok, dropped, _ := out.q.pop()
 		x.dropped(dropped)
 		if !ok {
 			break
 		}
-		ln := ParseLine(l.text)
-		switch ln.Kind {
-		case LineMessage, LineDebug, LineError, LineUnknown:
-			x.note(ln, l)
-		default:
-			x.notes.add("warning: late line " + strconv.Quote(clip(l.text, maxNoteLen)))
+		x.early(l)
+	}
+	for {
+		l, err := out.readLine(readPeek)
+		if err != nil {
+			break // nothing more waiting (or the pipe ended: next says so)
 		}
+		x.early(l)
 	}
 	x.forgive()
 	return x.p.write(cmd, x.deadline)
+}
+
+// early notes a line the engine wrote before the command was sent.
+func (x *exchange) early(l outLine) {
+	ln := ParseLine(l.text)
+	switch ln.Kind {
+	case LineMessage, LineDebug, LineError, LineUnknown:
+		x.note(ln, l)
+	default:
+		x.notes.add("warning: late line " + strconv.Quote(clip(l.text, maxNoteLen)))
+	}
+}
+
+// done gives the engine's stdout back to the idle drainer. A command left
+// without its answer (timed out, say) leaves the engine unsettled.
+func (x *exchange) done() {
+	if x.reading {
+		x.reading = false
+		x.p.out.release()
+	}
+	x.e.unsettled = !x.answered
+}
+
+// refuses reports whether an ERROR or UNKNOWN line can be this command's
+// answer. When everything written before the command was settled it is
+// (engines answer in order); otherwise it may answer an earlier line (an
+// ERROR about an INFO key, as Rapfi prints "ERROR Unknown command:
+// FREESTYLE" for INFO rule_name freestyle), and it counts only when it
+// names the command. A refusal is an answer: it settles the engine.
+func (x *exchange) refuses(ln Line) bool {
+	if x.strict && !namesCommand(ln.Text, x.cmd) {
+		return false
+	}
+	x.answered = true
+	return true
+}
+
+// namesCommand reports whether text has the first word of cmd as a word of
+// its own (any case): "Unknown command: SWAP2BOARD" names SWAP2BOARD, and
+// "RESTART" does not name START.
+func namesCommand(text string, cmd []byte) bool {
+	word := cmd
+	if i := bytes.IndexAny(word, " \r\n"); i >= 0 {
+		word = word[:i]
+	}
+	if len(word) == 0 {
+		return false
+	}
+	for i := 0; i+len(word) <= len(text); i++ {
+		if !strings.EqualFold(text[i:i+len(word)], string(word)) {
+			continue
+		}
+		before := i == 0 || !isWordByte(text[i-1])
+		after := i+len(word) == len(text) || !isWordByte(text[i+len(word)])
+		if before && after {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 func (x *exchange) dropped(n int) {
@@ -632,42 +740,45 @@ func (x *exchange) dropped(n int) {
 	}
 }
 
+// linger shortens the wait once the process has exited: lines written before
+// the exit may still be in the pipe, but a surviving helper may hold it open.
+func (x *exchange) linger() {
+	x.lingering = true
+	x.until = earliest(x.deadline, time.Now().Add(exitLinger))
+}
+
 // next returns the next stdout line, or the fault that ended the wait.
 func (x *exchange) next() (outLine, Fault, string) {
-	if x.timer == nil {
-		x.timer = time.NewTimer(time.Until(x.deadline))
-	}
 	for {
-		l, ok, dropped, eof := x.p.out.pop()
-		x.dropped(dropped)
-		if ok {
+		x.p.out.src.until = x.until
+		l, err := x.p.out.readLine(readWait)
+		switch {
+		case err == nil:
 			return l, "", ""
-		}
-		if eof { // stdout closed: the process is ending; wait briefly for its status
-			select {
-			case <-x.p.exited:
-			case <-x.timer.C:
-			case <-time.After(exitLinger):
+		case temporary(err): // the deadline, or a slice of it (has the process exited?)
+			if !x.lingering && !x.p.alive() {
+				x.linger()
+				continue
 			}
-			return outLine{}, FaultExit, x.p.exitDetail()
-		}
-		select {
-		case <-x.p.out.notify:
-		case <-x.exited:
-			// Lines written before the exit may still be in the pipe, but a
-			// surviving helper may hold it open: wait only a little.
-			x.exited, x.lingering = nil, true
-			x.timer.Reset(time.Until(earliest(x.deadline, time.Now().Add(exitLinger))))
-		case <-x.timer.C:
-			if !x.lingering && x.forgive() {
-				x.timer.Reset(time.Until(x.deadline))
+			if time.Now().Before(x.until) {
 				continue
 			}
 			if x.lingering {
 				return outLine{}, FaultExit, x.p.exitDetail()
 			}
+			if x.forgive() { // the deadline passed while the arbiter itself was stopped
+				continue
+			}
 			return outLine{}, FaultTimeout, ""
 		}
+		// stdout closed: the process is ending; wait briefly for its status
+		t := time.NewTimer(time.Until(earliest(x.deadline, time.Now().Add(exitLinger))))
+		select {
+		case <-x.p.exited:
+		case <-t.C:
+		}
+		t.Stop()
+		return outLine{}, FaultExit, x.p.exitDetail()
 	}
 }
 

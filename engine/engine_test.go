@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"gomoku-arena/rules"
 )
 
@@ -382,6 +384,19 @@ func TestRestart(t *testing.T) {
 	}
 }
 
+// waiting reports whether output is waiting to be read: in the pipe, read
+// into the line reader's buffer, or kept by the idle drainer.
+func (s *stdout) waiting() bool {
+	s.acquire()
+	defer s.release()
+	n := 0
+	s.src.rc.Control(func(fd uintptr) { n, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
+	s.q.mu.Lock()
+	queued := len(s.q.lines) - s.q.head
+	s.q.mu.Unlock()
+	return n > 0 || s.lr.buffered() || queued > 0
+}
+
 // A line that arrives between requests (here a move sent twice) is reported
 // as late, never taken as the answer to the next request. (A late line that
 // arrives after the next command is written cannot be told from an answer.)
@@ -393,12 +408,9 @@ func TestLateLine(t *testing.T) {
 	if first.Fault != "" {
 		t.Fatal(first)
 	}
-	q := e.current().out
+	out := e.current().out
 	for end := in(generous); ; time.Sleep(time.Millisecond) {
-		q.mu.Lock()
-		n := len(q.lines) - q.head
-		q.mu.Unlock()
-		if n > 0 {
+		if out.waiting() {
 			break
 		}
 		if time.Now().After(end) {

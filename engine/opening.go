@@ -34,9 +34,10 @@ func (e *Engine) Swap2Board(stones []rules.Point, colors bool, deadline time.Tim
 }
 
 // RIFProbe asks whether the engine takes part in the RIF opening procedure
-// (README, "Protocol extensions"): RIFPROBE, answered OK. UNKNOWN, ERROR,
-// any other answer, silence until the deadline or an exit mean it does not.
-// The wait is not a move and is charged to no clock.
+// (README, "Protocol extensions"): RIFPROBE, answered OK. UNKNOWN or ERROR
+// (when it can be the answer: see exchange.refuses), silence until the
+// deadline or an exit mean it does not; other lines are noted and the wait
+// goes on. The wait is not a move and is charged to no clock.
 func (e *Engine) RIFProbe(deadline time.Time) (bool, []string) {
 	p := e.current()
 	if p == nil {
@@ -44,6 +45,7 @@ func (e *Engine) RIFProbe(deadline time.Time) (bool, []string) {
 	}
 	nt := &e.pending
 	x := e.exchange(p, e.orDefault(deadline), nt)
+	defer x.done()
 	if f, _ := x.send([]byte("RIFPROBE\n")); f != "" {
 		return false, nil
 	}
@@ -53,17 +55,15 @@ func (e *Engine) RIFProbe(deadline time.Time) (bool, []string) {
 			return false, nil
 		}
 		ln := ParseLine(l.text)
-		switch ln.Kind {
-		case LineOK:
+		switch {
+		case ln.Kind == LineOK:
+			x.answered = true
 			return true, nil
-		case LineUnknown, LineError:
+		case (ln.Kind == LineUnknown || ln.Kind == LineError) && x.refuses(ln):
 			x.note(ln, l)
 			return false, nil
-		case LineMessage, LineDebug:
-			x.note(ln, l)
 		default:
 			x.note(ln, l)
-			return false, nil
 		}
 	}
 }
@@ -94,7 +94,9 @@ func (e *Engine) RIFChoose(stones []rules.Point, offers [2]rules.Point, deadline
 // openingRequest writes cmd, the stone block and DONE, and waits for the
 // answer line. MESSAGE, DEBUG, unsolicited ERROR lines and stray lines are
 // noted and the wait goes on; a line that starts like a stone but does not
-// parse is FaultMalformed; UNKNOWN is FaultUnsupported.
+// parse is FaultMalformed; UNKNOWN, or ERROR about an unknown command, is
+// FaultUnsupported when it can be this command's answer (exchange.refuses:
+// after INFO lines, only one that names the command).
 func (e *Engine) openingRequest(cmd string, stones []rules.Point, colors bool, deadline time.Time) (r OpeningReply) {
 	b := append(e.buf[:0], cmd...)
 	b = append(b, '\n')
@@ -106,10 +108,12 @@ func (e *Engine) openingRequest(cmd string, stones []rules.Point, colors bool, d
 		b = append(b, '\n')
 	}
 	b = append(b, "DONE\n"...)
-	nt := e.pending
-	e.pending = notes{}
-	defer func() { r.Notes = nt.list() }()
-	x, sent, f, detail := e.ask(b, deadline, &nt)
+	e.notes, e.pending = e.pending, notes{}
+	defer func() { r.Notes = e.notes.list() }()
+	x, sent, f, detail := e.ask(b, deadline, &e.notes)
+	if x != nil {
+		defer x.done()
+	}
 	if f != "" {
 		r.Fault, r.Detail = f, detail
 		return r
@@ -122,7 +126,7 @@ func (e *Engine) openingRequest(cmd string, stones []rules.Point, colors bool, d
 		}
 		ln := ParseLine(l.text)
 		switch {
-		case ln.Kind == LineUnknown || (ln.Kind == LineError && unknownCommand(ln.Text)):
+		case (ln.Kind == LineUnknown || (ln.Kind == LineError && unknownCommand(ln.Text))) && x.refuses(ln):
 			x.note(ln, l)
 			r.Elapsed, r.Line = time.Since(sent), clip(l.text, maxNoteLen)
 			r.Fault, r.Detail = FaultUnsupported, strconv.Quote(r.Line)
@@ -137,6 +141,7 @@ func (e *Engine) openingRequest(cmd string, stones []rules.Point, colors bool, d
 			continue
 		}
 		r.Elapsed, r.Line = time.Since(sent), clip(l.text, maxNoteLen)
+		x.answered = true
 		if !ok || l.truncated {
 			r.Fault, r.Detail = FaultMalformed, strconv.Quote(r.Line)
 			return r

@@ -135,3 +135,62 @@ func pts(xy ...int) []rules.Point {
 	}
 	return out
 }
+
+func TestNamesCommand(t *testing.T) {
+	for _, tc := range []struct {
+		text, cmd string
+		want      bool
+	}{
+		{"Unknown command: SWAP2BOARD", "SWAP2BOARD\n0,0\nDONE\n", true},
+		{"unknown command swap2board", "SWAP2BOARD\nDONE\n", true},
+		{"Unknown command: FREESTYLE", "SWAP2BOARD\nDONE\n", false},
+		{"RESTART not supported", "START 15\n", false},
+		{"START: size 15 too large", "START 15\n", true},
+		{"RIFOPENED", "RIFOPEN\nDONE\n", false},
+		{"bad RIFCHOOSE", "RIFCHOOSE 7,7 8,8\nDONE\n", true},
+		{"", "ABOUT\n", false},
+	} {
+		if got := namesCommand(tc.text, []byte(tc.cmd)); got != tc.want {
+			t.Errorf("namesCommand(%q, %q) = %v", tc.text, tc.cmd, got)
+		}
+	}
+}
+
+// After INFO lines, an ERROR that names another word is not the answer to
+// RIFPROBE, SWAP2BOARD or ABOUT (it answers an INFO line); one that names
+// the command is.
+func TestStrayErrorIsNotTheAnswer(t *testing.T) {
+	t.Parallel()
+	infos := []Info{{Key: "rule_name", Value: "freestyle"}, {Key: "colour", Value: "blue"}}
+	e := startFaulty(t, "info-error", "info-delay=50ms", "rif")
+	if err := e.NewGame(15, infos, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := e.RIFProbe(in(generous)); !ok {
+		t.Error("RIFPROBE taken as refused")
+	}
+	if err := e.NewGame(15, infos, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Swap2Board(nil, false, in(generous))
+	if r.Fault != "" || len(r.Stones) != 3 {
+		t.Errorf("SWAP2BOARD after INFO: %+v", r)
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "ERROR Unknown command: FREESTYLE") {
+		t.Errorf("the stray ERROR is not noted: %q", r.Notes)
+	}
+	if err := e.SendInfo(infos...); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := e.About(in(generous)); err != nil || a.Name != "faulty" {
+		t.Errorf("ABOUT after INFO: %+v, %v", a, err)
+	}
+
+	plain := startFaulty(t, "info-error", "info-delay=50ms")
+	if err := plain.NewGame(15, infos, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := plain.RIFProbe(in(generous)); ok {
+		t.Error("UNKNOWN command RIFPROBE taken as OK")
+	}
+}

@@ -102,9 +102,8 @@ type proc struct {
 	cmd     *exec.Cmd
 	pid     int // also the process group id
 	stdin   *os.File
-	stdout  *os.File // read ends, closed after the group is gone
-	stderr  *os.File
-	out     *outQueue
+	stderr  *os.File      // read end, closed after the group is gone
+	out     *stdout       // stdout's read end and its reading (stdout.go)
 	exited  chan struct{} // closed once the leader has been reaped
 	waitErr error         // valid after exited
 	started bool          // START was answered OK in this process
@@ -128,14 +127,20 @@ func spawn(path string, args []string, dir string, env []string, tmpMax int64, e
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := stdoutPipe()
 	if err != nil {
 		closeAll(inR, inW)
 		return nil, err
 	}
-	errR, errW, err := os.Pipe()
+	out, err := newStdout(outR)
 	if err != nil {
 		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outW)
+		out.close()
 		return nil, err
 	}
 	// Try the most containment the kernel allows, and remember a refusal
@@ -160,20 +165,21 @@ func spawn(path string, args []string, dir string, env []string, tmpMax int64, e
 	}
 	closeAll(inR, outW, errW) // the child holds its own copies
 	if err != nil {
-		closeAll(inW, outR, errR)
+		closeAll(inW, errR)
+		out.close()
 		return nil, err
 	}
-	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, stderr: errR,
-		out: newOutQueue(), exited: exited, stderrDone: make(chan struct{}), ns: ns}
+	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stderr: errR,
+		exited: exited, stderrDone: make(chan struct{}), ns: ns}
 	if transcript != nil {
 		pid := p.pid
 		p.transcript = func(sent bool, line string) { transcript(pid, sent, line) }
 	}
+	p.out, out.transcript = out, p.transcript
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 	}()
-	go drainStdout(outR, p.out, p.transcript)
 	go drainStderr(errR, errRing, p.stderrDone)
 	return p, nil
 }
@@ -251,7 +257,8 @@ func (p *proc) kill() {
 	}
 	p.reapGroup(time.Now().Add(300 * time.Millisecond))
 	p.cg.remove()
-	closeAll(p.stdin, p.stdout, p.stderr)
+	p.out.close()
+	closeAll(p.stdin, p.stderr)
 }
 
 // reapGroup reaps members of the group re-parented to us (we are a

@@ -25,6 +25,8 @@ type lineReader struct {
 	start, end int
 	max        int
 	line       []byte
+	truncated  bool // the line being read has lost bytes
+	partial    bool // bytes of a line have been read and its end not yet
 	skipLF     bool // the previous line ended in CR: a following LF belongs to it
 	err        error
 }
@@ -33,23 +35,39 @@ func newLineReader(r io.Reader, max int) *lineReader {
 	return &lineReader{r: r, buf: make([]byte, 32<<10), max: max, line: make([]byte, 0, min(max, 4096))}
 }
 
+// temporary reports whether a read error only means "nothing yet": a read
+// that was not to wait (or whose slice of the wait ended), or a drainer
+// asked to stop. The line being read is kept and the next ReadLine goes on
+// with it.
+func temporary(err error) bool {
+	return err == errWouldBlock || err == errKicked
+}
+
 // ReadLine returns the next line without its ending; the slice is valid until
 // the next call. A last line without an ending is returned before the error.
+// After a temporary error (see temporary) the line read so far is kept.
 func (lr *lineReader) ReadLine() (line []byte, truncated bool, err error) {
-	lr.line = lr.line[:0]
-	partial := false
+	if !lr.partial {
+		lr.line, lr.truncated = lr.line[:0], false
+	}
 	for {
 		if lr.start == lr.end {
 			if lr.err != nil {
-				if partial {
-					return lr.line, truncated, nil
+				if lr.partial {
+					lr.partial = false
+					return lr.line, lr.truncated, nil
 				}
 				return nil, false, lr.err
 			}
 			n, err := lr.r.Read(lr.buf)
 			lr.start, lr.end = 0, n
 			if err != nil {
-				lr.err = err
+				if temporary(err) && n == 0 {
+					return nil, false, err
+				}
+				if !temporary(err) {
+					lr.err = err
+				}
 			}
 			continue
 		}
@@ -67,19 +85,23 @@ func (lr *lineReader) ReadLine() (line []byte, truncated bool, err error) {
 			body = chunk[:i]
 		}
 		if room := lr.max - len(lr.line); len(body) > room {
-			body, truncated = body[:room], true
+			body, lr.truncated = body[:room], true
 		}
 		lr.line = append(lr.line, body...)
-		partial = true
+		lr.partial = true
 		if i < 0 {
 			lr.start = lr.end
 			continue
 		}
 		lr.skipLF = chunk[i] == '\r'
 		lr.start += i + 1
-		return lr.line, truncated, nil
+		lr.partial = false
+		return lr.line, lr.truncated, nil
 	}
 }
+
+// buffered reports whether a whole or partial line is held already.
+func (lr *lineReader) buffered() bool { return lr.start < lr.end }
 
 // outLine is one stdout line waiting to be read.
 type outLine struct {
@@ -179,22 +201,6 @@ func (r *ring) snapshot() []string {
 	out := make([]string, 0, len(r.lines))
 	out = append(out, r.lines[r.next:]...)
 	return append(out, r.lines[:r.next]...)
-}
-
-// drainStdout feeds q from r until EOF or error, then closes q.
-func drainStdout(r io.Reader, q *outQueue, transcript func(sent bool, line string)) {
-	lr := newLineReader(r, MaxLine)
-	for {
-		b, trunc, err := lr.ReadLine()
-		if err != nil {
-			q.close()
-			return
-		}
-		q.push(outLine{text: string(b), truncated: trunc})
-		if transcript != nil {
-			transcript(false, clip(string(b), transcriptLine))
-		}
-	}
 }
 
 // transcriptLine bounds the lines a transcript sees.

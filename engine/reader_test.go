@@ -3,9 +3,13 @@ package engine
 import (
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
+
+	"gomoku-arena/rules"
 )
 
 func readAll(t *testing.T, r io.Reader, max int) []string {
@@ -129,4 +133,107 @@ func TestRing(t *testing.T) {
 	if len(got) != stderrLines || len(got[0]) != 5 || len(got[len(got)-1]) != stderrLines+4 {
 		t.Errorf("ring kept %d lines, first len %d", len(got), len(got[0]))
 	}
+}
+
+// An engine that floods stdout while no request waits (here 8 MiB of
+// MESSAGE lines after its move, eight times the pipe) is drained by the
+// idle drainer: it finishes its flood (and says so on stderr) before the
+// next request, the arbiter keeps a bounded part of it, and the next move is
+// read as usual.
+func TestFloodBetweenRequestsIsDrained(t *testing.T) {
+	t.Parallel()
+	script := `while read -r line; do
+ case "$line" in
+  START*) echo OK;;
+  ABOUT) echo 'name="flood"';;
+  BEGIN) echo 7,7; { head -c 8388608 /dev/zero | tr '\0' 'm' | fold -w 1000; echo; } | sed 's/^/MESSAGE /'; echo flooded >&2;;
+  TURN*) echo 8,8;;
+ esac
+done`
+	e, err := Start(Spec{Name: "flood", Command: "/bin/sh", Args: []string{"-c", script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if err := e.NewGame(15, nil, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Begin(in(generous)); r.Fault != "" || r.Move != (rules.Point{X: 7, Y: 7}) {
+		t.Fatalf("BEGIN: %+v", r)
+	}
+	for end := in(generous); !slices.Contains(e.Stderr(), "flooded"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the engine is still blocked on its flood: stdout is not drained between requests")
+		}
+	}
+	r := e.Turn(rules.Point{X: 0, Y: 0}, in(generous))
+	if r.Fault != "" || r.Move != (rules.Point{X: 8, Y: 8}) {
+		t.Fatalf("TURN after the flood: %s %s %s, %d notes, last %.80q", r.Fault, r.Detail, r.Line, len(r.Notes), r.Notes[len(r.Notes)-1])
+	}
+	if !hasNote(r, "output lines dropped unread") || len(r.Notes) > maxNotes+1 {
+		t.Errorf("notes after the flood: %d, %.80q", len(r.Notes), r.Notes[len(r.Notes)-1])
+	}
+}
+
+// stuttering returns its input in pieces of the given sizes, with a
+// temporary error (nothing waiting, or a drainer's kick) before each.
+type stuttering struct {
+	data  []byte
+	sizes []byte
+	n     int
+	gap   bool
+}
+
+func (s *stuttering) Read(p []byte) (int, error) {
+	if len(s.data) == 0 {
+		return 0, io.EOF
+	}
+	s.gap = !s.gap
+	if s.gap {
+		if s.n%2 == 0 {
+			return 0, errWouldBlock
+		}
+		return 0, errKicked
+	}
+	k := 1
+	if len(s.sizes) > 0 {
+		k = int(s.sizes[s.n%len(s.sizes)])%7 + 1
+	}
+	s.n++
+	k = min(k, len(p), len(s.data))
+	copy(p, s.data[:k])
+	s.data = s.data[k:]
+	return k, nil
+}
+
+// Temporary errors between reads never change the lines: a line cut by
+// one is continued by the next ReadLine, never split, lost or ended early.
+func FuzzLineReaderResumes(f *testing.F) {
+	f.Add([]byte("7,7\r\nMESSAGE x\rabc\n\n8,8"), []byte{1, 2, 3}, 4)
+	f.Add([]byte("abcdefghij\r\nxy\r"), []byte{0}, 3)
+	f.Fuzz(func(t *testing.T, in, sizes []byte, max int) {
+		if max < 1 || max > 64 {
+			return
+		}
+		want := readAll(t, strings.NewReader(string(in)), max)
+		lr := newLineReader(&stuttering{data: in, sizes: sizes}, max)
+		var got []string
+		for {
+			b, trunc, err := lr.ReadLine()
+			if temporary(err) {
+				continue
+			}
+			if err != nil {
+				break
+			}
+			s := string(b)
+			if trunc {
+				s += "<cut>"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Errorf("with stutters %q, without %q", got, want)
+		}
+	})
 }

@@ -21,6 +21,9 @@ func (x *exchange) forgive() bool {
 	}
 	x.deadline = x.deadline.Add(s - x.forgiven)
 	x.forgiven = s
+	if !x.lingering {
+		x.until = x.deadline
+	}
 	return true
 }
 

@@ -42,6 +42,15 @@
 //	fork-bomb=N        at the first move fork min(N, 200) copies of itself
 //	                   that only wait, as far as the process limit lets it,
 //	                   and report "MESSAGE forked K of N" (the first error too)
+//	info-error         answer an INFO line whose key is not one of Gomocup's
+//	                   with "ERROR Unknown command: VALUE" (the value in
+//	                   capitals), as Rapfi does: it reads the value as the
+//	                   next command
+//	info-delay=DURATION sleep that long on every INFO line before going on,
+//	                   so its ERROR comes after the next command was written
+//	rif                take part in the arena's RIF extension (RIFPROBE OK;
+//	                   simple legal answers to RIFOPEN, RIFSWAP, RIFOFFER,
+//	                   RIFCHOOSE); without it RIF commands are UNKNOWN
 //
 // SWAP2BOARD is answered with three stones at the centre of the empty board
 // and SWAP to any other, so that opening-procedure faults can be staged.
@@ -63,6 +72,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"gomoku-arena/rules"
 )
 
 // maxForks caps fork-bomb, so that a test can never take a machine down.
@@ -122,8 +133,8 @@ const (
 type options struct {
 	crashAt, assertAt, hangAt, deafAt, doubleAt, illegalAt, offboardAt, negativeAt, malformedAt, exitAfterMove int
 	messages, stderrFlood, longLine, hog, forkBomb                                                             int
-	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder                       bool
-	think, slowStart, sleep                                                                                    time.Duration
+	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder, infoError, rif       bool
+	think, slowStart, sleep, infoDelay                                                                         time.Duration
 	say                                                                                                        string
 }
 
@@ -139,8 +150,9 @@ func parseArgs(args []string) (options, error) {
 		"garbage": &o.garbage, "suggest": &o.suggest, "silent-start": &o.silentStart,
 		"refuse-start": &o.refuseStart, "unknown-restart": &o.unknownRestart,
 		"ignore-end": &o.ignoreEnd, "spawn-child": &o.spawn, "ponder": &o.ponder,
+		"info-error": &o.infoError, "rif": &o.rif,
 	}
-	durs := map[string]*time.Duration{"think": &o.think, "slow-start": &o.slowStart, "sleep": &o.sleep}
+	durs := map[string]*time.Duration{"think": &o.think, "slow-start": &o.slowStart, "sleep": &o.sleep, "info-delay": &o.infoDelay}
 	for _, a := range args {
 		key, val, hasVal := strings.Cut(a, "=")
 		switch {
@@ -329,7 +341,9 @@ func (b *brain) run() int {
 				b.newGame(b.size)
 				b.say("OK")
 			}
-		case "INFO", "":
+		case "INFO":
+			b.info(rest)
+		case "":
 		case "ABOUT":
 			b.say(`name="faulty", version="1.0", author="gomoku-arena", country="CZ"`)
 		case "BEGIN":
@@ -354,6 +368,14 @@ func (b *brain) run() int {
 			code = b.move()
 		case "SWAP2BOARD":
 			code = b.swap2()
+		case "RIFPROBE", "RIFOPEN", "RIFSWAP", "RIFOFFER", "RIFCHOOSE":
+			if !b.o.rif {
+				b.say("UNKNOWN command " + word)
+				continue
+			}
+			if code = b.rifCommand(strings.ToUpper(word), rest); code >= 0 {
+				return code
+			}
 		case "TAKEBACK":
 			if x, y, ok := pair(rest); ok {
 				b.set(x, y, 0)
@@ -370,6 +392,21 @@ func (b *brain) run() int {
 		if code >= 0 {
 			return code
 		}
+	}
+}
+
+// gomocupInfo is the INFO keys of the Gomocup protocol.
+var gomocupInfo = map[string]bool{
+	"timeout_turn": true, "timeout_match": true, "time_left": true, "max_memory": true, "game_type": true,
+	"rule": true, "evaluate": true, "folder": true, "max_depth": true, "max_node": true, "thread_num": true,
+}
+
+// info takes one INFO line: info-delay, then info-error's complaint.
+func (b *brain) info(rest string) {
+	time.Sleep(b.o.infoDelay)
+	key, val, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	if b.o.infoError && !gomocupInfo[strings.ToLower(key)] {
+		b.say("ERROR Unknown command: " + strings.ToUpper(strings.TrimSpace(val)))
 	}
 }
 
@@ -628,4 +665,68 @@ func (b *brain) junk(k int) {
 		b.out.WriteString([]string{"\n", "\r", "\r\n"}[r.IntN(3)])
 	}
 	b.out.Flush()
+}
+
+// rifCommand answers the RIF extension (rif): moves 1-3 as a direct opening
+// at the centre, SWAP to moves 1-3, two 5th moves that no symmetry of the
+// position maps onto each other, and the first offer when choosing. It
+// returns an exit status to stop, or -1.
+func (b *brain) rifCommand(cmd, rest string) int {
+	if cmd == "RIFPROBE" {
+		b.say("OK")
+		return -1
+	}
+	var stones []rules.Point
+	if !b.readBlock(func(f []string) {
+		if len(f) >= 2 {
+			x, _ := strconv.Atoi(f[0])
+			y, _ := strconv.Atoi(f[1])
+			stones = append(stones, rules.Point{X: x, Y: y})
+		}
+	}) {
+		return ExitOK
+	}
+	c := b.size / 2
+	switch cmd {
+	case "RIFOPEN":
+		b.say(fmt.Sprintf("%d,%d %d,%d %d,%d", c, c, c, c-1, c+1, c+1))
+	case "RIFSWAP":
+		b.say("SWAP")
+	case "RIFOFFER":
+		b.say(b.offers(stones))
+	case "RIFCHOOSE":
+		first, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		b.say(first)
+	}
+	return -1
+}
+
+// offers picks two empty points near the centre that no symmetry of the
+// position maps onto each other.
+func (b *brain) offers(stones []rules.Point) string {
+	free, _ := rules.ByName("freestyle")
+	pos, err := rules.Setup(free, b.size, stones)
+	if err != nil {
+		return "ERROR RIFOFFER: " + err.Error()
+	}
+	syms := rules.PositionSymmetries(pos)
+	var empty []rules.Point
+	for _, i := range b.order {
+		p := rules.Point{X: i % b.size, Y: i / b.size}
+		if pos.Board.At(p) == rules.Empty {
+			empty = append(empty, p)
+		}
+	}
+	for i, a := range empty {
+	next:
+		for _, o := range empty[i+1:] {
+			for _, k := range syms {
+				if rules.Transform(a, b.size, k) == o {
+					continue next
+				}
+			}
+			return a.String() + " " + o.String()
+		}
+	}
+	return "ERROR RIFOFFER: no two offers"
 }

@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"testing"
+	"time"
+
+	"gomoku-arena/rules"
+)
+
+// inProcess is an Engine whose "process" is a goroutine of this test on
+// real pipes, answering every move request at once with 7,7: what is left
+// of a move is the driver (command, pipes, wait, parse, notes, clock
+// reading). It must not be killed or closed (there is no process group).
+func inProcess(b *testing.B) *Engine {
+	b.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	outR, outW, err := stdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := newStdout(outR)
+	if err != nil {
+		b.Fatal(err)
+	}
+	answer := []byte("7,7\n")
+	go func() {
+		r := bufio.NewReader(inR)
+		for {
+			l, err := r.ReadSlice('\n')
+			if err != nil {
+				outW.Close()
+				return
+			}
+			if bytes.HasPrefix(l, []byte("BEGIN")) || bytes.HasPrefix(l, []byte("TURN")) || string(l) == "DONE\n" {
+				outW.Write(answer)
+			}
+		}
+	}()
+	p := &proc{pid: -1, stdin: inW, out: out, exited: make(chan struct{}), started: true}
+	b.Cleanup(func() {
+		inW.Close()
+		out.close()
+		inR.Close()
+	})
+	return &Engine{spec: Spec{StartTimeout: DefaultStartTimeout, WriteTimeout: DefaultWriteTimeout}, name: "in-process", p: p}
+}
+
+// BenchmarkMoveInProcess is one move request (TURN, with the time_left
+// INFO queued before it as the arbiter does, or BOARD with 40 stones)
+// through the driver to an in-process engine, with allocations.
+func BenchmarkMoveInProcess(b *testing.B) {
+	b.Run("turn", func(b *testing.B) {
+		e := inProcess(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			e.QueueInfo(Info{Key: "time_left", Value: "60000"})
+			r := e.Turn(rules.Point{X: 7, Y: 8}, time.Now().Add(time.Second))
+			if r.Fault != "" {
+				b.Fatal(r)
+			}
+		}
+	})
+	b.Run("board", func(b *testing.B) {
+		e := inProcess(b)
+		stones := make([]Stone, 40)
+		for i := range stones {
+			stones[i] = Stone{Point: rules.Point{X: i % 15, Y: i / 15}, Field: 1 + i%2}
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			r := e.Board(stones, time.Now().Add(time.Second))
+			if r.Fault != "" {
+				b.Fatal(r)
+			}
+		}
+	})
+}

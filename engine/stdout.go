@@ -1,0 +1,379 @@
+package engine
+
+import (
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// How an engine's stdout is read
+//
+// The goroutine that waits for an answer reads the pipe itself, blocking its
+// thread in poll(2) and then read(2), as a C runner blocks in read(2): the
+// engine's line wakes that thread and nothing else. There is no reader
+// goroutine, queue or notification between the pipe and the game, no
+// runtime timer per move, and the pipe is not in the Go network poller at
+// all: a poller registration would wake the runtime's idle thread (parked
+// in epoll_wait) on every line as well, which with two or more Ps doubled
+// the arbiter's CPU per move.
+//
+// Between requests nobody reads for a moment: the lines an engine writes then
+// stay in the pipe, which is enlarged to pipeSize where the kernel allows,
+// and are read when the next request begins, before its command is written,
+// so they are never taken as its answer. A sweeper looks at every pipe each
+// idleDrain; one that has had no reader for that long gets a drainer
+// goroutine, which reads it (bounded, oldest lines dropped past
+// maxQueueBytes) until the next request takes the pipe back through an
+// eventfd. So an engine that floods while its opponent thinks is never held
+// up for more than about two idleDrain periods, and then only after filling
+// the pipe; while its own request waits it is read at once.
+
+// Bounds of the reading.
+const (
+	idleDrain = 5 * time.Millisecond  // how long a pipe goes unread before a drainer reads it
+	pipeSize  = 1 << 20               // stdout pipe capacity asked of the kernel (F_SETPIPE_SZ)
+	pollSlice = 20 * time.Millisecond // longest poll(2) of a request: it looks at the process this often
+)
+
+// errWouldBlock is a read that found nothing and was not to wait (or whose
+// slice of the wait ended); errKicked ends a drainer's read.
+var (
+	errWouldBlock = errors.New("no output waiting")
+	errKicked     = errors.New("reader wanted back")
+)
+
+// Who reads an engine's stdout.
+const (
+	held     = iota // a request (exchange.send ... exchange.done)
+	idle            // nobody, since stdout.since
+	draining        // the idle drainer
+	closed          // the pipe has ended or is closed: nobody ever again
+)
+
+// How pipeSource reads.
+const (
+	readWait  = iota // poll(2) up to until (at most pollSlice), then read(2)
+	readPeek         // read(2) only what is there already
+	readDrain        // poll(2) the pipe and the kick, then read(2)
+)
+
+// stdoutPipe makes the stdout pipe in blocking mode, so that os.NewFile
+// keeps the read end out of the network poller (see above).
+func stdoutPipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	_, _ = unix.FcntlInt(uintptr(fds[0]), unix.F_SETPIPE_SZ, pipeSize) // best effort
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
+
+// stdout is the read side of an engine's stdout pipe.
+type stdout struct {
+	f          *os.File
+	kick       *os.File    // an eventfd: written to take the pipe back from the drainer
+	lr         *lineReader // over src; used only by the current reader
+	src        pipeSource
+	q          *outQueue // lines the drainer read, for the next request
+	transcript func(sent bool, line string)
+
+	mu      sync.Mutex
+	state   int
+	since   time.Time     // when it became idle
+	drained chan struct{} // closed when the drainer gives the pipe back
+}
+
+func newStdout(f *os.File) (*stdout, error) {
+	kfd, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
+	if err != nil {
+		return nil, os.NewSyscallError("eventfd", err)
+	}
+	s := &stdout{f: f, kick: os.NewFile(uintptr(kfd), "kick"), q: newOutQueue(), state: idle, since: time.Now()}
+	s.src.f, s.src.kick = f, s.kick
+	if s.src.rc, err = f.SyscallConn(); err == nil {
+		s.src.krc, err = s.kick.SyscallConn()
+	}
+	if err != nil {
+		s.kick.Close()
+		return nil, err
+	}
+	s.src.readFn, s.src.waitFn, s.src.drainFn = s.src.peekRead, s.src.pollRead, s.src.drainRead
+	s.lr = newLineReader(&s.src, MaxLine)
+	sweeper.add(s)
+	return s, nil
+}
+
+// pipeSource is the lineReader's input, read through the descriptors' raw
+// connections: holding a descriptor there keeps a Close from recycling its
+// number meanwhile.
+type pipeSource struct {
+	f, kick *os.File
+	rc, krc syscall.RawConn
+	mode    int
+	until   time.Time // readWait: when to give up
+	buf     []byte
+	n       int
+	err     error
+	kfd     uintptr
+	pfd     [2]unix.PollFd
+	ts      unix.Timespec
+	// the methods below as values, made once
+	readFn, waitFn, drainFn func(fd uintptr) bool
+}
+
+func (ps *pipeSource) Read(b []byte) (int, error) {
+	ps.buf, ps.n, ps.err = b, 0, nil
+	var err error
+	switch ps.mode {
+	case readPeek:
+		err = ps.rc.Read(ps.readFn)
+	case readWait:
+		err = ps.rc.Read(ps.waitFn)
+	default:
+		var rerr error
+		err = ps.krc.Control(func(fd uintptr) { // the kick is held open too
+			ps.kfd = fd
+			rerr = ps.rc.Read(ps.drainFn)
+		})
+		if err == nil {
+			err = rerr
+		}
+	}
+	switch {
+	case err != nil:
+		return 0, err
+	case ps.err != nil:
+		return 0, ps.err
+	case ps.n == 0:
+		return 0, io.EOF
+	}
+	return ps.n, nil
+}
+
+// poll waits up to d (forever if negative) for the pipe (and, with kick, the
+// kick) to be readable; it reports whether the pipe is (or has ended).
+func (ps *pipeSource) poll(fd uintptr, d time.Duration, kick bool) bool {
+	ps.pfd[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+	fds := ps.pfd[:1]
+	if kick {
+		ps.pfd[1] = unix.PollFd{Fd: int32(ps.kfd), Events: unix.POLLIN}
+		fds = ps.pfd[:2]
+	}
+	var ts *unix.Timespec
+	if d >= 0 {
+		ps.ts = unix.NsecToTimespec(int64(d))
+		ts = &ps.ts
+	}
+	for {
+		n, err := unix.Ppoll(fds, ts, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			ps.err = os.NewSyscallError("ppoll", err)
+			return false
+		}
+		if kick && ps.pfd[1].Revents != 0 {
+			var b [8]byte
+			unix.Read(int(ps.kfd), b[:]) // reset the eventfd
+			ps.err = errKicked
+			return false
+		}
+		return n > 0
+	}
+}
+
+// read is one read(2) of a pipe that poll found readable.
+func (ps *pipeSource) read(fd uintptr) bool {
+	for {
+		ps.n, ps.err = syscall.Read(int(fd), ps.buf)
+		if ps.err != syscall.EINTR {
+			break
+		}
+	}
+	if ps.n < 0 {
+		ps.n = 0
+	}
+	return true
+}
+
+func (ps *pipeSource) peekRead(fd uintptr) bool {
+	if !ps.poll(fd, 0, false) {
+		if ps.err == nil {
+			ps.err = errWouldBlock
+		}
+		return true
+	}
+	return ps.read(fd)
+}
+
+func (ps *pipeSource) pollRead(fd uintptr) bool {
+	wait := min(time.Until(ps.until), pollSlice)
+	if !ps.poll(fd, max(wait, 0), false) {
+		if ps.err == nil {
+			ps.err = errWouldBlock
+		}
+		return true
+	}
+	return ps.read(fd)
+}
+
+func (ps *pipeSource) drainRead(fd uintptr) bool {
+	if !ps.poll(fd, -1, true) {
+		return true
+	}
+	return ps.read(fd)
+}
+
+// readLine reads one line as the current reader, in the given mode.
+func (s *stdout) readLine(mode int) (outLine, error) {
+	s.src.mode = mode
+	b, trunc, err := s.lr.ReadLine()
+	if err != nil {
+		return outLine{}, err
+	}
+	l := outLine{text: string(b), truncated: trunc}
+	if s.transcript != nil {
+		s.transcript(false, clip(l.text, transcriptLine))
+	}
+	return l, nil
+}
+
+// wake writes the kick.
+func (s *stdout) wake() {
+	one := [8]byte{1}
+	s.kick.Write(one[:])
+}
+
+// acquire makes the caller the reader, taking the pipe back from the drainer
+// if one runs.
+func (s *stdout) acquire() {
+	s.mu.Lock()
+	if s.state == draining {
+		ch := s.drained
+		s.mu.Unlock()
+		s.wake()
+		<-ch // the drainer hands over: state is held
+		return
+	}
+	if s.state == idle {
+		s.state = held
+	}
+	s.mu.Unlock()
+}
+
+// release ends the caller's reading; the pipe is idle from now.
+func (s *stdout) release() {
+	s.mu.Lock()
+	if s.state == held {
+		s.state, s.since = idle, time.Now()
+	}
+	s.mu.Unlock()
+}
+
+// startDrain gives a pipe idle since before now-idleDrain to a drainer.
+func (s *stdout) startDrain(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != idle || now.Sub(s.since) < idleDrain {
+		return
+	}
+	s.state, s.drained = draining, make(chan struct{})
+	go s.drain()
+}
+
+// drain reads lines into q until a request takes the pipe back, or the pipe
+// ends.
+func (s *stdout) drain() {
+	next := held
+	for {
+		l, err := s.readLine(readDrain)
+		if err == nil {
+			s.q.push(l)
+			continue
+		}
+		if err != errKicked {
+			s.q.close()
+			next = closed
+		}
+		break
+	}
+	if next == closed {
+		sweeper.remove(s)
+	}
+	s.mu.Lock()
+	if s.state == draining { // close may have marked it closed meanwhile
+		s.state = next
+	}
+	close(s.drained)
+	s.mu.Unlock()
+}
+
+// close ends reading for good (the process is gone): a drainer is stopped
+// and the descriptors closed. A request reading meanwhile (Kill from another
+// goroutine) sees the pipe closed within a pollSlice.
+func (s *stdout) close() {
+	sweeper.remove(s)
+	s.mu.Lock()
+	draining := s.state == draining
+	ch := s.drained
+	s.state = closed
+	s.mu.Unlock()
+	if draining {
+		s.wake()
+		<-ch
+	}
+	s.kick.Close()
+	s.f.Close()
+}
+
+// sweeper starts drainers on pipes left idle (see above).
+var sweeper pipeSweeper
+
+type pipeSweeper struct {
+	mu      sync.Mutex
+	pipes   map[*stdout]struct{}
+	running bool
+}
+
+func (sw *pipeSweeper) add(s *stdout) {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if sw.pipes == nil {
+		sw.pipes = make(map[*stdout]struct{})
+	}
+	sw.pipes[s] = struct{}{}
+	if !sw.running {
+		sw.running = true
+		go sweep()
+	}
+}
+
+func (sw *pipeSweeper) remove(s *stdout) {
+	sw.mu.Lock()
+	delete(sw.pipes, s)
+	sw.mu.Unlock()
+}
+
+// sweep runs while there are pipes to watch.
+func sweep() {
+	t := time.NewTicker(idleDrain)
+	defer t.Stop()
+	for now := range t.C {
+		sweeper.mu.Lock()
+		if len(sweeper.pipes) == 0 {
+			sweeper.running = false
+			sweeper.mu.Unlock()
+			return
+		}
+		for s := range sweeper.pipes {
+			s.startDrain(now)
+		}
+		sweeper.mu.Unlock()
+	}
+}
