@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/results/rating"
 )
 
 // ParseShard reads a -shard value: "K/N" (shard K of N, K from 0), or
@@ -126,6 +127,16 @@ func (m *Match) batchDecided(s *stream) bool {
 	if err != nil || b.Decided == 0 {
 		return false
 	}
-	s.send(Notice{Text: fmt.Sprintf("SPRT: %s accepted across the batch after %d games; shard %s starts no more games", b.Decision, b.Decided, m.Shard)})
+	s.send(BatchDecided{Decision: b.Decision, Games: b.Decided})
 	return true
 }
+
+// BatchDecided: the SPRT of the batch this shard belongs to has decided,
+// counting every shard's games in the batch's order; the shard starts no
+// more games (the ones in progress finish).
+type BatchDecided struct {
+	Decision rating.Decision
+	Games    int // games counted when it decided
+}
+
+func (BatchDecided) update() {}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -222,4 +223,53 @@ func lz4Decode(t *testing.T, path string) []byte {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return b
+}
+
+// Shards of a batch under an SPRT read the batch folder and stop once the
+// merged test decides; the merge reports the decision, at the game count
+// one process playing the batch reaches it, and the games played after.
+func TestSPRTAcrossShards(t *testing.T) {
+	dir := t.TempDir()
+	args := func(out string, extra ...string) []string {
+		a := []string{"match", "-quiet", "-report", "0", "-rule", "freestyle", "-games", "200", "-tc", "30s",
+			"-sprt", "elo0=0,elo1=100", "-records", "none", "-out", out}
+		a = append(a, extra...)
+		return append(a, "slow=builtin:faulty think=20ms", "builtin:greedy")
+	}
+	batch := filepath.Join(dir, "batch")
+	var shards []*bytes.Buffer
+	done := make(chan error, 2)
+	for k := range 2 {
+		cmd, buf := startArena(t, nil, args(batch, "-shard", fmt.Sprintf("%d/2", k), "-sync", "100ms")...)
+		shards = append(shards, buf)
+		go func() { done <- cmd.Wait() }()
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatalf("a shard failed: %v\n%s\n%s", err, shards[0], shards[1])
+		}
+	}
+	for k, buf := range shards {
+		if !strings.Contains(buf.String(), "accepted across the batch") {
+			t.Errorf("shard %d did not hear of the decision:\n%s", k, buf)
+		}
+	}
+	mo, me, code := runArena(t, "merge", batch)
+	if code != 0 {
+		t.Fatalf("merge: exit %d\n%s%s", code, mo, me)
+	}
+	wo, we, code := runArena(t, args(filepath.Join(dir, "whole"))...)
+	if code != 0 {
+		t.Fatalf("one process: exit %d\n%s%s", code, wo, we)
+	}
+	decision := regexp.MustCompile(`SPRT: H[01] accepted after \d+ games`)
+	if a, b := decision.FindString(mo), decision.FindString(wo); a == "" || a != b {
+		t.Errorf("merge decided %q, one process %q\n%s", a, b, mo)
+	}
+	if !regexp.MustCompile(`\d+ games played after the decision`).MatchString(mo) {
+		t.Errorf("the merge does not count the games after the decision:\n%s", mo)
+	}
+	if n := len(mustJournal(t, filepath.Join(batch, "journal.jsonl"))); n >= 100 {
+		t.Errorf("the shards played %d games: they did not stop", n)
+	}
 }

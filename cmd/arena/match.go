@@ -263,6 +263,9 @@ func (v *matchView) Observe(u event.Update) {
 		if u.Finished > 0 {
 			v.println(fmt.Sprintf("continuing %s: %d games already finished", p.Out, u.Finished))
 		}
+	case event.BatchDecided:
+		v.decision = fmt.Sprintf("SPRT: %s accepted across the batch after %d games (arena merge %s for the batch's statistics)", u.Decision, u.Games, p.Out)
+		v.println(v.decision)
 	case event.MatchGameCounted:
 		g := u.MatchGame
 		rec, e := g.Record, g.Encounter
