@@ -145,6 +145,9 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	}
 	s := &stream{obs: obs}
 	if m.Suite.Seed == 0 && (m.Suite.Order == arbiter.OrderRandom || m.Suite.Transform == arbiter.TransformRandom) {
+		if !m.Shard.Whole() {
+			return fmt.Errorf("shard %s: a random opening order or transform needs a seed (-seed N) given to every shard: each would choose its own from the clock", m.Shard)
+		}
 		m.Suite.Seed, m.seedChosen = uint64(time.Now().UnixNano()), true
 	}
 	var done []*record.Record

@@ -12,9 +12,10 @@ import (
 	"gomoku-arena/internal/slurmtest"
 )
 
-// A batch submitted as a Slurm job array (numbered from 3, so the shard is
-// the task id less SLURM_ARRAY_TASK_MIN) on a real single-node cluster,
-// each task running `arena match ... -shard auto`, merges into the games
+// A batch submitted with the repository's jobs/slurm-array.sh as a Slurm
+// job array (numbered from 3, so the shard is the task id less
+// SLURM_ARRAY_TASK_MIN) on a real single-node cluster, each task running
+// `arena match ... -shard auto`, merges into the games
 // and statistics of one process playing the batch. Skips, naming what is
 // missing, without slurm-wlm and munge or without root.
 func TestSlurmJobArrayBatch(t *testing.T) {
@@ -24,17 +25,23 @@ func TestSlurmJobArrayBatch(t *testing.T) {
 	bin := filepath.Join(c.Dir, "arena")
 	copyFile(t, bin)
 	batch := filepath.Join(c.Dir, "batch")
-	var quoted []string
-	for _, a := range batchArgs(batch, "-shard", "auto") {
-		quoted = append(quoted, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
+	// The repository's job script, given the batch's match arguments as a
+	// user gives them: everything but -out, which the script sets.
+	var args []string
+	for i, all := 1, batchArgs(batch); i < len(all); i++ {
+		if all[i] == "-out" {
+			i++
+			continue
+		}
+		args = append(args, all[i])
 	}
-	script := filepath.Join(c.Dir, "arena-array.sh")
-	body := "#!/bin/sh\nexport ARENA_TEST_MAIN=1\nexec " + bin + " " + strings.Join(quoted, " ") + "\n"
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+	script, err := filepath.Abs(filepath.Join("..", "..", "jobs", "slurm-array.sh"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	logs := filepath.Join(c.Dir, "log", "arena-%A_%a.out")
-	job, err := c.Submit("--array=3-5", "-o", logs, script)
+	env := "--export=ALL,ARENA_TEST_MAIN=1,ARENA=" + bin + ",BATCH=" + batch
+	job, err := c.Submit(append([]string{"--array=3-5", "-o", logs, env, script}, args...)...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, c.Logs())
 	}
