@@ -273,3 +273,49 @@ func TestSPRTAcrossShards(t *testing.T) {
 		t.Errorf("the shards played %d games: they did not stop", n)
 	}
 }
+
+// arena gomoku-cli takes c-gomoku-cli's -sample tokens and writes the
+// samples of every game, checked here against the layout: csv lines of
+// "position,move,result" with every engine move of the decided games, and
+// a bin file whose entries the layout reader splits whole.
+func TestGomokuCliSample(t *testing.T) {
+	dir := t.TempDir()
+	csv, bin := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.bin")
+	for _, s := range [][]string{{"format=csv", "file=" + csv}, {"freq=1.0", "format=bin", "file=" + bin}} {
+		args := []string{"gomoku-cli", "-each", "tc=0/5", "-engine", "cmd=builtin:search nodes=300", "-engine", "cmd=builtin:greedy",
+			"-games", "2", "-rule", "0", "-sample"}
+		if out, errOut, code := runArena(t, append(args, s...)...); code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	b, err := os.ReadFile(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	form := regexp.MustCompile(`^([a-o]([1-9]|1[0-5]))*,[a-o]([1-9]|1[0-5]),[012]$`)
+	for i, l := range lines {
+		if !form.MatchString(l) {
+			t.Fatalf("line %d %q: not position,move,result", i+1, l)
+		}
+	}
+	raw, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := 0
+	for len(raw) > 0 {
+		ply := int(uint16(raw[0])|uint16(raw[1])<<8) >> 2 & 0x1ff
+		if len(raw) < 4+2*ply {
+			t.Fatalf("entry %d cut", entries)
+		}
+		raw = raw[4+2*ply:]
+		entries++
+	}
+	if entries != len(lines) || entries == 0 {
+		t.Errorf("%d bin entries, %d csv lines: the same games give the same positions", entries, len(lines))
+	}
+	if _, _, code := runArena(t, "gomoku-cli", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:greedy", "-sample", "format=zip"); code != exitUsage {
+		t.Errorf("-sample format=zip: exit %d, want a usage error", code)
+	}
+}
