@@ -1,10 +1,12 @@
 package event
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,7 +17,6 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/durable"
-	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/sample"
@@ -77,7 +78,68 @@ var shardFolder = regexp.MustCompile(`^shard-([0-9]+)-of-([0-9]+)$`)
 // holds no shards, shards of different counts, or shards of different
 // matches; missing shards, duplicate and missing games are reported in the
 // Batch, for the caller to say.
-func ReadBatch(dir string) (*Batch, error) {
+func ReadBatch(dir string) (*Batch, error) { return new(batchReader).read(dir) }
+
+// batchReader reads a batch folder again and again (a shard under an SPRT
+// watching it): each journal is parsed from where the last read stopped,
+// so a read costs the new games, not the whole batch.
+type batchReader struct {
+	tails map[string]*journalTail
+}
+
+// journalTail is what has been read of one journal: its complete lines up
+// to offset.
+type journalTail struct {
+	offset int64
+	recs   []*record.Record
+}
+
+// journal returns every record of the journal at path, parsing only the
+// complete lines added since the last call. A journal that shrank (a
+// shard cut a torn last line, or was started afresh) is read again whole.
+func (r *batchReader) journal(path string) ([]*record.Record, error) {
+	if r.tails == nil {
+		r.tails = map[string]*journalTail{}
+	}
+	t := r.tails[path]
+	if t == nil {
+		t = &journalTail{}
+		r.tails[path] = t
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if st.Size() < t.offset {
+		*t = journalTail{}
+	}
+	if _, err := f.Seek(t.offset, io.SeekStart); err != nil {
+		return nil, err
+	}
+	br := bufio.NewReader(f)
+	for {
+		line, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			return t.recs, nil // what is left is a line being written
+		}
+		if err != nil {
+			return nil, fmt.Errorf("journal %s: %w", path, err)
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			rec := new(record.Record)
+			if err := json.Unmarshal(line, rec); err != nil {
+				return nil, fmt.Errorf("journal %s: game after %d: %w", path, len(t.recs), err)
+			}
+			t.recs = append(t.recs, rec)
+		}
+		t.offset += int64(len(line))
+	}
+}
+
+func (r *batchReader) read(dir string) (*Batch, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
@@ -119,7 +181,7 @@ func ReadBatch(dir string) (*Batch, error) {
 			if err := b.adopt(id, sh, &first); err != nil {
 				return nil, err
 			}
-			recs, err := journal.Read(filepath.Join(sh.Dir, JournalFile))
+			recs, err := r.journal(filepath.Join(sh.Dir, JournalFile))
 			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, err
 			}

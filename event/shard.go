@@ -106,8 +106,9 @@ func (m *Match) watchBatch(ctx context.Context, stop context.CancelFunc, s *stre
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
+	var r batchReader
 	for {
-		if m.batchDecided(s) {
+		if m.batchDecided(&r, s) {
 			stop()
 			return
 		}
@@ -122,8 +123,8 @@ func (m *Match) watchBatch(ctx context.Context, stop context.CancelFunc, s *stre
 // batchDecided reads the batch folder and reports whether its SPRT has
 // decided. A folder that cannot be read now (a shard starting) is read
 // again next time.
-func (m *Match) batchDecided(s *stream) bool {
-	b, err := ReadBatch(m.Out)
+func (m *Match) batchDecided(r *batchReader, s *stream) bool {
+	b, err := r.read(m.Out)
 	if err != nil || b.Decided == 0 {
 		return false
 	}
