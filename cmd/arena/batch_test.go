@@ -131,8 +131,12 @@ func TestKilledShardRequeued(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("merge: exit %d\n%s%s", code, mo, me)
 	}
+	requeued := mustJournal(t, filepath.Join(shard, "journal.jsonl"))
+	eachGameOnce(t, requeued)
+	if len(requeued) != 6 {
+		t.Errorf("the requeued shard journaled %d games, want its 6", len(requeued))
+	}
 	merged := mustJournal(t, filepath.Join(batch, "journal.jsonl"))
-	eachGameOnce(t, merged)
 	whole := filepath.Join(dir, "whole")
 	wo, we, code := runArena(t, args(whole)...)
 	if code != 0 {
