@@ -279,7 +279,7 @@ func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
 		now.Match.Seed = old.Match.Seed
 	}
 	if d := Difference(old, now); d != "" {
-		return false, fmt.Errorf("%s holds a different match (%s); run the same command to continue it, or use a new output folder", m.Out, d)
+		return false, fmt.Errorf("%s holds a different match (%s); run the same command to continue it, or use a new output folder", m.Folder(), d)
 	}
 	return false, nil
 }

@@ -323,3 +323,22 @@ func TestGomokuCliSample(t *testing.T) {
 		t.Errorf("-sample format=zip: exit %d, want a usage error", code)
 	}
 }
+
+// Shards of different commands in one batch folder are not merged: the
+// merge names the setting that differs.
+func TestMergeRefusesShardsOfDifferentMatches(t *testing.T) {
+	batch := filepath.Join(t.TempDir(), "batch")
+	if o, e, code := runArena(t, batchArgs(batch, "-shard", "0/2")...); code != 0 {
+		t.Fatalf("shard 0: exit %d\n%s%s", code, o, e)
+	}
+	if o, e, code := runArena(t, batchArgs(batch, "-shard", "1/2", "-seed", "8")...); code != 0 {
+		t.Fatalf("shard 1: exit %d\n%s%s", code, o, e)
+	}
+	if o, e, code := runArena(t, "merge", batch); code == 0 || !strings.Contains(e, "hold different matches (match.seed: 7 in the folder, 8 now)") {
+		t.Errorf("merge of two commands' shards: exit %d\n%s%s", code, o, e)
+	}
+	// The same shard run with another command is refused by its folder.
+	if o, e, code := runArena(t, batchArgs(batch, "-shard", "0/2", "-seed", "8")...); code == 0 || !strings.Contains(e, "shard-0-of-2 holds a different match") {
+		t.Errorf("shard 0 again with another seed: exit %d\n%s%s", code, o, e)
+	}
+}
