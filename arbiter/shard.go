@@ -17,8 +17,9 @@ import (
 // Shard is shard Index (0-based) of Count; the zero Shard is the whole match.
 type Shard struct{ Index, Count int }
 
-// Whole reports whether the shard is the whole match.
-func (s Shard) Whole() bool { return s.Count <= 1 }
+// Whole reports whether the shard is the whole match (the zero Shard; a
+// batch of one shard, 0/1, is a batch: it plays in its shard folder).
+func (s Shard) Whole() bool { return s.Count == 0 }
 
 // String is "K/N", or "" for the whole match.
 func (s Shard) String() string {

@@ -34,9 +34,6 @@ func TestShardsPartitionTheSchedule(t *testing.T) {
 				sizes := []int{}
 				for k := range count {
 					m.Shard = Shard{k, count}
-					if count == 1 {
-						m.Shard = Shard{}
-					}
 					share := m.Share()
 					sizes = append(sizes, len(share))
 					for _, f := range share {

@@ -72,6 +72,10 @@ type Duplicate struct {
 	Folders []string
 }
 
+// maxShards bounds the shard count a folder name may claim, so that a
+// hostile name cannot make the merge lay out billions of shards.
+const maxShards = 1 << 16
+
 var shardFolder = regexp.MustCompile(`^shard-([0-9]+)-of-([0-9]+)$`)
 
 // ReadBatch reads every shard folder of dir. It fails when the folder
@@ -91,6 +95,7 @@ type batchReader struct {
 // to offset.
 type journalTail struct {
 	offset int64
+	lines  int
 	recs   []*record.Record
 }
 
@@ -131,11 +136,12 @@ func (r *batchReader) journal(path string) ([]*record.Record, error) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			rec := new(record.Record)
 			if err := json.Unmarshal(line, rec); err != nil {
-				return nil, fmt.Errorf("journal %s: game after %d: %w", path, len(t.recs), err)
+				return nil, fmt.Errorf("journal %s:%d: %w", path, t.lines+1, err)
 			}
 			t.recs = append(t.recs, rec)
 		}
 		t.offset += int64(len(line))
+		t.lines++
 	}
 }
 
@@ -151,8 +157,11 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 		if m == nil || !e.IsDir() {
 			continue
 		}
-		k, _ := strconv.Atoi(m[1])
-		n, _ := strconv.Atoi(m[2])
+		k, err1 := strconv.Atoi(m[1])
+		n, err2 := strconv.Atoi(m[2])
+		if err1 != nil || err2 != nil || n < 1 || n > maxShards {
+			return nil, fmt.Errorf("%s: %s: a batch has 1 to %d shards", dir, e.Name(), maxShards)
+		}
 		if b.Count == 0 {
 			b.Count = n
 		}

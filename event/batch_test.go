@@ -3,6 +3,7 @@ package event
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gomoku-arena/results/journal"
@@ -56,5 +57,28 @@ func TestBatchReaderReadsJournalsIncrementally(t *testing.T) {
 	add(7)
 	if recs, err := r.journal(path); err != nil || len(recs) != 1 || recs[0].Game != 7 {
 		t.Fatalf("after the journal shrank: %v %v", games(recs), err)
+	}
+}
+
+// A batch folder is outside input: a shard folder claiming an absurd
+// count, and a corrupt journal line, are errors naming the folder, file
+// and line.
+func TestReadBatchRefusesHostileFolders(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "shard-0-of-99999999999"), 0o755)
+	if _, err := ReadBatch(dir); err == nil || !strings.Contains(err.Error(), "shard-0-of-99999999999: a batch has 1 to") {
+		t.Errorf("absurd shard count: %v", err)
+	}
+	dir = t.TempDir()
+	folder := filepath.Join(dir, "shard-0-of-1")
+	os.Mkdir(folder, 0o755)
+	id := &Identity{Kind: KindMatch, Name: "m", Rule: "freestyle", Size: 15,
+		Engines: []Entrant{{Name: "a"}, {Name: "b"}}, Match: &MatchSettings{Games: 2, Rounds: 1, Pairs: true, Shard: "0/1"}}
+	if err := id.write(filepath.Join(folder, IdentityFile)); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(folder, JournalFile), []byte("{not json}\n"), 0o644)
+	if _, err := ReadBatch(dir); err == nil || !strings.Contains(err.Error(), "journal.jsonl:1:") {
+		t.Errorf("corrupt journal: %v", err)
 	}
 }
