@@ -33,6 +33,10 @@ type Match struct {
 	LoseOnly bool
 	// FatalError stops the match at the first crash, time loss or refusal.
 	FatalError bool
+	// Shard, when not the whole match, restricts Run to the shard's share
+	// of the schedule (shard.go). A shard's own games never decide the
+	// SPRT: the batch's merged games do (event package).
+	Shard Shard
 
 	encounters []*Encounter
 	fixtures   []Fixture
@@ -41,6 +45,7 @@ type Match struct {
 	fatal      bool
 	halted     bool         // a replayed game decided the SPRT or was fatal
 	replayed   map[int]bool // fixture numbers counted by Replay
+	units      []int        // per fixture, by Number-1: its pair's (or game's) number, from 0 (shard.go)
 }
 
 // Encounter is one pair of entrants of a match and its tally so far, from
@@ -88,6 +93,9 @@ const sweepPrior = 2
 func (m *Match) Validate() error {
 	if err := m.Procedure.Check(m.Rule, m.Size); err != nil {
 		return fmt.Errorf("opening procedure: %v", err)
+	}
+	if err := m.Shard.Validate(); err != nil {
+		return err
 	}
 	switch {
 	case len(m.Entrants) < 2:
@@ -161,6 +169,7 @@ func (m *Match) Schedule() ([]*Encounter, []Fixture) {
 			}
 		}
 	}
+	m.layUnits()
 	return m.encounters, m.fixtures
 }
 
@@ -194,7 +203,7 @@ func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) erro
 	}
 	var left []Fixture
 	for _, f := range m.fixtures {
-		if !m.replayed[f.Number] {
+		if !m.replayed[f.Number] && m.inShard(f.Number) {
 			left = append(left, f)
 		}
 	}
@@ -217,6 +226,9 @@ func (m *Match) Replay(done []*record.Record) ([]MatchGame, error) {
 		}
 		if m.replayed[rec.Game] {
 			return out, fmt.Errorf("game %d is recorded twice", rec.Game)
+		}
+		if !m.inShard(rec.Game) {
+			return out, fmt.Errorf("game %d belongs to shard %d/%d, not to this shard %s", rec.Game, m.ShardOf(rec.Game, m.Shard.Count), m.Shard.Count, m.Shard)
 		}
 		f := m.fixtures[rec.Game-1]
 		a, b := m.Entrants[f.Black].Spec.Name, m.Entrants[f.White].Spec.Name
@@ -266,7 +278,7 @@ func (m *Match) count(rec *record.Record) MatchGame {
 	m.played++
 	g := MatchGame{Record: rec, Encounter: e, Score: first, Played: m.played,
 		Collect: !m.LoseOnly || (e.First == 0 && first == 0)}
-	if m.SPRT != nil && e.Decision == rating.Continue {
+	if m.SPRT != nil && m.Shard.Whole() && e.Decision == rating.Continue {
 		e.Decision = m.SPRT.Decide(e.WDL, e.Penta)
 		g.Decided = e.Decision != rating.Continue
 	}

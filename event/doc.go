@@ -4,7 +4,12 @@
 // schedule; it claims the output folder (an exclusive lock and event.json,
 // which says which event the folder holds); it resumes from the journal; and
 // it writes the journal, the game files, the live standings and crosstable
-// and the TRF report.
+// and the TRF report. A match can also be played as a batch: shards of
+// its schedule, each in its own folder inside the batch's, played
+// anywhere (a job array's tasks) and folded back by ReadBatch into the
+// match one process would have played (shard.go, batch.go); the folder
+// can keep its games as one SGF collection or none, and write training
+// samples (output.go).
 //
 // Front ends (the arena command, and later a web page, a remote-entrant
 // gateway or a shard runner) parse their own input, run an event, and

@@ -169,19 +169,17 @@ var gameFormats = []struct {
 // writeGame writes a finished game as SGF and psq. These files are derived
 // from the journal (arena standings rewrites them), so they are replaced
 // whole, never appended.
-func writeGame(out string, rec *record.Record) error {
-	return writeGameFiles(out, rec, false)
-}
+func writeGame(out string, rec *record.Record) error { return writeGameFiles(out, rec, false) }
 
-// writeGameFiles writes a game's files, or with onlyMissing those that do
-// not exist yet.
-func writeGameFiles(out string, rec *record.Record, onlyMissing bool) error {
+// writeGameFiles writes a game's files; with missingOnly, only those that
+// do not exist (each file is written whole, so one that exists is complete).
+func writeGameFiles(out string, rec *record.Record, missingOnly bool) error {
 	if err := os.MkdirAll(filepath.Join(out, GamesDir), 0o755); err != nil {
 		return fmt.Errorf("output folder: %w", err)
 	}
 	base := filepath.Join(out, GamesDir, GameFile(rec))
 	for _, w := range gameFormats {
-		if _, err := os.Stat(base + w.ext); onlyMissing && err == nil {
+		if _, err := os.Stat(base + w.ext); missingOnly && !errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		var b bytes.Buffer
@@ -196,8 +194,8 @@ func writeGameFiles(out string, rec *record.Record, onlyMissing bool) error {
 }
 
 // writeMissingGames writes the files of journaled games that lack them (a
-// run killed between journaling a game and writing its files); files that
-// exist are left alone.
+// run killed between journaling a game and writing its files, or between
+// its two files); files that exist are left alone.
 func writeMissingGames(out string, recs []*record.Record) error {
 	for _, rec := range recs {
 		if !rec.IsGame() {

@@ -106,6 +106,20 @@ type MatchSettings struct {
 	Seed       uint64 `json:"seed"`
 	SPRT       *SPRT  `json:"sprt,omitempty"`
 	FatalError bool   `json:"fatal_error,omitempty"`
+	// Shard is "K/N" for shard K (from 0) of a batch of N, played in the
+	// batch folder's shard-K-of-N; empty for the whole match.
+	Shard string `json:"shard,omitempty"`
+	// Sample is the training data the match writes, if any.
+	Sample *SampleSettings `json:"sample,omitempty"`
+}
+
+// SampleSettings are a match's -sample settings (c-gomoku-cli's): which
+// positions are kept is decided by the match's seed, the game number and
+// the move's index (results/sample).
+type SampleSettings struct {
+	Freq   float64 `json:"freq"`
+	Format string  `json:"format"` // csv, bin or bin_lz4
+	File   string  `json:"file"`
 }
 
 // SPRT is a match's stopping test.

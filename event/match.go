@@ -17,6 +17,7 @@ import (
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
+	"gomoku-arena/results/sample"
 	"gomoku-arena/rules"
 )
 
@@ -31,6 +32,13 @@ type Match struct {
 	SGF            string // games appended to one SGF collection
 	Msg            string // engine messages appended, grouped by game
 	Log            string // every line to and from the engines, appended with times
+	// Records is how the folder keeps the games beyond the journal.
+	Records Records
+	// Sample, if set, writes training positions from every game.
+	Sample *Sampling
+	// SyncEvery is how often a shard under an SPRT reads the batch folder
+	// (DefaultSyncEvery when 0).
+	SyncEvery time.Duration
 
 	openings   string        // where Suite.Openings came from, for event.json
 	policy     config.Policy // outer-open's opening policy, for event.json
@@ -125,34 +133,63 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if err := m.CheckEngines(); err != nil {
 		return err
 	}
+	if !m.Shard.Whole() && m.Out == "" {
+		return fmt.Errorf("shard %s: a shard of a batch needs the batch's output folder", m.Shard)
+	}
+	if m.Sample != nil {
+		if err := (sample.Options{Freq: m.Sample.Freq}).Validate(); err != nil {
+			return err
+		}
+		if _, err := sample.RuleCode(m.Rule.Name()); err != nil {
+			return err
+		}
+	}
 	s := &stream{obs: obs}
 	if m.Suite.Seed == 0 && (m.Suite.Order == arbiter.OrderRandom || m.Suite.Transform == arbiter.TransformRandom) {
+		if !m.Shard.Whole() {
+			return fmt.Errorf("shard %s: a random opening order or transform needs a seed (-seed N) given to every shard: each would choose its own from the clock", m.Shard)
+		}
 		m.Suite.Seed, m.seedChosen = uint64(time.Now().UnixNano()), true
 	}
 	var done []*record.Record
 	var f *folder
-	if m.Out != "" {
+	dir := m.Folder()
+	var collection, samples *gameLog
+	if dir != "" {
 		for i := range m.Entrants {
 			if m.Entrants[i].Spec.Dir == "" {
-				m.Entrants[i].Spec.Dir = filepath.Join(m.Out, "engines", engine.FolderName(m.Entrants[i].Spec.Name))
+				m.Entrants[i].Spec.Dir = filepath.Join(dir, "engines", engine.FolderName(m.Entrants[i].Spec.Name))
 			}
 		}
 		var err error
-		if f, err = claim(m.Out, m.identity(), m.check); err != nil {
+		if f, err = claim(dir, m.identity(), m.check); err != nil {
 			return err
 		}
 		defer f.close()
 		done = f.done
-		if err := writeMissingGames(m.Out, done); err != nil {
+		switch m.Records {
+		case RecordsFiles:
+			err = writeMissingGames(dir, done)
+		case RecordsCollection:
+			collection, err = openGameLog(filepath.Join(dir, CollectionFile), true, done, sgfSink)
+		}
+		if err != nil {
 			return err
 		}
+		defer collection.close()
 	}
-	var fixtures []arbiter.Fixture
-	m.encounters, fixtures = m.Schedule()
+	if m.Sample != nil {
+		var err error
+		if samples, err = openGameLog(m.SampleFile(), dir != "", done, sampleSink(m.Sample, m.Suite.Seed)); err != nil {
+			return fmt.Errorf("sample: %w", err)
+		}
+		defer samples.close()
+	}
+	m.encounters, _ = m.Schedule()
 	if _, err := m.Replay(done); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(m.Out, JournalFile), err)
+		return fmt.Errorf("%s: %w", filepath.Join(dir, JournalFile), err)
 	}
-	began := Began{Name: m.Event, Identity: m.identity(), Total: len(fixtures), Finished: len(done), Capped: m.SPRT != nil}
+	began := Began{Name: m.Event, Identity: m.identity(), Total: len(m.Share()), Finished: len(done), Capped: m.SPRT != nil}
 	if m.seedChosen {
 		began.Seed = m.Suite.Seed
 	}
@@ -185,10 +222,16 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		return nil
 	}
 	counted := func(g arbiter.MatchGame) error {
-		if m.Out != "" {
-			if err := writeGame(m.Out, g.Record); err != nil {
+		if dir != "" && m.Records == RecordsFiles {
+			if err := writeGame(dir, g.Record); err != nil {
 				return err
 			}
+		}
+		if err := collection.add(g.Record); err != nil {
+			return err
+		}
+		if err := samples.add(g.Record); err != nil {
+			return err
 		}
 		if g.Collect {
 			if err := appendGame(files[&m.PGN], files[&m.SGF], files[&m.Msg], g.Record); err != nil {
@@ -198,6 +241,16 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		s.send(MatchGameCounted{g})
 		return nil
 	}
+	if m.SPRT != nil && !m.Shard.Whole() {
+		// The merged test decides for every shard.
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		ctx, cancel := context.WithCancel(drain)
+		defer cancel()
+		wg.Add(1)
+		go func() { defer wg.Done(); m.watchBatch(ctx, cancel, s) }()
+		drain = ctx
+	}
 	return m.Match.Run(drain, abort, kept, counted)
 }
 
@@ -206,7 +259,8 @@ func (m *Match) identity() *Identity {
 	id := &Identity{Kind: KindMatch, Name: m.Event, Rule: m.Rule.Name(), Size: m.Size, MoveCap: m.MoveCap,
 		OpeningProcedure: m.Procedure.String(), OpeningPolicy: m.policy.String(), Openings: m.openings,
 		Match: &MatchSettings{Games: m.Games, Rounds: m.Rounds, Gauntlet: m.Gauntlet, Order: m.Suite.Order.String(),
-			Transform: m.Suite.Transform.String(), Pairs: m.Suite.Pairs, Seed: m.Suite.Seed, FatalError: m.FatalError}}
+			Transform: m.Suite.Transform.String(), Pairs: m.Suite.Pairs, Seed: m.Suite.Seed, FatalError: m.FatalError,
+			Shard: m.Shard.String(), Sample: m.Sample.settings()}}
 	if t := m.SPRT; t != nil {
 		id.Match.SPRT = &SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.SPRTModel()}
 	}
@@ -226,7 +280,7 @@ func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
 		now.Match.Seed = old.Match.Seed
 	}
 	if d := Difference(old, now); d != "" {
-		return false, fmt.Errorf("%s holds a different match (%s); run the same command to continue it, or use a new output folder", m.Out, d)
+		return false, fmt.Errorf("%s holds a different match (%s); run the same command to continue it, or use a new output folder", m.Folder(), d)
 	}
 	return false, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
+	"gomoku-arena/results/sample"
 	"gomoku-arena/rules"
 )
 
@@ -90,6 +92,7 @@ OPTIONS: -rule 0|1|4 (8, or an arena rule name)  -boardsize N  -games N  -rounds
   -openings file=FILE [type=offset|pos] [order=sequential|random] [srand=N]
   -sprt [elo0=E0] elo1=E1 [alpha=A] [beta=B]  -sendbyboard  -fatalerror
   -sgf FILE  -pgn FILE  -msg FILE  -log  -debug
+  -sample [freq=F] [format=csv|bin|bin_lz4] [file=FILE]
 `
 
 // cliEngine is one -engine (or -each) block; set marks what was given, so
@@ -144,6 +147,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		openType   = rules.OffsetFormat
 		sgf, pgn   string
 		msg        string
+		sampling   *event.Sampling
 	)
 	// values reads the KEY=VALUE tokens after args[i], up to the next option.
 	values := func(i int) (int, []string) {
@@ -251,6 +255,12 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 					return nil, usage("-openings: unknown token %q", v)
 				}
 			}
+		case "-sample":
+			var vals []string
+			i, vals = values(i)
+			if sampling, err = parseSample(vals); err != nil {
+				return nil, usage("-sample: %v", err)
+			}
 		case "-sprt":
 			var vals []string
 			i, vals = values(i)
@@ -281,7 +291,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		loseOnly = false
 	}
 	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), ScoreLines: true, Debug: debug}
-	p.PGN, p.SGF, p.Msg = pgn, sgf, msg
+	p.PGN, p.SGF, p.Msg, p.Sample = pgn, sgf, msg, sampling
 	if transcript {
 		p.Log = cliLog
 	}
@@ -455,4 +465,41 @@ func cliSeconds(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is not a number of seconds", s)
 	}
 	return time.Duration(x * float64(time.Second)), nil
+}
+
+// parseSample reads c-gomoku-cli's -sample tokens: freq=F (1 by default),
+// format=csv|bin|bin_lz4 (csv) and file=NAME (sample.csv, sample.bin or
+// sample.bin.lz4 after the format).
+func parseSample(vals []string) (*event.Sampling, error) {
+	s := &event.Sampling{Freq: 1, Format: sample.CSV}
+	for _, v := range vals {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q: want freq=F, format=F or file=F", v)
+		}
+		var err error
+		switch k {
+		case "freq":
+			if s.Freq, err = strconv.ParseFloat(val, 64); err != nil {
+				return nil, fmt.Errorf("freq=%q: not a number", val)
+			}
+			err = sample.Options{Freq: s.Freq}.Validate()
+		case "format":
+			s.Format, err = sample.ParseFormat(val)
+		case "file":
+			if val == "" {
+				err = errors.New("file= needs a name")
+			}
+			s.File = val
+		default:
+			err = fmt.Errorf("unknown token %q (want freq, format, file)", v)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if s.File == "" {
+		s.File = s.Format.DefaultFile()
+	}
+	return s, nil
 }

@@ -31,6 +31,7 @@ func init() {
 		"run":        {"play an event from a TOML file, or continue it", runEvent},
 		"match":      {"play an authors' match: two or more engines, SPRT, Elo, rating list", runMatch},
 		"gomoku-cli": {"the command line of c-gomoku-cli, played by this arbiter", runGomokuCli},
+		"merge":      {"fold the shards of a batch (match -shard) into one journal and its statistics", runMerge},
 		"standings":  {"rebuild an event's standings from its journal", runStandings},
 		"serve":      {"serve the live page of event folders, running or finished", runServe},
 		"pair":       {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -72,7 +73,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	boardMode := fs.Bool("board-mode", false, "send the whole position (BOARD) before every move instead of TURN")
 	moveCap := fs.Int("move-cap", 0, "adjudicate a draw after this many stones (0 = none)")
 	startTimeout := fs.Duration("start-timeout", 10*time.Second, "deadline for an engine to start and answer START")
-	out := fs.String("out", "", "output folder (default out/match-TIME)")
+	out := fs.String("out", "", "output folder (default out/match-TIME); with -shard, the batch's folder, shared by its shards")
+	shard := fs.String("shard", "", "play one shard of a batch: K/N (shard K of N, from 0), auto (a Slurm array task) or auto/N (a Kubernetes Indexed Job of N completions); each shard writes OUT/shard-K-of-N, arena merge OUT joins them")
+	syncEvery := fs.Duration("sync", event.DefaultSyncEvery, "with -shard and -sprt: how often a shard reads the batch folder to learn whether the merged SPRT has decided")
+	recordsFlag := fs.String("records", "files", "game records in the folder beyond the journal: files (SGF and psq per game), collection (one games.sgf) or none")
+	sampleFlag := fs.String("sample", "", "write training positions as c-gomoku-cli does: freq=F,format=csv|bin|bin_lz4,file=F (spaces or commas between; defaults freq=1, csv, sample.csv)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -93,12 +98,30 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err := clock.CheckDuration(*startTimeout); err != nil {
 		return fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
 	}
+	sh, err := event.ParseShard(*shard, os.Getenv)
+	if err != nil {
+		return fmt.Errorf("%w: -shard: %v", errUsage, err)
+	}
+	if !sh.Whole() && *out == "" {
+		return fmt.Errorf("%w: -shard: the shards of a batch share one -out folder; name it", errUsage)
+	}
+	records, err := event.ParseRecords(*recordsFlag)
+	if err != nil {
+		return fmt.Errorf("%w: -records: %v", errUsage, err)
+	}
+	var sampling *event.Sampling
+	if *sampleFlag != "" {
+		if sampling, err = parseSample(strings.FieldsFunc(*sampleFlag, func(r rune) bool { return r == ',' || r == ' ' })); err != nil {
+			return fmt.Errorf("%w: -sample: %v", errUsage, err)
+		}
+	}
 	if *out == "" {
 		*out = event.NewMatchFolder()
 	}
 	p := &matchPlan{Match: event.NewMatch("match", rule, *size), ReportEvery: *report,
 		Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
 	p.Out, p.PGN = *out, *pgn
+	p.Shard, p.SyncEvery, p.Records, p.Sample = sh, *syncEvery, records, sampling
 	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *startTimeout, *games, *gauntlet, *concurrency
 	p.Procedure = procedure
 	if *sprtFlag != "" {
@@ -211,7 +234,10 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, term.Clean(h))
 	}
 	if p.Out != "" {
-		fmt.Fprintf(stdout, "games written to %s\n", term.Clean(p.Out))
+		fmt.Fprintf(stdout, "games written to %s\n", term.Clean(p.Folder()))
+	}
+	if f := p.SampleFile(); f != "" {
+		fmt.Fprintf(stdout, "samples written to %s\n", term.Clean(f))
 	}
 	switch {
 	case err != nil:
@@ -248,6 +274,9 @@ func (v *matchView) Observe(u event.Update) {
 		if u.Finished > 0 {
 			v.println(fmt.Sprintf("continuing %s: %d games already finished", p.Out, u.Finished))
 		}
+	case event.BatchDecided:
+		v.decision = fmt.Sprintf("SPRT: %s accepted across the batch after %d games (arena merge %s for the batch's statistics)", u.Decision, u.Games, p.Out)
+		v.println(v.decision)
 	case event.MatchGameCounted:
 		g := u.MatchGame
 		rec, e := g.Record, g.Encounter

@@ -1,0 +1,344 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/pierrec/lz4/v4"
+
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/record"
+)
+
+// batchArgs is a deterministic batch: greedy and a depth-limited search
+// play the same moves every time, from openings dealt by the seed (random
+// order, random symmetry per pair).
+func batchArgs(out string, extra ...string) []string {
+	args := []string{"match", "-quiet", "-report", "0", "-games", "12", "-opening-policy", "arbiter-opens",
+		"-order", "random", "-transform", "random", "-seed", "7", "-records", "none", "-out", out}
+	args = append(args, extra...)
+	return append(args, "builtin:greedy", "deep=builtin:search depth=2 nodes=3000", "shallow=builtin:search depth=1 nodes=3000")
+}
+
+// summaryOf is the final summary a match or a merge prints: from the
+// first stats line to the line naming where the games went.
+func summaryOf(out string) string {
+	var keep []string
+	lines := strings.Split(out, "\n")
+	for len(lines) > 0 && !strings.HasPrefix(lines[0], "stats  ") {
+		lines = lines[1:]
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "games written") || strings.HasPrefix(l, "merged into") || strings.HasPrefix(l, "samples written") {
+			break
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
+}
+
+func mustJournal(t *testing.T, path string) []*record.Record {
+	t.Helper()
+	recs, err := journal.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// A batch played as three shards and merged has the games, statistics and
+// rating list of one process playing it whole, and the same training
+// samples, byte for byte.
+func TestShardedBatchEqualsOneProcess(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"bin", "csv"} {
+		t.Run(format, func(t *testing.T) {
+			sampleArg := "freq=0.5,format=" + format + ",file=" + filepath.Join(dir, format+".whole")
+			whole := filepath.Join(dir, "whole-"+format)
+			wo, we, code := runArena(t, batchArgs(whole, "-sample", sampleArg)...)
+			if code != 0 {
+				t.Fatalf("one process: exit %d\n%s%s", code, wo, we)
+			}
+			batch := filepath.Join(dir, "batch-"+format)
+			for k := range 3 {
+				if o, e, code := runArena(t, batchArgs(batch, "-shard", fmt.Sprintf("%d/3", k), "-sample", sampleArg)...); code != 0 {
+					t.Fatalf("shard %d: exit %d\n%s%s", k, code, o, e)
+				}
+			}
+			mo, me, code := runArena(t, "merge", batch)
+			if code != 0 {
+				t.Fatalf("merge: exit %d\n%s%s", code, mo, me)
+			}
+			if a, b := gamesByNumber(mustJournal(t, filepath.Join(batch, "journal.jsonl"))), gamesByNumber(mustJournal(t, filepath.Join(whole, "journal.jsonl"))); a != b {
+				t.Errorf("merged games differ from one process's:\n%s\nwant\n%s", a, b)
+			}
+			if a, b := summaryOf(mo), summaryOf(wo); a != b || !strings.Contains(a, "rating list") || !strings.Contains(a, "ptnml") {
+				t.Errorf("merged statistics differ from one process's:\n%s\nwant\n%s", a, b)
+			}
+			got, err1 := os.ReadFile(filepath.Join(batch, format+".whole"))
+			want, err2 := os.ReadFile(filepath.Join(dir, format+".whole"))
+			if err1 != nil || err2 != nil || len(want) == 0 || !bytes.Equal(got, want) {
+				t.Errorf("merged samples (%d bytes, %v) differ from one process's (%d bytes, %v)", len(got), err1, len(want), err2)
+			}
+			// Each shard kept only its own share.
+			for k := range 3 {
+				n := len(mustJournal(t, filepath.Join(batch, fmt.Sprintf("shard-%d-of-3", k), "journal.jsonl")))
+				if n != 12 {
+					t.Errorf("shard %d played %d games, want 12 (18 pairs dealt to 3 shards)", k, n)
+				}
+			}
+		})
+	}
+}
+
+// A shard killed mid-batch and run again (what a scheduler's requeue does)
+// continues from its journal: merged, nothing is lost and nothing played
+// twice, and its sample file is rebuilt from the journal.
+func TestKilledShardRequeued(t *testing.T) {
+	dir := t.TempDir()
+	batch := filepath.Join(dir, "batch")
+	args := func(out string, extra ...string) []string {
+		a := []string{"match", "-quiet", "-report", "0", "-rule", "freestyle", "-games", "12", "-concurrency", "2", "-tc", "30s",
+			"-records", "collection", "-sample", "format=bin_lz4,file=" + filepath.Join(dir, "train.bin.lz4"), "-out", out}
+		a = append(a, extra...)
+		return append(a, "slow=builtin:faulty think=30ms", "builtin:greedy")
+	}
+	cmd, buf := startArena(t, nil, args(batch, "-shard", "1/2")...)
+	shard := filepath.Join(batch, "shard-1-of-2")
+	waitJournal(t, cmd, buf, filepath.Join(shard, "journal.jsonl"), 2)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if n := len(mustJournal(t, filepath.Join(shard, "journal.jsonl"))); n >= 6 {
+		t.Fatalf("the shard finished (%d games) before it was killed; the test needs it mid-batch", n)
+	}
+	if o, e, code := runArena(t, "merge", batch); code == 0 || !strings.Contains(o, "shard 0 of 2: no folder") || !strings.Contains(o, "games missing") {
+		t.Errorf("merging a batch with a shard never started: exit %d, want the shard and the missing games named\n%s%s", code, o, e)
+	}
+	for _, k := range []string{"1/2", "0/2"} {
+		if o, e, code := runArena(t, args(batch, "-shard", k)...); code != 0 {
+			t.Fatalf("shard %s: exit %d\n%s%s", k, code, o, e)
+		}
+	}
+	mo, me, code := runArena(t, "merge", batch)
+	if code != 0 {
+		t.Fatalf("merge: exit %d\n%s%s", code, mo, me)
+	}
+	requeued := mustJournal(t, filepath.Join(shard, "journal.jsonl"))
+	eachGameOnce(t, requeued)
+	if len(requeued) != 6 {
+		t.Errorf("the requeued shard journaled %d games, want its 6", len(requeued))
+	}
+	merged := mustJournal(t, filepath.Join(batch, "journal.jsonl"))
+	whole := filepath.Join(dir, "whole")
+	wo, we, code := runArena(t, args(whole)...)
+	if code != 0 {
+		t.Fatalf("one process: exit %d\n%s%s", code, wo, we)
+	}
+	if a, b := gamesByNumber(merged), gamesByNumber(mustJournal(t, filepath.Join(whole, "journal.jsonl"))); a != b {
+		t.Errorf("the requeued batch differs from one process's:\n%s\nwant\n%s", a, b)
+	}
+	if a, b := summaryOf(mo), summaryOf(wo); a != b {
+		t.Errorf("merged statistics differ:\n%s\nwant\n%s", a, b)
+	}
+	// The samples of the killed shard were rebuilt, so the merge's file
+	// holds every game's; the one process's file has the same entries (in
+	// the order its games finished).
+	got := readSamples(t, filepath.Join(batch, "train.bin.lz4"))
+	want := readSamples(t, filepath.Join(dir, "train.bin.lz4"))
+	if len(got) == 0 || strings.Join(sortedCopy(got), "|") != strings.Join(sortedCopy(want), "|") {
+		t.Errorf("merged samples: %d entries, one process %d, or they differ", len(got), len(want))
+	}
+	if sgf, err := os.ReadFile(filepath.Join(batch, "games.sgf")); err != nil || strings.Count(string(sgf), "(;") != 12 {
+		t.Errorf("merged SGF collection: %v, %d games, want 12", err, strings.Count(string(sgf), "(;"))
+	}
+}
+
+// A game journaled by two shards is named with both folders and the batch
+// is not merged.
+func TestMergeRefusesDuplicates(t *testing.T) {
+	batch := filepath.Join(t.TempDir(), "batch")
+	for _, k := range []string{"0/2", "1/2"} {
+		if o, e, code := runArena(t, batchArgs(batch, "-shard", k)...); code != 0 {
+			t.Fatalf("shard %s: exit %d\n%s%s", k, code, o, e)
+		}
+	}
+	first, _ := os.ReadFile(filepath.Join(batch, "shard-0-of-2", "journal.jsonl"))
+	line, _, _ := strings.Cut(string(first), "\n")
+	f, err := os.OpenFile(filepath.Join(batch, "shard-1-of-2", "journal.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(line + "\n")
+	f.Close()
+	o, e, code := runArena(t, "merge", batch)
+	if code == 0 || !strings.Contains(o, "journaled 2 times") || !strings.Contains(o, "belongs to shard 0") || !strings.Contains(e, "not merged") {
+		t.Errorf("merge of a duplicate: exit %d\n%s%s", code, o, e)
+	}
+	if _, err := os.Stat(filepath.Join(batch, "journal.jsonl")); err == nil {
+		t.Errorf("a batch with duplicates was merged")
+	}
+}
+
+// readSamples splits a bin_lz4 sample file into its entries (hex), by the
+// documented layout: a header word with the ply in bits 2..10, a second
+// word, then ply move words.
+func readSamples(t *testing.T, path string) []string {
+	t.Helper()
+	raw := lz4Decode(t, path)
+	var out []string
+	for len(raw) > 0 {
+		if len(raw) < 4 {
+			t.Fatalf("%s: %d bytes left, not an entry", path, len(raw))
+		}
+		ply := int(uint16(raw[0])|uint16(raw[1])<<8) >> 2 & 0x1ff
+		n := 4 + 2*ply
+		if len(raw) < n {
+			t.Fatalf("%s: entry of %d bytes cut at %d", path, n, len(raw))
+		}
+		out = append(out, fmt.Sprintf("%x", raw[:n]))
+		raw = raw[n:]
+	}
+	return out
+}
+
+func sortedCopy(s []string) []string {
+	c := append([]string(nil), s...)
+	slices.Sort(c)
+	return c
+}
+
+func lz4Decode(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(lz4.NewReader(f))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return b
+}
+
+// Shards of a batch under an SPRT read the batch folder and stop once the
+// merged test decides; the merge reports the decision, at the game count
+// one process playing the batch reaches it, and the games played after.
+func TestSPRTAcrossShards(t *testing.T) {
+	dir := t.TempDir()
+	args := func(out string, extra ...string) []string {
+		a := []string{"match", "-quiet", "-report", "0", "-rule", "freestyle", "-games", "200", "-tc", "30s",
+			"-sprt", "elo0=0,elo1=100", "-records", "none", "-out", out}
+		a = append(a, extra...)
+		return append(a, "slow=builtin:faulty think=20ms", "builtin:greedy")
+	}
+	batch := filepath.Join(dir, "batch")
+	var shards []*bytes.Buffer
+	done := make(chan error, 2)
+	for k := range 2 {
+		cmd, buf := startArena(t, nil, args(batch, "-shard", fmt.Sprintf("%d/2", k), "-sync", "100ms")...)
+		shards = append(shards, buf)
+		go func() { done <- cmd.Wait() }()
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatalf("a shard failed: %v\n%s\n%s", err, shards[0], shards[1])
+		}
+	}
+	for k, buf := range shards {
+		if !strings.Contains(buf.String(), "accepted across the batch") {
+			t.Errorf("shard %d did not hear of the decision:\n%s", k, buf)
+		}
+	}
+	mo, me, code := runArena(t, "merge", batch)
+	if code != 0 {
+		t.Fatalf("merge: exit %d\n%s%s", code, mo, me)
+	}
+	wo, we, code := runArena(t, args(filepath.Join(dir, "whole"))...)
+	if code != 0 {
+		t.Fatalf("one process: exit %d\n%s%s", code, wo, we)
+	}
+	decision := regexp.MustCompile(`SPRT: H[01] accepted after \d+ games`)
+	if a, b := decision.FindString(mo), decision.FindString(wo); a == "" || a != b {
+		t.Errorf("merge decided %q, one process %q\n%s", a, b, mo)
+	}
+	if !regexp.MustCompile(`\d+ games played after the decision`).MatchString(mo) {
+		t.Errorf("the merge does not count the games after the decision:\n%s", mo)
+	}
+	if n := len(mustJournal(t, filepath.Join(batch, "journal.jsonl"))); n >= 100 {
+		t.Errorf("the shards played %d games: they did not stop", n)
+	}
+}
+
+// arena gomoku-cli takes c-gomoku-cli's -sample tokens and writes the
+// samples of every game, checked here against the layout: csv lines of
+// "position,move,result" with every engine move of the decided games, and
+// a bin file whose entries the layout reader splits whole.
+func TestGomokuCliSample(t *testing.T) {
+	dir := t.TempDir()
+	csv, bin := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.bin")
+	for _, s := range [][]string{{"format=csv", "file=" + csv}, {"freq=1.0", "format=bin", "file=" + bin}} {
+		args := []string{"gomoku-cli", "-each", "tc=0/5", "-engine", "cmd=builtin:search nodes=300", "-engine", "cmd=builtin:greedy",
+			"-games", "2", "-rule", "0", "-sample"}
+		if out, errOut, code := runArena(t, append(args, s...)...); code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	b, err := os.ReadFile(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	form := regexp.MustCompile(`^([a-o]([1-9]|1[0-5]))*,[a-o]([1-9]|1[0-5]),[012]$`)
+	for i, l := range lines {
+		if !form.MatchString(l) {
+			t.Fatalf("line %d %q: not position,move,result", i+1, l)
+		}
+	}
+	raw, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := 0
+	for len(raw) > 0 {
+		ply := int(uint16(raw[0])|uint16(raw[1])<<8) >> 2 & 0x1ff
+		if len(raw) < 4+2*ply {
+			t.Fatalf("entry %d cut", entries)
+		}
+		raw = raw[4+2*ply:]
+		entries++
+	}
+	if entries != len(lines) || entries == 0 {
+		t.Errorf("%d bin entries, %d csv lines: the same games give the same positions", entries, len(lines))
+	}
+	if _, _, code := runArena(t, "gomoku-cli", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:greedy", "-sample", "format=zip"); code != exitUsage {
+		t.Errorf("-sample format=zip: exit %d, want a usage error", code)
+	}
+}
+
+// Shards of different commands in one batch folder are not merged: the
+// merge names the setting that differs.
+func TestMergeRefusesShardsOfDifferentMatches(t *testing.T) {
+	batch := filepath.Join(t.TempDir(), "batch")
+	if o, e, code := runArena(t, batchArgs(batch, "-shard", "0/2")...); code != 0 {
+		t.Fatalf("shard 0: exit %d\n%s%s", code, o, e)
+	}
+	if o, e, code := runArena(t, batchArgs(batch, "-shard", "1/2", "-seed", "8")...); code != 0 {
+		t.Fatalf("shard 1: exit %d\n%s%s", code, o, e)
+	}
+	if o, e, code := runArena(t, "merge", batch); code == 0 || !strings.Contains(e, "hold different matches (match.seed: 7 in the folder, 8 now)") {
+		t.Errorf("merge of two commands' shards: exit %d\n%s%s", code, o, e)
+	}
+	// The same shard run with another command is refused by its folder.
+	if o, e, code := runArena(t, batchArgs(batch, "-shard", "0/2", "-seed", "8")...); code == 0 || !strings.Contains(e, "shard-0-of-2 holds a different match") {
+		t.Errorf("shard 0 again with another seed: exit %d\n%s%s", code, o, e)
+	}
+}

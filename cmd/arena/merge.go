@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"gomoku-arena/event"
+	"gomoku-arena/internal/term"
+)
+
+// runMerge folds the shards of a batch (arena match -shard) into one
+// journal and one set of statistics, as one process playing the whole
+// batch would have them.
+func runMerge(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("merge", "[flags] FOLDER",
+		"Folds the shards of a batch (FOLDER/shard-K-of-N, written by arena match -out FOLDER -shard K/N)\n"+
+			"into FOLDER/journal.jsonl and FOLDER/event.json, and prints the statistics of the whole batch:\n"+
+			"the games counted in the batch's order, as one process playing it one game at a time counts\n"+
+			"them (same Elo, LOS, pentanomial counts, rating list and SPRT decision). Shards never started,\n"+
+			"games journaled twice or by the wrong shard, and games missing are listed; a batch with games\n"+
+			"journaled twice is not merged (exit 1), a batch with games missing is merged and reported\n"+
+			"incomplete (exit 1). Samples (-sample) are rebuilt into FOLDER from the merged journal.", stdout)
+	recordsFlag := fs.String("records", "collection", "game records written into FOLDER: files (SGF and psq per game), collection (one games.sgf) or none")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: want one batch folder, got %d arguments", errUsage, fs.NArg())
+	}
+	records, err := event.ParseRecords(*recordsFlag)
+	if err != nil {
+		return fmt.Errorf("%w: -records: %v", errUsage, err)
+	}
+	dir := fs.Arg(0)
+	b, err := event.ReadBatch(dir)
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer // names from the folder: cleaned for the terminal
+	started := 0
+	for _, sh := range b.Shards {
+		if sh.Dir != "" {
+			started++
+		}
+	}
+	fmt.Fprintf(&out, "batch %s: %d of %d shards, %d games\n", dir, started, b.Count, len(b.Records))
+	problems := b.Problems()
+	for _, p := range problems {
+		fmt.Fprintln(&out, "  "+p)
+	}
+	if err := b.Write(); err != nil {
+		fmt.Fprint(stdout, term.CleanLines(out.String()))
+		return err
+	}
+	switch records {
+	case event.RecordsFiles:
+		err = event.WriteGameFiles(dir, b.Records)
+	case event.RecordsCollection:
+		err = event.WriteCollection(filepath.Join(dir, event.CollectionFile), b.Records)
+	}
+	if err != nil {
+		return err
+	}
+	s, err := b.Sampling()
+	if err != nil {
+		return err
+	}
+	sampleFile := ""
+	if s != nil {
+		sampleFile = filepath.Join(dir, filepath.Base(s.File))
+		if err := event.WriteSamples(sampleFile, s, b.Identity.Match.Seed, b.Records); err != nil {
+			return fmt.Errorf("sample: %w", err)
+		}
+	}
+	p := &matchPlan{Match: &event.Match{Match: b.Match}}
+	decision := ""
+	if b.Decided > 0 {
+		decision = fmt.Sprintf("SPRT: %s accepted after %d games", b.Decision, b.Decided)
+	}
+	p.summary(&out, b.Encounters, decision)
+	if b.Decided > 0 {
+		fmt.Fprintf(&out, "%d games played after the decision (shards finishing their games before they read it); %d games of the batch not played\n", b.After, b.Unplayed)
+	}
+	fmt.Fprintf(&out, "merged into %s\n", filepath.Join(dir, event.JournalFile))
+	if sampleFile != "" {
+		fmt.Fprintf(&out, "samples written to %s\n", sampleFile)
+	}
+	fmt.Fprint(stdout, term.CleanLines(out.String()))
+	if len(b.Missing) > 0 {
+		return fmt.Errorf("incomplete batch: %d games missing", len(b.Missing))
+	}
+	return nil
+}

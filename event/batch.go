@@ -1,0 +1,395 @@
+package event
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
+	"gomoku-arena/internal/durable"
+	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
+	"gomoku-arena/results/sample"
+	"gomoku-arena/rules"
+)
+
+// A batch is a match played as shards (arbiter.Shard), each in its own
+// folder shard-K-of-N inside the batch's folder, each with its own
+// event.json and journal. ReadBatch folds them back into one match: the
+// games of every shard counted in the batch's order (game number), which
+// is the order one process playing the whole batch with one game at a time
+// counts them, so the statistics and the SPRT's decision are the ones that
+// process reaches.
+
+// Batch is a batch folder read back.
+type Batch struct {
+	Dir      string
+	Identity *Identity // the shards' event.json, without the shard
+	Count    int       // shards in the batch
+	Shards   []BatchShard
+	// Match is the batch's schedule with every journaled game counted in
+	// game order; its encounters hold the merged tallies.
+	Match      *arbiter.Match
+	Encounters []*arbiter.Encounter
+	// Records are the journaled games, by game number, each once.
+	Records []*record.Record
+	// Duplicates are games journaled more than once (by two shards, or
+	// twice by one), with the folders that hold them; a batch with
+	// duplicates is not merged.
+	Duplicates []Duplicate
+	// Missing are the schedule's games no shard journaled (not counting
+	// those after an SPRT decision, which need not be played).
+	Missing []int
+	// Decided is the game count (in the batch's order) at which the SPRT
+	// decided, 0 without a decision; After is the number of games counted
+	// after it (played by shards before they heard of the decision).
+	Decided, After int
+	Decision       rating.Decision
+	Unplayed       int // games of the schedule not played because the SPRT decided
+}
+
+// BatchShard is one shard's folder as found.
+type BatchShard struct {
+	Shard  arbiter.Shard
+	Dir    string // "" when the folder is missing
+	Games  int
+	Misfit []string // records that are not this shard's games
+}
+
+// Duplicate is a game journaled more than once.
+type Duplicate struct {
+	Game    int
+	Folders []string
+}
+
+// maxShards bounds the shard count a folder name may claim, so that a
+// hostile name cannot make the merge lay out billions of shards.
+const maxShards = 1 << 16
+
+var shardFolder = regexp.MustCompile(`^shard-([0-9]+)-of-([0-9]+)$`)
+
+// ReadBatch reads every shard folder of dir. It fails when the folder
+// holds no shards, shards of different counts, or shards of different
+// matches; missing shards, duplicate and missing games are reported in the
+// Batch, for the caller to say.
+func ReadBatch(dir string) (*Batch, error) { return new(batchReader).read(dir) }
+
+// batchReader reads a batch folder again and again (a shard under an SPRT
+// watching it): each journal is parsed from where the last read stopped,
+// so a read costs the new games, not the whole batch.
+type batchReader struct {
+	tails map[string]*journalTail
+}
+
+// journalTail is what has been read of one journal: its complete lines up
+// to offset.
+type journalTail struct {
+	offset int64
+	lines  int
+	recs   []*record.Record
+}
+
+// journal returns every record of the journal at path, parsing only the
+// complete lines added since the last call. A journal that shrank (a
+// shard cut a torn last line, or was started afresh) is read again whole.
+func (r *batchReader) journal(path string) ([]*record.Record, error) {
+	if r.tails == nil {
+		r.tails = map[string]*journalTail{}
+	}
+	t := r.tails[path]
+	if t == nil {
+		t = &journalTail{}
+		r.tails[path] = t
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if st.Size() < t.offset {
+		*t = journalTail{}
+	}
+	if _, err := f.Seek(t.offset, io.SeekStart); err != nil {
+		return nil, err
+	}
+	br := bufio.NewReader(f)
+	for {
+		line, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			return t.recs, nil // what is left is a line being written
+		}
+		if err != nil {
+			return nil, fmt.Errorf("journal %s: %w", path, err)
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			rec := new(record.Record)
+			if err := json.Unmarshal(line, rec); err != nil {
+				return nil, fmt.Errorf("journal %s:%d: %w", path, t.lines+1, err)
+			}
+			t.recs = append(t.recs, rec)
+		}
+		t.offset += int64(len(line))
+		t.lines++
+	}
+}
+
+func (r *batchReader) read(dir string) (*Batch, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("batch: %w", err)
+	}
+	b := &Batch{Dir: dir}
+	found := map[int]string{}
+	for _, e := range entries {
+		m := shardFolder.FindStringSubmatch(e.Name())
+		if m == nil || !e.IsDir() {
+			continue
+		}
+		k, err1 := strconv.Atoi(m[1])
+		n, err2 := strconv.Atoi(m[2])
+		if err1 != nil || err2 != nil || n < 1 || n > maxShards {
+			return nil, fmt.Errorf("%s: %s: a batch has 1 to %d shards", dir, e.Name(), maxShards)
+		}
+		if b.Count == 0 {
+			b.Count = n
+		}
+		if n != b.Count || k >= n {
+			return nil, fmt.Errorf("%s: %s does not belong with shard-K-of-%d folders: one batch folder holds one split", dir, e.Name(), b.Count)
+		}
+		found[k] = filepath.Join(dir, e.Name())
+	}
+	if b.Count == 0 {
+		return nil, fmt.Errorf("%s: no shard-K-of-N folders: not a batch folder (arena match -shard writes them)", dir)
+	}
+	var first string
+	journals := map[int][]*record.Record{}
+	for k := range b.Count {
+		sh := BatchShard{Shard: arbiter.Shard{Index: k, Count: b.Count}, Dir: found[k]}
+		if sh.Dir != "" {
+			id, err := ReadIdentity(filepath.Join(sh.Dir, IdentityFile))
+			if err != nil {
+				if errors.Is(err, os.ErrNotExist) {
+					sh.Dir = "" // created, never started
+					b.Shards = append(b.Shards, sh)
+					continue
+				}
+				return nil, err
+			}
+			if err := b.adopt(id, sh, &first); err != nil {
+				return nil, err
+			}
+			recs, err := r.journal(filepath.Join(sh.Dir, JournalFile))
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, err
+			}
+			journals[k] = recs
+			sh.Games = len(recs)
+		}
+		b.Shards = append(b.Shards, sh)
+	}
+	if b.Identity == nil {
+		return nil, fmt.Errorf("%s: no shard has started (no event.json in any shard folder)", dir)
+	}
+	m, err := b.Identity.schedule()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", first, err)
+	}
+	b.Match = m
+	var fixtures []arbiter.Fixture
+	b.Encounters, fixtures = m.Schedule()
+	where := map[int][]string{}
+	byGame := map[int]*record.Record{}
+	for k := range b.Count {
+		for _, rec := range journals[k] {
+			sh := &b.Shards[k]
+			if rec.Game < 1 || rec.Game > len(fixtures) {
+				sh.Misfit = append(sh.Misfit, fmt.Sprintf("game %d is not in the batch's %d games", rec.Game, len(fixtures)))
+				continue
+			}
+			if owner := m.ShardOf(rec.Game, b.Count); owner != k {
+				sh.Misfit = append(sh.Misfit, fmt.Sprintf("game %d belongs to shard %d", rec.Game, owner))
+			}
+			where[rec.Game] = append(where[rec.Game], sh.Dir)
+			byGame[rec.Game] = rec
+		}
+	}
+	for g, dirs := range where {
+		if len(dirs) > 1 {
+			b.Duplicates = append(b.Duplicates, Duplicate{Game: g, Folders: dirs})
+		}
+	}
+	sort.Slice(b.Duplicates, func(i, j int) bool { return b.Duplicates[i].Game < b.Duplicates[j].Game })
+	for _, f := range fixtures {
+		if rec := byGame[f.Number]; rec != nil {
+			b.Records = append(b.Records, rec)
+		}
+	}
+	counted, err := m.Replay(b.Records)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	for i, g := range counted {
+		if g.Decided {
+			b.Decided, b.Decision, b.After = g.Played, g.Encounter.Decision, len(counted)-i-1
+		}
+	}
+	for _, f := range fixtures {
+		if byGame[f.Number] == nil {
+			if b.Decided > 0 {
+				b.Unplayed++
+			} else {
+				b.Missing = append(b.Missing, f.Number)
+			}
+		}
+	}
+	return b, nil
+}
+
+// adopt takes a shard's identity as the batch's, or checks that it is the
+// same match as the shards before.
+func (b *Batch) adopt(id *Identity, sh BatchShard, first *string) error {
+	if id.Kind != KindMatch || id.Match == nil {
+		return fmt.Errorf("%s: holds %s, not a shard of a match", sh.Dir, kindName[id.Kind])
+	}
+	if want := sh.Shard.String(); id.Match.Shard != want {
+		return fmt.Errorf("%s: event.json says shard %q, the folder's name %q", sh.Dir, id.Match.Shard, want)
+	}
+	plain := *id
+	settings := *id.Match
+	settings.Shard = ""
+	plain.Match = &settings
+	if b.Identity == nil {
+		b.Identity, *first = &plain, sh.Dir
+		return nil
+	}
+	if d := Difference(b.Identity, &plain); d != "" {
+		return fmt.Errorf("%s and %s hold different matches (%s); a batch folder holds the shards of one command", *first, sh.Dir, d)
+	}
+	return nil
+}
+
+// schedule is the match an identity describes, enough to lay out its
+// schedule and count its games: entrants by name, games, rounds, pairs and
+// the SPRT (the openings are in the records).
+func (id *Identity) schedule() (*arbiter.Match, error) {
+	rule, err := rules.ByName(id.Rule)
+	if err != nil {
+		return nil, err
+	}
+	s := id.Match
+	m := &arbiter.Match{Director: &arbiter.Director{Event: id.Name, Rule: rule, Size: id.Size, Concurrency: 1},
+		Games: s.Games, Rounds: s.Rounds, Gauntlet: s.Gauntlet, Suite: arbiter.Suite{Pairs: s.Pairs, Seed: s.Seed}}
+	for _, e := range id.Engines {
+		m.Entrants = append(m.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
+	}
+	if s.SPRT != nil {
+		m.SPRT = &rating.SPRT{Elo0: s.SPRT.Elo0, Elo1: s.SPRT.Elo1, Alpha: s.SPRT.Alpha, Beta: s.SPRT.Beta, Model: s.SPRT.Model}
+	}
+	if len(m.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Entrants), m.Games, m.Rounds)
+	}
+	return m, nil
+}
+
+// Problems lists what keeps the batch from being whole, one line each:
+// missing shards, misplaced games, duplicate and missing games. None when
+// it is complete (or decided by its SPRT).
+func (b *Batch) Problems() []string {
+	var out []string
+	for _, sh := range b.Shards {
+		if sh.Dir == "" {
+			out = append(out, fmt.Sprintf("shard %d of %d: no folder %s (never started)", sh.Shard.Index, b.Count, filepath.Join(b.Dir, sh.Shard.Folder())))
+		}
+		for _, m := range sh.Misfit {
+			out = append(out, fmt.Sprintf("%s: %s", sh.Dir, m))
+		}
+	}
+	for _, d := range b.Duplicates {
+		out = append(out, fmt.Sprintf("game %d journaled %d times: %s", d.Game, len(d.Folders), strings.Join(d.Folders, ", ")))
+	}
+	if len(b.Missing) > 0 {
+		out = append(out, fmt.Sprintf("%d of %d games missing: %s", len(b.Missing), len(b.Missing)+len(b.Records)+b.Unplayed, ranges(b.Missing)))
+	}
+	return out
+}
+
+// ranges writes sorted numbers as "1-4, 9, 12-13".
+func ranges(ns []int) string {
+	var parts []string
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(ns[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", ns[i], ns[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Write folds the batch into its folder: event.json (the match without a
+// shard) and journal.jsonl (every game once, in game order), each written
+// whole. A batch with duplicate or misplaced games is refused: which copy
+// is the game is not for the merge to guess.
+func (b *Batch) Write() error {
+	if len(b.Duplicates) > 0 {
+		return fmt.Errorf("%s: %d games journaled more than once (game %d first); not merged", b.Dir, len(b.Duplicates), b.Duplicates[0].Game)
+	}
+	for _, sh := range b.Shards {
+		if len(sh.Misfit) > 0 {
+			return fmt.Errorf("%s: %s; not merged", sh.Dir, sh.Misfit[0])
+		}
+	}
+	if err := b.Identity.write(filepath.Join(b.Dir, IdentityFile)); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, rec := range b.Records {
+		if err := enc.Encode(rec); err != nil {
+			return fmt.Errorf("game %d: %w", rec.Game, err)
+		}
+	}
+	return durable.WriteFile(filepath.Join(b.Dir, JournalFile), buf.Bytes())
+}
+
+// WriteGameFiles writes every record's SGF and psq files into dir/games,
+// as a match writes them under RecordsFiles.
+func WriteGameFiles(dir string, recs []*record.Record) error {
+	for _, rec := range recs {
+		if err := writeGame(dir, rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Sampling is the batch's -sample setting, or nil.
+func (b *Batch) Sampling() (*Sampling, error) {
+	s := b.Identity.Match.Sample
+	if s == nil {
+		return nil, nil
+	}
+	f, err := sample.ParseFormat(s.Format)
+	if err != nil {
+		return nil, fmt.Errorf("%s: event.json: %w", b.Dir, err)
+	}
+	return &Sampling{Freq: s.Freq, Format: f, File: s.File}, nil
+}

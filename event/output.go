@@ -1,0 +1,210 @@
+package event
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"gomoku-arena/results/record"
+	"gomoku-arena/results/sample"
+)
+
+// Records is how a match's folder keeps its games beyond the journal.
+type Records uint8
+
+const (
+	RecordsFiles      Records = iota // an SGF and a psq file per game, in games/
+	RecordsCollection                // one SGF collection, games.sgf, in game-finish order
+	RecordsNone                      // the journal alone (arena standings can write the files later)
+)
+
+// CollectionFile is the SGF collection of a folder under RecordsCollection.
+const CollectionFile = "games.sgf"
+
+var recordsNames = []string{RecordsFiles: "files", RecordsCollection: "collection", RecordsNone: "none"}
+
+// ParseRecords reads "files", "collection" or "none".
+func ParseRecords(s string) (Records, error) {
+	for i, n := range recordsNames {
+		if n == s {
+			return Records(i), nil
+		}
+	}
+	return 0, fmt.Errorf("records %q: want files, collection or none", s)
+}
+
+func (r Records) String() string {
+	if int(r) < len(recordsNames) {
+		return recordsNames[r]
+	}
+	return fmt.Sprintf("Records(%d)", uint8(r))
+}
+
+// Sampling is a match's -sample: training positions from every game
+// (results/sample), written to File in Format.
+type Sampling struct {
+	Freq   float64
+	Format sample.Format
+	File   string
+}
+
+func (s *Sampling) settings() *SampleSettings {
+	if s == nil {
+		return nil
+	}
+	return &SampleSettings{Freq: s.Freq, Format: s.Format.String(), File: s.File}
+}
+
+// gameLog is a file every finished game is appended to (the SGF
+// collection, the sample file). In a folder it is written anew from the
+// journal when the run begins, so that a run killed between journaling a
+// game and writing it (or in the middle of a write) leaves nothing torn or
+// lost: the file is a function of the journal.
+type gameLog struct {
+	f    *os.File
+	sink sink
+}
+
+// A sink writes games in a file's format: write buffers a game, flush
+// pushes what is buffered to the file so that it reads whole, end closes
+// the format's framing.
+type sink struct {
+	write      func(*record.Record) error
+	flush, end func() error
+}
+
+// openGameLog opens path, written anew with the records (rebuild) or for
+// appending, ready for the next games.
+func openGameLog(path string, rebuild bool, done []*record.Record, start func(io.Writer) (sink, error)) (*gameLog, error) {
+	mode := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if rebuild {
+		mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, mode, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	k, err := start(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	l := &gameLog{f: f, sink: k}
+	if rebuild {
+		for _, rec := range done {
+			if err := k.write(rec); err != nil {
+				l.close()
+				return nil, fmt.Errorf("%s: game %d: %w", path, rec.Game, err)
+			}
+		}
+		if err := k.flush(); err != nil {
+			l.close()
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return l, nil
+}
+
+// add appends a game and pushes it to the file.
+func (l *gameLog) add(rec *record.Record) error {
+	if l == nil {
+		return nil
+	}
+	if err := l.sink.write(rec); err != nil {
+		return fmt.Errorf("%s: game %d: %w", l.f.Name(), rec.Game, err)
+	}
+	if err := l.sink.flush(); err != nil {
+		return fmt.Errorf("%s: %w", l.f.Name(), err)
+	}
+	return nil
+}
+
+// close ends the format's framing and closes the file.
+func (l *gameLog) close() error {
+	if l == nil {
+		return nil
+	}
+	err := l.sink.end()
+	if err2 := l.f.Sync(); err == nil {
+		err = err2
+	}
+	if err2 := l.f.Close(); err == nil {
+		err = err2
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", l.f.Name(), err)
+	}
+	return nil
+}
+
+// sgfSink writes games as one SGF collection.
+func sgfSink(w io.Writer) (sink, error) {
+	nothing := func() error { return nil }
+	return sink{write: func(rec *record.Record) error {
+		if rec.End == record.ByeEnd {
+			return nil
+		}
+		if err := record.WriteSGF(w, rec); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, "\n")
+		return err
+	}, flush: nothing, end: nothing}, nil
+}
+
+// sampleSink writes the samples of each game. A file opened for appending
+// (a match without a folder) gets a new LZ4 frame per run: concatenated
+// frames are one stream in the LZ4 frame format.
+func sampleSink(s *Sampling, seed uint64) func(io.Writer) (sink, error) {
+	opt := sample.Options{Freq: s.Freq, Seed: seed}
+	return func(w io.Writer) (sink, error) {
+		sw, err := sample.NewWriter(w, s.Format)
+		if err != nil {
+			return sink{}, err
+		}
+		return sink{write: func(rec *record.Record) error { return sw.Write(sample.FromRecord(rec, opt)) },
+			flush: sw.Flush, end: sw.Close}, nil
+	}
+}
+
+// WriteSamples writes the samples of recs (in their order) to path, whole:
+// what a match with these settings and seed writes for these games.
+func WriteSamples(path string, s *Sampling, seed uint64, recs []*record.Record) error {
+	l, err := openGameLog(path, true, recs, sampleSink(s, seed))
+	if err != nil {
+		return err
+	}
+	return l.close()
+}
+
+// WriteCollection writes recs as one SGF collection at path, whole.
+func WriteCollection(path string, recs []*record.Record) error {
+	l, err := openGameLog(path, true, recs, sgfSink)
+	if err != nil {
+		return err
+	}
+	return l.close()
+}
+
+// SampleFile is where a match writes its samples: the file as given, or
+// for a shard the file's base name in the shard's folder (each shard its
+// own; arena merge joins them).
+func (m *Match) SampleFile() string {
+	if m.Sample == nil {
+		return ""
+	}
+	if !m.Shard.Whole() {
+		return filepath.Join(m.Folder(), filepath.Base(m.Sample.File))
+	}
+	return m.Sample.File
+}
+
+// Folder is where the match's files go: Out, or for a shard of a batch
+// the shard's folder inside it.
+func (m *Match) Folder() string {
+	if m.Out == "" || m.Shard.Whole() {
+		return m.Out
+	}
+	return filepath.Join(m.Out, m.Shard.Folder())
+}

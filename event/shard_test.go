@@ -1,0 +1,54 @@
+package event
+
+import (
+	"strings"
+	"testing"
+
+	"gomoku-arena/arbiter"
+)
+
+// TestParseShardFromTheEnvironment reads the shard of a job-array task as
+// Slurm and Kubernetes describe it, including arrays numbered from an
+// offset or by a step, and refuses what cannot be a shard, saying why.
+func TestParseShardFromTheEnvironment(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		spec string
+		env  map[string]string
+		want arbiter.Shard
+		err  string
+	}{
+		{"given", "2/5", nil, arbiter.Shard{Index: 2, Count: 5}, ""},
+		{"none", "", nil, arbiter.Shard{}, ""},
+		{"slurm from 0", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"}, arbiter.Shard{Index: 3, Count: 4}, ""},
+		{"slurm offset", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_COUNT": "4"}, arbiter.Shard{Index: 2, Count: 4}, ""},
+		{"slurm step", "auto/3", map[string]string{"SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "3"}, arbiter.Shard{Index: 2, Count: 3}, ""},
+		{"slurm count disagrees", "auto/8", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"}, arbiter.Shard{}, "has 4 tasks, not 8"},
+		{"slurm list not a range", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3"}, arbiter.Shard{}, "one range"},
+		{"slurm garbage", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "x"}, arbiter.Shard{}, `SLURM_ARRAY_TASK_ID="x"`},
+		{"kubernetes", "auto/8", map[string]string{"JOB_COMPLETION_INDEX": "7"}, arbiter.Shard{Index: 7, Count: 8}, ""},
+		{"kubernetes without count", "auto", map[string]string{"JOB_COMPLETION_INDEX": "7"}, arbiter.Shard{}, "auto/N"},
+		{"kubernetes past the count", "auto/4", map[string]string{"JOB_COMPLETION_INDEX": "4"}, arbiter.Shard{}, "0 <= K < N"},
+		{"no array", "auto", nil, arbiter.Shard{}, "not in a job array"},
+		{"bad auto", "auto/x", nil, arbiter.Shard{}, "auto/N"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseShard(tc.spec, func(k string) string { return tc.env[k] })
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("got %v, %v; want an error saying %q", got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("got %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRanges(t *testing.T) {
+	if got := ranges([]int{1, 2, 3, 5, 7, 8}); got != "1-3, 5, 7-8" {
+		t.Errorf("ranges = %q", got)
+	}
+}
