@@ -27,6 +27,10 @@ import (
 
 func TestMain(m *testing.M) {
 	bundled.ServeIfAsked()
+	if spec := os.Getenv("LIVE_VIEWERS"); spec != "" {
+		viewersProcess(spec) // BenchmarkViewers' pages
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
