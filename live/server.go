@@ -188,9 +188,17 @@ func (e *served) stream(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 			fl.Flush()
+			// At most one write per page every flushEvery: in a fast match
+			// the moves queue meanwhile and go out together, so hundreds of
+			// pages wake the server a few times a second, not once a move.
+			time.Sleep(flushEvery)
 		}
 	}
 }
+
+// flushEvery spaces one page's writes; a move reaches it at most this much
+// later than it could.
+const flushEvery = 100 * time.Millisecond
 
 // game answers a finished game for replay, in the page's own terms.
 func (e *served) game(w http.ResponseWriter, r *http.Request) {
