@@ -3,9 +3,9 @@ package arbiter
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
+	"gomoku-arena/internal/mode"
 	"gomoku-arena/rules"
 )
 
@@ -25,9 +25,9 @@ const (
 var orderNames = []string{OrderSequential: "sequential", OrderRandom: "random"}
 
 // ParseOrder reads an order's name: "sequential" or "random".
-func ParseOrder(s string) (Order, error) { return parseMode[Order]("opening order", orderNames, s) }
+func ParseOrder(s string) (Order, error) { return mode.Parse[Order]("opening order", orderNames, s) }
 
-func (o Order) String() string { return modeName("Order", orderNames, o) }
+func (o Order) String() string { return mode.Name("Order", orderNames, o) }
 
 // Transform is how a suite reuses its list under the eight board
 // symmetries.
@@ -43,26 +43,10 @@ var transformNames = []string{NoTransform: "none", TransformCycle: "cycle", Tran
 
 // ParseTransform reads a transform's name: "none", "cycle" or "random".
 func ParseTransform(s string) (Transform, error) {
-	return parseMode[Transform]("transform", transformNames, s)
+	return mode.Parse[Transform]("transform", transformNames, s)
 }
 
-func (t Transform) String() string { return modeName("Transform", transformNames, t) }
-
-// parseMode finds s among a mode's names; the index is the mode.
-func parseMode[M ~uint8](what string, names []string, s string) (M, error) {
-	if i := slices.Index(names, s); i >= 0 {
-		return M(i), nil
-	}
-	return 0, fmt.Errorf("%s %q: want %s", what, s, strings.Join(names, ", "))
-}
-
-// modeName is a mode's name, or Type(N) for a value that is not one.
-func modeName[M ~uint8](typ string, names []string, m M) string {
-	if int(m) < len(names) {
-		return names[m]
-	}
-	return fmt.Sprintf("%s(%d)", typ, uint8(m))
-}
+func (t Transform) String() string { return mode.Name("Transform", transformNames, t) }
 
 // Suite deals the openings of a match.
 type Suite struct {

@@ -196,10 +196,10 @@ func TestSuiteModeNames(t *testing.T) {
 			t.Errorf("transform %q: %v %v", name, tr, err)
 		}
 	}
-	if _, err := ParseOrder("shuffled"); err == nil || err.Error() != `opening order "shuffled": want sequential, random` {
+	if _, err := ParseOrder("shuffled"); err == nil || err.Error() != `opening order "shuffled" is not one of sequential, random` {
 		t.Errorf("err = %v", err)
 	}
-	if _, err := ParseTransform(""); err == nil || err.Error() != `transform "": want none, cycle, random` {
+	if _, err := ParseTransform(""); err == nil || err.Error() != `transform "" is not one of none, cycle, random` {
 		t.Errorf("err = %v", err)
 	}
 	if s := Transform(9).String(); s != "Transform(9)" {

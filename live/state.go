@@ -150,15 +150,8 @@ type MatchPoint struct {
 
 type gameKey struct{ Round, Number int }
 
-func colorName(c rules.Color) string {
-	switch c {
-	case rules.Black:
-		return "black"
-	case rules.White:
-		return "white"
-	}
-	return ""
-}
+// colorName is a stone's colour as the page writes it ("black", "white").
+func colorName(c rules.Color) string { return c.String() }
 
 func newState() *State {
 	// Empty lists, not null: the page iterates them.

@@ -1,10 +1,6 @@
 package config
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-)
+import "gomoku-arena/internal/mode"
 
 // The event's modes are types parsed when the file is read (their
 // UnmarshalText), so that a misspelt value is an error naming the file, the
@@ -24,12 +20,12 @@ var policyNames = []string{PolicyStrict: "strict", PolicyArbiterOpens: "arbiter-
 
 // ParsePolicy reads a policy's name: "strict" or "arbiter-opens".
 func ParsePolicy(s string) (Policy, error) {
-	return parseMode[Policy]("opening policy", policyNames, s)
+	return mode.Parse[Policy]("opening policy", policyNames, s)
 }
 
-func (p Policy) String() string { return modeName("Policy", policyNames, p) }
+func (p Policy) String() string { return mode.Name("Policy", policyNames, p) }
 func (p Policy) MarshalText() ([]byte, error) {
-	return marshalMode("opening policy", policyNames, p)
+	return mode.Marshal("opening policy", policyNames, p)
 }
 func (p *Policy) UnmarshalText(b []byte) error { return unmarshalMode(ParsePolicy, p, b) }
 
@@ -45,33 +41,11 @@ const (
 var sandboxNames = []string{SandboxNone: "none", SandboxBwrap: "bwrap", SandboxAuto: "auto"}
 
 // ParseSandbox reads a sandbox setting's name: "none", "bwrap" or "auto".
-func ParseSandbox(s string) (Sandbox, error) { return parseMode[Sandbox]("sandbox", sandboxNames, s) }
+func ParseSandbox(s string) (Sandbox, error) { return mode.Parse[Sandbox]("sandbox", sandboxNames, s) }
 
-func (s Sandbox) String() string                { return modeName("Sandbox", sandboxNames, s) }
-func (s Sandbox) MarshalText() ([]byte, error)  { return marshalMode("sandbox", sandboxNames, s) }
+func (s Sandbox) String() string                { return mode.Name("Sandbox", sandboxNames, s) }
+func (s Sandbox) MarshalText() ([]byte, error)  { return mode.Marshal("sandbox", sandboxNames, s) }
 func (s *Sandbox) UnmarshalText(b []byte) error { return unmarshalMode(ParseSandbox, s, b) }
-
-// parseMode finds s among a mode's names; the index is the mode.
-func parseMode[M ~uint8](what string, names []string, s string) (M, error) {
-	if i := slices.Index(names, s); i >= 0 {
-		return M(i), nil
-	}
-	return 0, fmt.Errorf("%s %q is not one of %s", what, s, strings.Join(names, ", "))
-}
-
-func modeName[M ~uint8](typ string, names []string, m M) string {
-	if int(m) < len(names) {
-		return names[m]
-	}
-	return fmt.Sprintf("%s(%d)", typ, uint8(m))
-}
-
-func marshalMode[M ~uint8](what string, names []string, m M) ([]byte, error) {
-	if int(m) >= len(names) {
-		return nil, fmt.Errorf("%s %d is not one of %s", what, uint8(m), strings.Join(names, ", "))
-	}
-	return []byte(names[m]), nil
-}
 
 func unmarshalMode[M ~uint8](parse func(string) (M, error), m *M, b []byte) error {
 	v, err := parse(string(b))
