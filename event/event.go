@@ -11,6 +11,7 @@ import (
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/pairing"
+	"gomoku-arena/remote"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
@@ -54,6 +55,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	defer f.close()
+	if gw, err := ev.startGateway(s); err != nil {
+		return nil, err
+	} else if gw != nil {
+		defer gw.Close() // after the engines, whose relays it serves
+	}
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Close()
 	done := f.done
@@ -92,6 +98,28 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		runErr = err
 	}
 	return rep, runErr
+}
+
+// startGateway opens the server of the remote entrants, if the event has
+// any, and points their relays at it.
+func (ev *Event) startGateway(s *stream) (*remote.Gateway, error) {
+	names := ev.cfg.RemoteNames()
+	if len(names) == 0 {
+		return nil, nil
+	}
+	r := ev.cfg.Remote
+	gw, err := remote.Start(remote.Settings{Folder: ev.out, Listen: r.Listen, CertFile: ev.cfg.Resolve(r.Cert), KeyFile: ev.cfg.Resolve(r.Key),
+		Grace: r.GracePeriod(), MaxDisconnects: r.Disconnects(), Entrants: names,
+		Notice: func(text string) { s.send(Notice{Text: text}) }})
+	if err != nil {
+		return nil, fmt.Errorf("%s: remote: %w", ev.cfg.File, err)
+	}
+	for i, e := range ev.cfg.Engines {
+		if e.Remote {
+			ev.t.Entrants[i].Spec.Env = gw.RelayEnv()
+		}
+	}
+	return gw, nil
 }
 
 // closeTranscripts closes the transcripts; one that could not be written
@@ -163,6 +191,9 @@ func (ev *Event) identity() *Identity {
 		// As the config wrote them: the event stays the same event when
 		// it is continued from another working directory.
 		e.Command, e.Dir, e.Rating = c.Engines[i].Command, c.Engines[i].Dir, c.Engines[i].Rating
+		if c.Engines[i].Remote {
+			e.Args, e.Env, e.Remote = nil, nil, true
+		}
 		id.Engines = append(id.Engines, e)
 	}
 	return id

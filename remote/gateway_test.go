@@ -1,0 +1,218 @@
+package remote
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// startGateway opens a gateway for entrants a and b on a free loopback
+// port and returns it with their tokens.
+func startGateway(t *testing.T) (*Gateway, map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	tokens, err := IssueTokens(dir, []string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Start(Settings{Folder: dir, Listen: "127.0.0.1:0", Grace: time.Second, MaxDisconnects: 1, Entrants: []string{"a", "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g, tokens
+}
+
+func (g *Gateway) client(token string) *Client {
+	return &Client{URL: "https://" + g.Addr(), Token: token, Fingerprint: g.Fingerprint()}
+}
+
+func dial(t *testing.T, c *Client) (*websocket.Conn, int, error) {
+	t.Helper()
+	u, err := c.endpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, resp, err := c.dial(context.Background(), u)
+	code := 0
+	if resp != nil {
+		code = resp.StatusCode
+	}
+	return conn, code, err
+}
+
+func TestRefusesUnknownAndRevokedTokens(t *testing.T) {
+	g, tokens := startGateway(t)
+	if _, code, err := dial(t, g.client("not-a-token")); err == nil || code != 401 {
+		t.Fatalf("unknown token: status %d, err %v; want 401", code, err)
+	}
+	conn, _, err := dial(t, g.client(tokens["a"]))
+	if err != nil {
+		t.Fatalf("a's own token: %v", err)
+	}
+	if err := RevokeToken(g.set.Folder, "a"); err != nil {
+		t.Fatal(err)
+	}
+	// The live session ends, and the token is refused from now on.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		if _, _, err := conn.Read(ctx); err != nil {
+			if websocket.CloseStatus(err) != closeRevoked {
+				t.Fatalf("revoked session ended with %v, want status %d", err, closeRevoked)
+			}
+			break
+		}
+	}
+	if _, code, err := dial(t, g.client(tokens["a"])); err == nil || code != 401 {
+		t.Fatalf("revoked token: status %d, err %v; want 401", code, err)
+	}
+	c := g.client(tokens["b"])
+	c.Entrant = "a"
+	if _, code, err := dial(t, c); err == nil || code != 403 {
+		t.Fatalf("b's token asking to play for a: status %d, err %v; want 403", code, err)
+	}
+}
+
+func TestPinnedFingerprint(t *testing.T) {
+	g, tokens := startGateway(t)
+	c := g.client(tokens["a"])
+	c.Fingerprint = strings.Repeat("0", 64)
+	if _, _, err := dial(t, c); err == nil || !strings.Contains(err.Error(), "does not match -fingerprint") {
+		t.Fatalf("wrong pin: %v", err)
+	}
+	c.Fingerprint = ""
+	if _, _, err := dial(t, c); err == nil {
+		t.Fatal("a self-signed certificate was accepted without a pin")
+	}
+}
+
+// relayFor connects a relay of entrant name, as the arbiter's driver
+// would start one, and returns its connection.
+func relayFor(t *testing.T, g *Gateway, name string) net.Conn {
+	t.Helper()
+	var sock, secret string
+	for _, kv := range g.RelayEnv() {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case envSocket:
+			sock = v
+		case envSecret:
+			secret = v
+		}
+	}
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	fmt.Fprintf(c, "HELLO %s %s\n", secret, name)
+	return c
+}
+
+func TestRefusesAnotherEntrantsGame(t *testing.T) {
+	g, tokens := startGateway(t)
+	relayFor(t, g, "b")
+	var id uint64
+	for deadline := time.Now().Add(5 * time.Second); id == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for _, st := range g.streamsOf("b") {
+			id = st.id
+		}
+	}
+	if id == 0 {
+		t.Fatal("b's relay never registered")
+	}
+	conn, _, err := dial(t, g.client(tokens["a"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(message{T: "out", S: id, L: "7,7"})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		_, _, err := conn.Read(ctx)
+		if err != nil {
+			if websocket.CloseStatus(err) != closeRefused {
+				t.Fatalf("a playing b's stream: %v, want close status %d", err, closeRefused)
+			}
+			return
+		}
+	}
+}
+
+func TestRefusesForgedRelay(t *testing.T) {
+	g, _ := startGateway(t)
+	var sock string
+	for _, kv := range g.RelayEnv() {
+		if v, ok := strings.CutPrefix(kv, envSocket+"="); ok {
+			sock = v
+		}
+	}
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "HELLO wrong-secret a\n")
+	buf := make([]byte, 128)
+	n, _ := c.Read(buf)
+	if !strings.HasPrefix(string(buf[:n]), "X 1 ") {
+		t.Fatalf("forged relay got %q", buf[:n])
+	}
+}
+
+// Connection attempts beyond the per-address allowance are closed before
+// the TLS handshake.
+func TestThrottlesConnectionFlood(t *testing.T) {
+	g, _ := startGateway(t)
+	refused := 0
+	for range 40 {
+		c, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", g.Addr(), &tls.Config{InsecureSkipVerify: true})
+		if err != nil {
+			refused++
+			continue
+		}
+		c.Close()
+	}
+	if refused < 20 {
+		t.Fatalf("%d of 40 rapid connections refused; want most past the first 10", refused)
+	}
+}
+
+func TestTrackerResync(t *testing.T) {
+	var tr tracker
+	for _, l := range []string{"START 15", "INFO timeout_turn 1000", "INFO rule 1", "INFO timeout_turn 2000", "TURN 7,7"} {
+		tr.fromArbiter(l)
+	}
+	tr.fromEngine("MESSAGE thinking")
+	tr.fromEngine("8,8")
+	tr.fromArbiter("TURN 9,9")
+	got := strings.Join(tr.resync(), "|")
+	want := "START 15|INFO timeout_turn 2000|INFO rule 1|BOARD|7,7,2|8,8,1|9,9,2|DONE"
+	if got != want {
+		t.Fatalf("resync with a move pending:\n got %s\nwant %s", got, want)
+	}
+	if tr.fromEngine("OK") {
+		t.Fatal("the answer to the resync's START was passed to the arbiter")
+	}
+	if !tr.fromEngine("10,10") {
+		t.Fatal("the move was not passed")
+	}
+	// No request pending: the next TURN goes as the whole position.
+	tr.resync()
+	tr.fromEngine("OK")
+	out, _ := tr.fromArbiter("TURN 11,11")
+	if got := strings.Join(out, "|"); got != "BOARD|7,7,2|8,8,1|9,9,2|10,10,1|11,11,2|DONE" {
+		t.Fatalf("TURN after a resync sent as %s", got)
+	}
+}

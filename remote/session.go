@@ -1,0 +1,143 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// session is an entrant's authenticated connection: the one its engines
+// run on.
+type session struct {
+	g       *Gateway
+	entrant string
+	hash    string // the token hash it authenticated with
+	conn    *websocket.Conn
+	addr    string
+	ctx     context.Context
+	cancel  context.CancelFunc
+	rtt     atomic.Int64 // the latest measured round trip, ns; 0 before the first
+	once    sync.Once
+}
+
+func newSession(g *Gateway, entrant, hash string, conn *websocket.Conn, addr string) *session {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &session{g: g, entrant: entrant, hash: hash, conn: conn, addr: addr, ctx: ctx, cancel: cancel}
+}
+
+// Message rates a session may send: beyond them its messages wait.
+const (
+	messageRate  = 20000 // a second
+	messageBurst = 20000
+)
+
+// run serves the session until it ends, then gives its engines' streams
+// their grace period.
+func (s *session) run() {
+	if err := s.send(message{T: "hello", L: s.entrant}); err != nil {
+		s.close(websocket.StatusInternalError, "")
+	}
+	for _, st := range s.g.streamsOf(s.entrant) {
+		st.attach(s)
+	}
+	go s.ping()
+	why := s.read()
+	s.close(websocket.StatusNormalClosure, "")
+	if s.g.ended(s) {
+		s.g.set.Notice(fmt.Sprintf("remote: %s disconnected (%s)", s.entrant, why))
+		for _, st := range s.g.streamsOf(s.entrant) {
+			st.detach(s)
+		}
+	}
+}
+
+// read relays the client's messages to the streams; it returns why the
+// session ended.
+func (s *session) read() string {
+	p := pacer{rate: messageRate, burst: messageBurst}
+	for {
+		_, data, err := s.conn.Read(s.ctx)
+		if err != nil {
+			return err.Error()
+		}
+		p.wait()
+		var m message
+		if err := json.Unmarshal(data, &m); err != nil {
+			s.close(closeRefused, "not a message")
+			return "sent a malformed message"
+		}
+		st, err := s.g.stream(m.S, s.entrant)
+		if err != nil {
+			s.close(closeRefused, fmt.Sprintf("stream %d: %v", m.S, err))
+			return fmt.Sprintf("tried to play stream %d, another entrant's game", m.S)
+		}
+		if st == nil {
+			continue // a stream that ended meanwhile
+		}
+		if len(m.L) > MaxLine {
+			m.L = m.L[:MaxLine]
+		}
+		switch m.T {
+		case "out":
+			st.fromEngine(s, m.L)
+		case "err":
+			st.toRelay("E " + m.L)
+		case "exit":
+			st.engineExited(s, m.C, m.L)
+		}
+	}
+}
+
+// ping measures the round trip every pingEvery; a session that does not
+// answer within idleTimeout is ended.
+func (s *session) ping() {
+	t := time.NewTicker(pingEvery)
+	defer t.Stop()
+	for {
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(s.ctx, idleTimeout)
+		err := s.conn.Ping(ctx)
+		cancel()
+		if err != nil {
+			s.close(websocket.StatusPolicyViolation, "no answer to ping")
+			return
+		}
+		rtt := time.Since(start)
+		s.rtt.Store(int64(rtt))
+		s.send(message{T: "rtt", MS: float64(rtt.Microseconds()) / 1000})
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// RTT is the latest measured round trip, 0 before the first.
+func (s *session) RTT() time.Duration { return time.Duration(s.rtt.Load()) }
+
+func (s *session) send(m message) error {
+	b, _ := json.Marshal(m)
+	ctx, cancel := context.WithTimeout(s.ctx, writeTimeout)
+	defer cancel()
+	err := s.conn.Write(ctx, websocket.MessageText, b)
+	if err != nil {
+		s.close(websocket.StatusPolicyViolation, "too slow")
+	}
+	return err
+}
+
+func (s *session) close(code websocket.StatusCode, reason string) {
+	s.once.Do(func() {
+		go func() {
+			s.conn.Close(code, reason)
+			s.cancel()
+		}()
+		time.AfterFunc(2*time.Second, s.cancel)
+	})
+}
