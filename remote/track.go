@@ -141,10 +141,10 @@ func (t *tracker) fromEngine(line string) bool {
 }
 
 // answeredForAbsent notes that the arbiter's pending START was answered
-// OK for an engine that is away; the engine's own answer to it, when it
-// is back, is not passed on.
+// OK for an engine that is away: the resync's START, when it is back, is
+// then one the arbiter did not ask for.
 func (t *tracker) answeredForAbsent() {
-	t.want, t.swallow = noAnswer, t.swallow+1
+	t.want = noAnswer
 }
 
 // resync is what a freshly started engine is sent to stand where the

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/record"
+)
+
+// Remote entrants end to end, over loopback, with real processes: the
+// arena serving the event, `arena connect` clients (this test binary as
+// the arena command) and their engines (this binary as the bundled ones).
+
+// freeAddr is a loopback address no one listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// writeRemoteEvent writes an event between the remote entrant "far" and
+// the local engines given as TOML tables.
+func writeRemoteEvent(t *testing.T, dir, addr, settings, locals string) string {
+	t.Helper()
+	cfg := filepath.Join(dir, "remote.toml")
+	src := `name = "remote"
+rule = "freestyle"
+output = "out"
+` + settings + `
+[remote]
+listen = "` + addr + `"
+grace = "30s"
+
+[[engine]]
+name = "far"
+remote = true
+` + locals
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// tokenOf runs arena tokens: far's token and the certificate's fingerprint.
+func tokenOf(t *testing.T, cfg string) (token, fp string) {
+	t.Helper()
+	out, errOut, code := runArena(t, "tokens", cfg)
+	if code != 0 {
+		t.Fatalf("arena tokens: exit %d\n%s", code, errOut)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 3 && f[0] == "token" && f[1] == "far":
+			token = f[2]
+		case len(f) == 2 && f[0] == "fingerprint":
+			fp = f[1]
+		}
+	}
+	if token == "" || fp == "" {
+		t.Fatalf("arena tokens printed\n%s", out)
+	}
+	return token, fp
+}
+
+// client is an `arena connect` process and what it printed.
+type client struct {
+	cmd *exec.Cmd
+	mu  sync.Mutex
+	log strings.Builder
+	con chan struct{} // closed when it says it is connected
+}
+
+func startClient(t *testing.T, addr, token, fp string, engine ...string) *client {
+	t.Helper()
+	args := append([]string{"connect", "-token", token, "-fingerprint", fp, "https://" + addr, "--", os.Args[0], "engine"}, engine...)
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "ARENA_TEST_MAIN=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &client{cmd: cmd, con: make(chan struct{})}
+	go func() {
+		r := bufio.NewReader(stderr)
+		once := sync.Once{}
+		for {
+			l, err := r.ReadString('\n')
+			c.mu.Lock()
+			c.log.WriteString(l)
+			c.mu.Unlock()
+			if strings.Contains(l, "connected to") {
+				once.Do(func() { close(c.con) })
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { c.kill() })
+	return c
+}
+
+func (c *client) kill() {
+	c.cmd.Process.Signal(syscall.SIGKILL)
+	c.cmd.Wait()
+}
+
+func (c *client) output() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.log.String()
+}
+
+func (c *client) waitConnected(t *testing.T) {
+	t.Helper()
+	select {
+	case <-c.con:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the client never connected:\n%s", c.output())
+	}
+}
+
+// runBackground runs the event in this process and returns a channel with
+// its exit code and output.
+func runBackground(t *testing.T, cfg string) chan string {
+	done := make(chan string, 1)
+	go func() {
+		out, errOut, code := runArena(t, "run", "-quiet", cfg)
+		done <- fmt.Sprintf("exit %d\n%s\n%s", code, out, errOut)
+	}()
+	return done
+}
+
+func waitRun(t *testing.T, done chan string) string {
+	t.Helper()
+	select {
+	case s := <-done:
+		if !strings.HasPrefix(s, "exit 0\n") {
+			t.Fatalf("arena run: %s", s)
+		}
+		return s
+	case <-time.After(90 * time.Second):
+		t.Fatal("the event did not end")
+	}
+	return ""
+}
+
+func readRecords(t *testing.T, dir string) []*record.Record {
+	t.Helper()
+	recs, err := journal.Read(filepath.Join(dir, "out", "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// A remote entrant and local ones play a whole event; the remote engine's
+// records are those of a local one (same fields, ends, files), plus the
+// note of the measured round trip.
+func TestRemoteEntrantPlaysAnEvent(t *testing.T) {
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	cfg := writeRemoteEvent(t, dir, addr, "format = \"double-round-robin\"\n[clock]\nmatch = \"30s\"\n", `
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+
+[[engine]]
+name = "random"
+command = "builtin:random"
+`)
+	token, fp := tokenOf(t, cfg)
+	c := startClient(t, addr, token, fp, "greedy")
+	done := runBackground(t, cfg)
+	waitRun(t, done)
+	var recs []*record.Record
+	for _, r := range readRecords(t, dir) {
+		if r.End != record.ByeEnd {
+			recs = append(recs, r)
+		}
+	}
+	if len(recs) != 6 {
+		t.Fatalf("%d games journaled, want 6", len(recs))
+	}
+	rtt := false
+	for _, r := range recs {
+		if r.End.Forfeit() {
+			t.Errorf("game %d (%s vs %s) forfeited: %s %s", r.Game, r.Black, r.White, r.End, r.Detail)
+		}
+		for _, m := range r.Messages {
+			rtt = rtt || strings.Contains(m, "plays remotely, network round trip")
+		}
+		if r.Black == "far" && r.BlackAbout == "" || r.White == "far" && r.WhiteAbout == "" {
+			t.Errorf("game %d: the remote engine's ABOUT is missing", r.Game)
+		}
+	}
+	if !rtt {
+		t.Error("no record notes the round trip")
+	}
+	// far played as greedy does: its games against random look like
+	// greedy's own (both win them).
+	for _, r := range recs {
+		if (r.Black == "far" || r.White == "far") && (r.Black == "random" || r.White == "random") {
+			if w := r.WinnerName(); w != "far" {
+				t.Errorf("game %d: far (greedy) did not beat random: %s %s", r.Game, r.End, r.Detail)
+			}
+		}
+	}
+	_ = c
+}
+
+// A client killed mid-game and started again within the grace period
+// continues the game: no forfeit, and the record notes the reconnection.
+func TestRemoteClientComesBack(t *testing.T) {
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	cfg := writeRemoteEvent(t, dir, addr, "format = \"round-robin\"\n[clock]\nmatch = \"60s\"\n", `
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`)
+	token, fp := tokenOf(t, cfg)
+	c := startClient(t, addr, token, fp, "faulty", "think=500ms")
+	done := runBackground(t, cfg)
+	c.waitConnected(t)
+	time.Sleep(1200 * time.Millisecond)
+	c.kill()
+	time.Sleep(500 * time.Millisecond)
+	c2 := startClient(t, addr, token, fp, "faulty", "think=500ms")
+	waitRun(t, done)
+	recs := readRecords(t, dir)
+	if len(recs) != 1 {
+		t.Fatalf("%d games, want 1", len(recs))
+	}
+	r := recs[0]
+	if r.End.Forfeit() {
+		t.Fatalf("the game was forfeited: %s %s\nclient: %s", r.End, r.Detail, c2.output())
+	}
+	back := false
+	for _, m := range r.Messages {
+		back = back || strings.Contains(m, "far reconnected")
+	}
+	if !back {
+		t.Fatalf("the record does not note the reconnection: %q", r.Messages)
+	}
+}
+
+// A client that stays away past the grace period forfeits.
+func TestRemoteClientStaysAway(t *testing.T) {
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	cfg := writeRemoteEvent(t, dir, addr, "format = \"round-robin\"\n[clock]\nmatch = \"60s\"\n", `
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`)
+	src, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, []byte(strings.Replace(string(src), `grace = "30s"`, `grace = "1s"`, 1)), 0o644)
+	token, fp := tokenOf(t, cfg)
+	c := startClient(t, addr, token, fp, "faulty", "think=500ms")
+	done := runBackground(t, cfg)
+	c.waitConnected(t)
+	time.Sleep(time.Second)
+	c.kill()
+	waitRun(t, done)
+	r := readRecords(t, dir)[0]
+	if !r.End.Forfeit() || r.WinnerName() != "greedy" || !strings.Contains(strings.Join(r.Stderr, "\n"), "disconnect: far stayed away longer than 1s") {
+		t.Fatalf("want far to forfeit by disconnection; got %s %q, stderr %q", r.End, r.Detail, r.Stderr)
+	}
+}
+
+// A wrong token is refused, and arena connect says so and stops.
+func TestRemoteWrongTokenRefused(t *testing.T) {
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	cfg := writeRemoteEvent(t, dir, addr, "format = \"round-robin\"\n", `
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`)
+	token, fp := tokenOf(t, cfg)
+	done := runBackground(t, cfg)
+	c := startClient(t, addr, "wrong", fp, "greedy")
+	waited := make(chan error, 1)
+	go func() { waited <- c.cmd.Wait() }()
+	select {
+	case err := <-waited:
+		if err == nil || !strings.Contains(c.output(), "unknown or revoked token") {
+			t.Errorf("wrong token: %v\n%s", err, c.output())
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("a client with a wrong token kept going")
+	}
+	// A renewed token works, the old one no longer.
+	fresh := readToken(t, cfg)
+	old := startClient(t, addr, token, fp, "greedy")
+	if err := old.cmd.Wait(); err == nil || !strings.Contains(old.output(), "unknown or revoked token") {
+		t.Errorf("replaced token: %v\n%s", err, old.output())
+	}
+	startClient(t, addr, fresh, fp, "greedy").waitConnected(t)
+	waitRun(t, done)
+}
+
+// readToken renews far's token and returns the new one.
+func readToken(t *testing.T, cfg string) string {
+	out, errOut, code := runArena(t, "tokens", "-renew", "far", cfg)
+	if code != 0 {
+		t.Fatalf("arena tokens -renew: %s", errOut)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[1] == "far" {
+			return f[2]
+		}
+	}
+	t.Fatalf("no token in %s", out)
+	return ""
+}
