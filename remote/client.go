@@ -270,7 +270,7 @@ func (c *Client) start(id uint64, send func(message)) (*remoteEngine, error) {
 	}
 	readers.Add(2)
 	go pump(out, "out")
-	go pump(errp, "err")
+	go c.pumpStderr(&readers, errp, id, send)
 	go func() {
 		readers.Wait()
 		err := cmd.Wait()
@@ -290,6 +290,40 @@ func (c *Client) start(id uint64, send func(message)) (*remoteEngine, error) {
 		}
 	}()
 	return e, nil
+}
+
+// stderrKept is how many of the latest stderr lines one message carries:
+// the arbiter keeps an engine's last 20 lines, and a flood of stderr is
+// not worth the network.
+const stderrKept = 20
+
+// pumpStderr sends the engine's stderr lines in batches: whenever the
+// engine pauses, the latest stderrKept lines since the previous batch,
+// separated by newlines, in one message.
+func (c *Client) pumpStderr(wg *sync.WaitGroup, r io.Reader, id uint64, send func(message)) {
+	defer wg.Done()
+	br := bufio.NewReaderSize(r, 64<<10)
+	var batch []string
+	flush := func() {
+		if len(batch) > 0 {
+			send(message{T: "err", S: id, L: strings.Join(batch, "\n")})
+			batch = batch[:0]
+		}
+	}
+	for {
+		l, err := readLine(br, MaxLine/stderrKept)
+		if err != nil {
+			flush()
+			return
+		}
+		if len(batch) == stderrKept {
+			batch = append(batch[:0], batch[1:]...)
+		}
+		batch = append(batch, l)
+		if br.Buffered() == 0 {
+			flush()
+		}
+	}
 }
 
 func (e *remoteEngine) write(l string) {

@@ -334,3 +334,28 @@ func (g *Gateway) stream(id uint64, entrant string) (*stream, error) {
 	}
 	return st, nil
 }
+
+// WaitEntrants waits until every remote entrant has a session, at most
+// for the grace period (or until ctx ends), so that an event does not
+// start its games with engines that are still connecting. It returns the
+// names still missing.
+func (g *Gateway) WaitEntrants(ctx context.Context) []string {
+	deadline := time.Now().Add(g.set.Grace)
+	for {
+		var missing []string
+		g.mu.Lock()
+		for _, n := range g.set.Entrants {
+			if g.sessions[n] == nil {
+				missing = append(missing, n)
+			}
+		}
+		g.mu.Unlock()
+		if len(missing) == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			return missing
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -85,8 +86,11 @@ func (s *session) read() string {
 		switch m.T {
 		case "out":
 			st.fromEngine(s, m.L)
-		case "err":
-			st.toRelay("E " + m.L)
+		case "err": // a batch of the latest stderr lines
+			lines := strings.Split(m.L, "\n")
+			for _, l := range lines[max(0, len(lines)-stderrKept):] {
+				st.toRelay("E " + l)
+			}
 		case "exit":
 			st.engineExited(s, m.C, m.L)
 		}

@@ -333,3 +333,53 @@ func readToken(t *testing.T, cfg string) string {
 	t.Fatalf("no token in %s", out)
 	return ""
 }
+
+// The fault catalogue holds for a remote engine as for a local one: the
+// same misbehaviour ends the game the same way (end, winner, detail, moves).
+func TestRemoteFaultCatalogue(t *testing.T) {
+	modes := [][]string{
+		{"crash-at=3"}, {"hang-at=3"}, {"illegal-at=3"}, {"malformed-at=2"}, {"garbage"},
+		{"messages=2000"}, {"long-line=3000000"}, {"stderr-flood=1000000"}, {"slow-start=3s"}, {"refuse-start"},
+	}
+	settings := "format = \"round-robin\"\nstart_timeout = \"1s\"\n[clock]\nmatch = \"2s\"\ntolerance = \"500ms\"\n"
+	for _, mode := range modes {
+		t.Run(strings.Join(mode, " "), func(t *testing.T) {
+			// Local: the same event with the faulty engine on this machine.
+			local := t.TempDir()
+			args := `["` + strings.Join(mode, `", "`) + `"]`
+			lcfg := filepath.Join(local, "local.toml")
+			os.WriteFile(lcfg, []byte("name = \"local\"\nrule = \"freestyle\"\noutput = \"out\"\n"+settings+`
+[[engine]]
+name = "far"
+command = "builtin:faulty"
+args = `+args+`
+
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`), 0o644)
+			if out, errOut, code := runArena(t, "run", "-quiet", lcfg); code != 0 {
+				t.Fatalf("local event: exit %d\n%s\n%s", code, out, errOut)
+			}
+			want := readRecords(t, local)[0]
+
+			dir := t.TempDir()
+			addr := freeAddr(t)
+			cfg := writeRemoteEvent(t, dir, addr, settings, `
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`)
+			token, fp := tokenOf(t, cfg)
+			c := startClient(t, addr, token, fp, append([]string{"faulty"}, mode...)...)
+			run := runBackground(t, cfg)
+			waitRun(t, run)
+			got := readRecords(t, dir)[0]
+			sameDetail := got.Detail == want.Detail || got.End == record.Time // a time detail quotes the clock as measured
+			if got.End != want.End || got.WinnerName() != want.WinnerName() || !sameDetail || len(got.Moves) != len(want.Moves) {
+				t.Errorf("remote: %s %s %q after %d moves\n local: %s %s %q after %d moves\nclient: %s",
+					got.End, got.WinnerName(), got.Detail, len(got.Moves), want.End, want.WinnerName(), want.Detail, len(want.Moves), c.output())
+			}
+		})
+	}
+}
