@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -381,5 +382,95 @@ command = "builtin:greedy"
 					got.End, got.WinnerName(), got.Detail, len(got.Moves), want.End, want.WinnerName(), want.Detail, len(want.Moves), c.output())
 			}
 		})
+	}
+}
+
+// A SIGKILLed server resumes the event and the client reconnects by
+// itself; the event ends with every game played and none forfeited.
+func TestRemoteServerKilledAndResumed(t *testing.T) {
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	cfg := writeRemoteEvent(t, dir, addr, "format = \"double-round-robin\"\n[clock]\nmatch = \"60s\"\n", `
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`)
+	token, fp := tokenOf(t, cfg)
+	server := func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "run", "-quiet", cfg)
+		cmd.Env = append(os.Environ(), "ARENA_TEST_MAIN=1")
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd
+	}
+	first := server()
+	c := startClient(t, addr, token, fp, "faulty", "think=300ms")
+	c.waitConnected(t)
+	time.Sleep(1500 * time.Millisecond)
+	first.Process.Signal(syscall.SIGKILL)
+	first.Wait()
+	second := server()
+	waited := make(chan error, 1)
+	go func() { waited <- second.Wait() }()
+	select {
+	case err := <-waited:
+		if err != nil {
+			t.Fatalf("the resumed event: %v\n%s", err, second.Stdout)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the resumed event did not end; client:\n%s", c.output())
+	}
+	recs := readRecords(t, dir)
+	if len(recs) != 2 {
+		t.Fatalf("%d games, want 2", len(recs))
+	}
+	for _, r := range recs {
+		if r.End.Forfeit() {
+			t.Errorf("game %d forfeited: %s %q", r.Game, r.End, r.Detail)
+		}
+	}
+	if n := strings.Count(c.output(), "connected to"); n < 2 {
+		t.Errorf("the client connected %d times, want a reconnection:\n%s", n, c.output())
+	}
+}
+
+// A flood of connection attempts is throttled while a game runs; the
+// game is played to its end without a forfeit.
+func TestRemoteConnectionFloodDuringGame(t *testing.T) {
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	cfg := writeRemoteEvent(t, dir, addr, "format = \"round-robin\"\n[clock]\nmatch = \"30s\"\n", `
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`)
+	token, fp := tokenOf(t, cfg)
+	c := startClient(t, addr, token, fp, "faulty", "think=200ms")
+	done := runBackground(t, cfg)
+	c.waitConnected(t)
+	refused := 0
+	for range 300 {
+		conn, err := net.DialTimeout("tcp", addr, time.Second)
+		if err != nil {
+			refused++
+			continue
+		}
+		conn.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		if _, err := conn.Read(make([]byte, 1)); err == io.EOF {
+			refused++ // closed before any handshake
+		}
+		conn.Close()
+	}
+	waitRun(t, done)
+	if refused < 250 {
+		t.Errorf("only %d of 300 flood connections were cut", refused)
+	}
+	r := readRecords(t, dir)[0]
+	if r.End.Forfeit() {
+		t.Fatalf("the game under a connection flood was forfeited: %s %q", r.End, r.Detail)
 	}
 }
