@@ -283,7 +283,7 @@ command = "builtin:greedy"
 	c.kill()
 	waitRun(t, done)
 	r := readRecords(t, dir)[0]
-	if !r.End.Forfeit() || r.WinnerName() != "greedy" || !strings.Contains(strings.Join(r.Stderr, "\n"), "disconnect: far stayed away longer than 1s") {
+	if r.End != record.Disconnect || r.WinnerName() != "greedy" || !strings.Contains(strings.Join(r.Stderr, "\n"), "disconnect: far stayed away longer than 1s") {
 		t.Fatalf("want far to forfeit by disconnection; got %s %q, stderr %q", r.End, r.Detail, r.Stderr)
 	}
 }

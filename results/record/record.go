@@ -20,17 +20,18 @@ const (
 	Crash       Termination = "crash"          // forfeit: the engine process died or closed its output
 	Refusal     Termination = "refusal"        // forfeit: the engine refused the game (ERROR to START) or never answered it
 	MemoryLimit Termination = "memory"         // forfeit: the engine's processes used more memory than allowed
+	Disconnect  Termination = "disconnect"     // forfeit: a remote engine's entrant stayed away too long or too often (package remote)
 	Aborted     Termination = "aborted"        // the arbiter stopped the game; not a result, never journaled
 	ByeEnd      Termination = "bye"            // not a game: Black sat the round out (White is "")
 )
 
 // terminations are the ends a record may carry (Aborted never is journaled).
-var terminations = []Termination{Five, CaptureWin, FullBoard, MoveCap, Time, Illegal, Forbidden, Crash, Refusal, MemoryLimit, ByeEnd}
+var terminations = []Termination{Five, CaptureWin, FullBoard, MoveCap, Time, Illegal, Forbidden, Crash, Refusal, MemoryLimit, Disconnect, ByeEnd}
 
 // Forfeit reports whether the loser lost by a fault rather than on the board.
 func (t Termination) Forfeit() bool {
 	switch t {
-	case Time, Illegal, Crash, Refusal, MemoryLimit:
+	case Time, Illegal, Crash, Refusal, MemoryLimit, Disconnect:
 		return true
 	}
 	return false
