@@ -199,7 +199,9 @@ func (c *Client) serve(ctx context.Context, conn *websocket.Conn) error {
 			engines[m.S] = e
 		case "in":
 			if e := engines[m.S]; e != nil {
-				e.write(m.L)
+				for _, l := range strings.Split(m.L, "\n") { // a block comes whole
+					e.write(l)
+				}
 			}
 		case "close":
 			if e := engines[m.S]; e != nil {

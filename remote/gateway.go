@@ -290,7 +290,7 @@ func (g *Gateway) serveRelay(c net.Conn) {
 		return
 	}
 	c.SetReadDeadline(time.Time{})
-	f := strings.Fields(hello)
+	f := strings.SplitN(hello, " ", 3) // HELLO SECRET NAME (a name may hold spaces)
 	if len(f) != 3 || f[0] != "HELLO" || subtle.ConstantTimeCompare([]byte(f[1]), []byte(g.secret)) != 1 || !contains(g.set.Entrants, f[2]) {
 		fmt.Fprintf(c, "X 1 arena relay: refused by the gateway\n")
 		return

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
@@ -83,18 +84,38 @@ func (s *session) read() string {
 		if len(m.L) > MaxLine {
 			m.L = m.L[:MaxLine]
 		}
+		// A line is one line: what a client puts after a line break is
+		// another line (stdout, stderr), or nothing (an exit's detail).
+		lines := strings.Split(strings.ReplaceAll(m.L, "\r", ""), "\n")
 		switch m.T {
 		case "out":
-			st.fromEngine(s, m.L)
+			for _, l := range lines {
+				st.fromEngine(s, l)
+			}
 		case "err": // a batch of the latest stderr lines
-			lines := strings.Split(m.L, "\n")
 			for _, l := range lines[max(0, len(lines)-stderrKept):] {
 				st.toRelay("E " + l)
 			}
 		case "exit":
-			st.engineExited(s, m.C, m.L)
+			st.engineExited(s, exitCode(m.C), lines[0])
 		}
 	}
+}
+
+// exitCode is a client's report of how its engine ended, as the relay may
+// end: an exit status, or minus one of the signals that end a crashing
+// program. Anything else (a signal that would stop the relay rather than
+// end it) is exit status 1.
+func exitCode(c int) int {
+	switch {
+	case c >= 0 && c <= 255:
+		return c
+	case -c == int(syscall.SIGKILL), -c == int(syscall.SIGSEGV), -c == int(syscall.SIGABRT), -c == int(syscall.SIGTERM),
+		-c == int(syscall.SIGINT), -c == int(syscall.SIGBUS), -c == int(syscall.SIGFPE), -c == int(syscall.SIGILL),
+		-c == int(syscall.SIGPIPE), -c == int(syscall.SIGHUP), -c == int(syscall.SIGQUIT):
+		return c
+	}
+	return 1
 }
 
 // ping measures the round trip every pingEvery; a session that does not
@@ -112,7 +133,9 @@ func (s *session) ping() {
 			return
 		}
 		rtt := time.Since(start)
-		s.rtt.Store(int64(rtt))
+		if s.rtt.Swap(int64(rtt)) == 0 {
+			s.g.set.Notice(fmt.Sprintf("remote: %s round trip %.2f ms", s.entrant, float64(rtt.Microseconds())/1000))
+		}
 		s.send(message{T: "rtt", MS: float64(rtt.Microseconds()) / 1000})
 		select {
 		case <-s.ctx.Done():

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -46,10 +47,8 @@ func (st *stream) fromArbiter(line string) {
 		}
 		return
 	}
-	for _, l := range out {
-		if st.sess.send(message{T: "in", S: st.id, L: l}) != nil {
-			return
-		}
+	if len(out) > 0 {
+		st.sess.send(message{T: "in", S: st.id, L: strings.Join(out, "\n")}) // a whole block in one message
 	}
 }
 
@@ -106,8 +105,8 @@ func (st *stream) attach(s *session) {
 	if s.send(message{T: "open", S: st.id}) != nil {
 		return
 	}
-	for _, l := range st.t.resync() { // nothing before the first START
-		if s.send(message{T: "in", S: st.id, L: l}) != nil {
+	if lines := st.t.resync(); len(lines) > 0 { // nothing before the first START
+		if s.send(message{T: "in", S: st.id, L: strings.Join(lines, "\n")}) != nil {
 			return
 		}
 	}

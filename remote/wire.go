@@ -10,9 +10,9 @@ import (
 
 // message is one WebSocket message between the gateway and a client, as
 // JSON. From the gateway: hello (L: the entrant's name), open (S: start an
-// engine for stream S), in (a line for S's engine), close (end S's
-// engine), rtt (MS: the measured round trip). From the client: out and err
-// (a line the engine wrote on stdout or stderr), exit (S's engine ended; C
+// engine for stream S), in (lines for S's engine, separated by newlines:
+// a block such as BOARD ... DONE travels whole), close (end S's engine), rtt (MS: the measured round trip). From the client: out and err
+// (lines the engine wrote on stdout, or the latest of its stderr lines), exit (S's engine ended; C
 // its exit code, or minus the signal that ended it; L as Go says it).
 type message struct {
 	T  string  `json:"t"`
