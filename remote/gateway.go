@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -112,7 +114,7 @@ func Start(set Settings) (*Gateway, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/connect", g.connect)
 	g.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, MaxHeaderBytes: 8 << 10,
-		ErrorLog: nil, IdleTimeout: 30 * time.Second}
+		ErrorLog: log.New(io.Discard, "", 0), IdleTimeout: 30 * time.Second} // a flood of failed handshakes is not news
 	g.wg.Add(3)
 	go func() { defer g.wg.Done(); g.srv.Serve(tl) }()
 	go func() { defer g.wg.Done(); g.acceptRelays() }()

@@ -84,9 +84,10 @@ func (s *session) read() string {
 		if len(m.L) > MaxLine {
 			m.L = m.L[:MaxLine]
 		}
-		// A line is one line: what a client puts after a line break is
-		// another line (stdout, stderr), or nothing (an exit's detail).
-		lines := strings.Split(strings.ReplaceAll(m.L, "\r", ""), "\n")
+		// A line is one line: what a client puts after a line break (\n,
+		// \r\n or \r, as the engine driver reads them) is another line
+		// (stdout, stderr), or nothing (an exit's detail).
+		lines := strings.Split(lineBreaks.Replace(m.L), "\n")
 		switch m.T {
 		case "out":
 			for _, l := range lines {
@@ -101,6 +102,8 @@ func (s *session) read() string {
 		}
 	}
 }
+
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 
 // exitCode is a client's report of how its engine ended, as the relay may
 // end: an exit status, or minus one of the signals that end a crashing
