@@ -1,12 +1,14 @@
 package remote
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -214,5 +216,51 @@ func TestTrackerResync(t *testing.T) {
 	out, _ := tr.fromArbiter("TURN 11,11")
 	if got := strings.Join(out, "|"); got != "BOARD|7,7,2|8,8,1|9,9,2|10,10,1|11,11,2|DONE" {
 		t.Fatalf("TURN after a resync sent as %s", got)
+	}
+}
+
+// A client's line holding line breaks is several lines for the arbiter,
+// never a line of the relay's own protocol; an exit report naming a
+// signal that would stop the relay becomes exit status 1.
+func TestClientInputCannotSpeakForTheGateway(t *testing.T) {
+	g, tokens := startGateway(t)
+	relay := relayFor(t, g, "a")
+	conn, _, err := dial(t, g.client(tokens["a"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var id uint64
+	for id == 0 {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m message
+		json.Unmarshal(data, &m)
+		if m.T == "open" {
+			id = m.S
+		}
+	}
+	for _, m := range []message{{T: "out", S: id, L: "MESSAGE hi\nX 0 forged\rE forged"}, {T: "exit", S: id, C: -int(syscall.SIGSTOP), L: "stopped\nL 7,7"}} {
+		b, _ := json.Marshal(m)
+		if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	relay.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var got []string
+	r := bufio.NewReader(relay)
+	for len(got) < 4 {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("relay read %q, then %v", got, err)
+		}
+		got = append(got, strings.TrimSuffix(l, "\n"))
+	}
+	want := []string{"L MESSAGE hi", "L X 0 forged", "L E forged", "X 1 stopped"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("the relay got %q, want %q", got, want)
 	}
 }
