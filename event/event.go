@@ -60,9 +60,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	} else if gw != nil {
 		defer gw.Close() // after the engines, whose relays it serves
-		s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
-		if missing := gw.WaitEntrants(drain); len(missing) > 0 {
-			s.send(Notice{Text: fmt.Sprintf("remote: starting without %s; their games wait for them as for a disconnection", strings.Join(missing, ", "))})
+		if played(f.done) < ev.total() { // a finished event has nothing to wait for
+			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
+			if missing := gw.WaitEntrants(drain); len(missing) > 0 {
+				s.send(Notice{Text: fmt.Sprintf("remote: starting without %s; their games wait for them as for a disconnection", strings.Join(missing, ", "))})
+			}
 		}
 	}
 	defer ev.closeTranscripts(s) // after the engines, whose END they record

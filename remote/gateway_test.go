@@ -264,3 +264,26 @@ func TestClientInputCannotSpeakForTheGateway(t *testing.T) {
 		t.Fatalf("the relay got %q, want %q", got, want)
 	}
 }
+
+// One live session per entrant: a new connection with the token replaces
+// the old one, which is told why.
+func TestNewSessionReplacesOld(t *testing.T) {
+	g, tokens := startGateway(t)
+	old, _, err := dial(t, g.client(tokens["a"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := dial(t, g.client(tokens["a"])); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		if _, _, err := old.Read(ctx); err != nil {
+			if websocket.CloseStatus(err) != closeReplaced {
+				t.Fatalf("the old session ended with %v, want status %d", err, closeReplaced)
+			}
+			return
+		}
+	}
+}
