@@ -59,7 +59,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	if gw, err := ev.startGateway(s); err != nil {
 		return nil, err
 	} else if gw != nil {
-		defer gw.Close() // after the engines, whose relays it serves
+		defer gw.Close()                 // after the engines, whose relays it serves
 		if played(f.done) < ev.total() { // a finished event has nothing to wait for
 			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
 			if missing := gw.WaitEntrants(drain); len(missing) > 0 {

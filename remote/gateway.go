@@ -304,14 +304,17 @@ func (g *Gateway) serveRelay(c net.Conn) {
 	}
 	g.next++
 	st := &stream{g: g, id: g.next, entrant: f[2], relay: c}
+	st.mu.Lock() // before a session can find it
 	g.streams[st.id] = st
 	s := g.sessions[st.entrant]
 	g.mu.Unlock()
 	defer st.end()
+	if s == nil {
+		st.away(false)
+	}
+	st.mu.Unlock()
 	if s != nil {
 		st.attach(s)
-	} else {
-		st.away(false)
 	}
 	for {
 		line, err := readLine(r, MaxLine)

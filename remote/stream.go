@@ -94,8 +94,8 @@ func (st *stream) engineExited(s *session, code int, detail string) {
 func (st *stream) attach(s *session) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.over {
-		return
+	if st.over || st.sess == s {
+		return // ended, or attached already
 	}
 	if st.grace != nil {
 		st.grace.Stop()
