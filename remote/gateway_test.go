@@ -287,3 +287,65 @@ func TestNewSessionReplacesOld(t *testing.T) {
 		}
 	}
 }
+
+// The disconnection rule: a session that drops during a game leaves the
+// engine a grace period; the second drop in one game, past the one
+// allowed, forfeits at once with ExitDisconnect. Each return resyncs the
+// new engine.
+func TestDisconnectionsPerGame(t *testing.T) {
+	g, tokens := startGateway(t) // MaxDisconnects 1, Grace 1s
+	relay := relayFor(t, g, "a")
+	fmt.Fprintf(relay, "START 15\nINFO rule 1\n")
+	r := bufio.NewReader(relay)
+	relay.SetReadDeadline(time.Now().Add(10 * time.Second))
+	// Away at START: answered for it.
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l == "L OK\n" {
+			break
+		}
+	}
+	fmt.Fprintf(relay, "TURN 7,7\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// connect reads until the engine is sent the resync.
+	connect := func() *websocket.Conn {
+		conn, _, err := dial(t, g.client(tokens["a"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m message
+			json.Unmarshal(data, &m)
+			if m.T == "in" {
+				if want := "START 15\nINFO rule 1\nBOARD\n7,7,2\nDONE"; m.L != want {
+					t.Fatalf("resync %q, want %q", m.L, want)
+				}
+				return conn
+			}
+		}
+	}
+	connect().CloseNow() // disconnection 1 of the game: a grace period
+	connect().CloseNow() // disconnection 2: one too many
+	var last string
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("relay: %v after %q", err, last)
+		}
+		last = l
+		if strings.HasPrefix(l, "X ") {
+			break
+		}
+	}
+	if want := fmt.Sprintf("X %d disconnect: a disconnected 2 times in one game, at most 1 are allowed\n", ExitDisconnect); last != want {
+		t.Fatalf("relay got %q, want %q", last, want)
+	}
+}

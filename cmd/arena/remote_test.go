@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -215,6 +217,32 @@ command = "builtin:random"
 	}
 	if !rtt {
 		t.Error("no record notes the round trip")
+	}
+	// Identical in form: far's journal lines have the fields local greedy's
+	// have against the same opponent with the same colour (the round-trip
+	// note aside).
+	keys := map[string]string{}
+	b, _ := os.ReadFile(filepath.Join(dir, "out", "journal.jsonl"))
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["end"] == "bye" {
+			continue
+		}
+		delete(m, "messages")
+		var ks []string
+		for k := range m {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		keys[fmt.Sprint(m["black"], " ", m["white"])] = strings.Join(ks, " ")
+	}
+	for _, pair := range [][2]string{{"far random", "greedy random"}, {"random far", "random greedy"}} {
+		if keys[pair[0]] == "" || keys[pair[0]] != keys[pair[1]] {
+			t.Errorf("%s has fields %q, %s %q", pair[0], keys[pair[0]], pair[1], keys[pair[1]])
+		}
 	}
 	// far played as greedy does: its games against random look like
 	// greedy's own (both win them).
