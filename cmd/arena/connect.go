@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"sort"
 	"strings"
@@ -20,7 +21,7 @@ func runConnect(args []string, stdout, stderr io.Writer) error {
 			"token the organizer gave), starts ENGINE here for every game and relays the Gomocup protocol.\n"+
 			"The arbiter keeps the clocks: think time is measured at the server and includes the network.\n"+
 			"A lost connection is retried with backoff; the engine is restarted and resynced on return.", stdout)
-	token := fs.String("token", "", "the entrant's token (or -token-file)")
+	token := fs.String("token", "", "the entrant's token (or -token-file, which other users cannot see in ps)")
 	tokenFile := fs.String("token-file", "", "a file holding the token")
 	fp := fs.String("fingerprint", "", "the server certificate's SHA-256, as the event prints it (pins it)")
 	entrant := fs.String("entrant", "", "refuse unless the token plays for this entrant")
@@ -37,6 +38,9 @@ func runConnect(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(eng) == 0 {
 		return fmt.Errorf("%w: no engine after --", errUsage)
+	}
+	if _, err := exec.LookPath(eng[0]); err != nil { // before any game depends on it
+		return fmt.Errorf("engine: %w", err)
 	}
 	if *tokenFile != "" {
 		b, err := os.ReadFile(*tokenFile)
