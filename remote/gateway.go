@@ -58,6 +58,7 @@ type Gateway struct {
 	streams  map[uint64]*stream
 	next     uint64
 	closed   bool
+	done     chan struct{} // closed by Close
 	wg       sync.WaitGroup
 }
 
@@ -90,7 +91,7 @@ func Start(set Settings) (*Gateway, error) {
 	sec := make([]byte, 32)
 	rand.Read(sec)
 	g := &Gateway{set: set, secret: hex.EncodeToString(sec), fingerprint: fp,
-		sessions: map[string]*session{}, streams: map[uint64]*stream{}}
+		sessions: map[string]*session{}, streams: map[uint64]*stream{}, done: make(chan struct{})}
 	if err := g.reloadTokens(); err != nil {
 		return nil, err
 	}
@@ -137,7 +138,12 @@ func (g *Gateway) RelayEnv() []string {
 // Close ends every session and relay and stops the servers.
 func (g *Gateway) Close() error {
 	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return nil
+	}
 	g.closed = true
+	close(g.done)
 	var ss []*session
 	for _, s := range g.sessions {
 		ss = append(ss, s)
@@ -195,13 +201,13 @@ func (g *Gateway) reloadTokens() error {
 }
 
 func (g *Gateway) watchTokens() {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
 	for {
-		time.Sleep(time.Second)
-		g.mu.Lock()
-		closed := g.closed
-		g.mu.Unlock()
-		if closed {
+		select {
+		case <-g.done:
 			return
+		case <-t.C:
 		}
 		if err := g.reloadTokens(); err != nil {
 			g.set.Notice("remote: tokens: " + err.Error())
