@@ -111,7 +111,7 @@ func Start(set Settings) (*Gateway, error) {
 		return nil, fmt.Errorf("remote: listen: %w", err)
 	}
 	g.addr = ln.Addr().String()
-	tl := tls.NewListener(throttled{ln, newLimiter(10, 3*time.Second)}, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	tl := tls.NewListener(newThrottled(ln, newLimiter(10, 3*time.Second)), &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	mux := http.NewServeMux()
 	mux.HandleFunc("/connect", g.connect)
 	g.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, MaxHeaderBytes: 8 << 10,

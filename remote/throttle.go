@@ -62,11 +62,20 @@ func (l *limiter) forget(now time.Time) {
 	}
 }
 
+// maxConns bounds the connections open at once, from all addresses.
+const maxConns = 1024
+
 // throttled is a listener that closes, before any TLS handshake, the
-// connections of an address that has used up its attempts.
+// connections of an address that has used up its attempts, and those
+// beyond maxConns open at once.
 type throttled struct {
 	net.Listener
-	l *limiter
+	l    *limiter
+	open chan struct{} // a token per open connection
+}
+
+func newThrottled(ln net.Listener, l *limiter) throttled {
+	return throttled{Listener: ln, l: l, open: make(chan struct{}, maxConns)}
 }
 
 func (t throttled) Accept() (net.Conn, error) {
@@ -76,11 +85,29 @@ func (t throttled) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		host, _, _ := net.SplitHostPort(c.RemoteAddr().String())
-		if t.l.allow(host) {
-			return c, nil
+		if !t.l.allow(host) {
+			c.Close()
+			continue
 		}
-		c.Close()
+		select {
+		case t.open <- struct{}{}:
+			return &counted{Conn: c, open: t.open}, nil
+		default:
+			c.Close()
+		}
 	}
+}
+
+// counted gives its token back when it is closed.
+type counted struct {
+	net.Conn
+	open chan struct{}
+	once sync.Once
+}
+
+func (c *counted) Close() error {
+	c.once.Do(func() { <-c.open })
+	return c.Conn.Close()
 }
 
 // pacer spaces out a session's messages: at most rate a second on
