@@ -56,9 +56,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	defer f.close()
-	if gw, err := ev.startGateway(s); err != nil {
+	gw, err := ev.startGateway(s)
+	if err != nil {
 		return nil, err
-	} else if gw != nil {
+	}
+	if gw != nil {
 		defer gw.Close()                 // after the engines, whose relays it serves
 		if played(f.done) < ev.total() { // a finished event has nothing to wait for
 			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
@@ -99,6 +101,9 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	})
 	if runErr == nil && (drain.Err() != nil || abort.Err() != nil) {
 		runErr = fmt.Errorf("stopped: %d finished games are in %s; run the same command to continue", played(done), ev.out)
+	}
+	if gw != nil && runErr == nil {
+		gw.Over() // the clients stop rather than wait for a continuation
 	}
 	rep, err := writeStandings(ev.out, id, done)
 	if err != nil && runErr == nil {

@@ -43,9 +43,10 @@ const (
 	lastRetry  = 30 * time.Second
 )
 
-// Run connects and serves until ctx ends or the server ends the session
-// for good (a revoked token, a newer connection, a refusal); those are
-// returned as errors, as is a token the server does not know.
+// Run connects and serves until ctx ends, the event is over (nil), or the
+// server ends the session for good (a revoked token, a newer connection, a
+// refusal); those are returned as errors, as is a token the server does
+// not know.
 func (c *Client) Run(ctx context.Context) error {
 	u, err := c.endpoint()
 	if err != nil {
@@ -77,6 +78,9 @@ func (c *Client) Run(ctx context.Context) error {
 		case ctx.Err() != nil:
 			conn.Close(websocket.StatusNormalClosure, "")
 			return ctx.Err()
+		case code == closeOver:
+			fmt.Fprintln(c.Log, "arena connect: the event is over")
+			return nil
 		case code == closeReplaced || code == closeRevoked || code == closeRefused:
 			return fmt.Errorf("the server ended the session: %v", err)
 		}

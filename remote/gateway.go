@@ -58,6 +58,7 @@ type Gateway struct {
 	streams  map[uint64]*stream
 	next     uint64
 	closed   bool
+	over     bool          // the event is over (Over)
 	done     chan struct{} // closed by Close
 	wg       sync.WaitGroup
 }
@@ -135,6 +136,14 @@ func (g *Gateway) RelayEnv() []string {
 	return []string{envSocket + "=" + filepath.Join(g.sockDir, "relay.sock"), envSecret + "=" + g.secret}
 }
 
+// Over marks the event as finished: Close then tells the clients so, and
+// they stop instead of reconnecting.
+func (g *Gateway) Over() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.over = true
+}
+
 // Close ends every session and relay and stops the servers.
 func (g *Gateway) Close() error {
 	g.mu.Lock()
@@ -153,8 +162,12 @@ func (g *Gateway) Close() error {
 		st = append(st, s)
 	}
 	g.mu.Unlock()
+	code, reason := websocket.StatusGoingAway, "the event stopped"
+	if g.over {
+		code, reason = closeOver, "the event is over"
+	}
 	for _, s := range ss {
-		s.close(websocket.StatusGoingAway, "the event stopped")
+		s.close(code, reason)
 	}
 	for _, s := range st {
 		s.relay.Close()
@@ -250,6 +263,12 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 	}
 	g.set.Notice(fmt.Sprintf("remote: %s connected from %s", name, r.RemoteAddr))
 	s.run()
+}
+
+func (g *Gateway) isClosed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
 }
 
 // streamsOf are the live streams of an entrant.

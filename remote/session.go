@@ -51,7 +51,9 @@ func (s *session) run() {
 	why := s.read()
 	s.close(websocket.StatusNormalClosure, "")
 	if s.g.ended(s) {
-		s.g.set.Notice(fmt.Sprintf("remote: %s disconnected (%s)", s.entrant, why))
+		if !s.g.isClosed() {
+			s.g.set.Notice(fmt.Sprintf("remote: %s disconnected (%s)", s.entrant, why))
+		}
 		for _, st := range s.g.streamsOf(s.entrant) {
 			st.detach(s)
 		}

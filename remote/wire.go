@@ -42,6 +42,7 @@ const (
 // Close codes of a session the gateway ends for good: the client stops
 // instead of reconnecting.
 const (
+	closeOver     = 4000 // the event is over: nothing more to play
 	closeReplaced = 4001 // a newer connection with the entrant's token took over
 	closeRevoked  = 4003 // the token was revoked
 	closeRefused  = 4008 // the client broke the rules (another entrant's stream)

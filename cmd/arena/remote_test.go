@@ -261,7 +261,17 @@ command = "builtin:random"
 			}
 		}
 	}
-	_ = c
+	// The event is over: the client says so and stops by itself.
+	ended := make(chan error, 1)
+	go func() { ended <- c.wait() }()
+	select {
+	case err := <-ended:
+		if err != nil || !strings.Contains(c.output(), "the event is over") {
+			t.Errorf("the client ended with %v:\n%s", err, c.output())
+		}
+	case <-time.After(30 * time.Second):
+		t.Errorf("the client did not stop after the event:\n%s", c.output())
+	}
 }
 
 // A client killed mid-game and started again within the grace period
