@@ -32,10 +32,12 @@ func newSession(g *Gateway, entrant, hash string, conn *websocket.Conn, addr str
 	return &session{g: g, entrant: entrant, hash: hash, conn: conn, addr: addr, ctx: ctx, cancel: cancel}
 }
 
-// Message rates a session may send: beyond them its messages wait.
+// Rates a session may send at: beyond them its messages wait.
 const (
-	messageRate  = 20000 // a second
+	messageRate  = 20000 // messages a second
 	messageBurst = 20000
+	byteRate     = 16 << 20 // bytes a second
+	byteBurst    = 16 << 20
 )
 
 // run serves the session until it ends, then gives its engines' streams
@@ -63,13 +65,15 @@ func (s *session) run() {
 // read relays the client's messages to the streams; it returns why the
 // session ended.
 func (s *session) read() string {
-	p := pacer{rate: messageRate, burst: messageBurst}
+	msgs := pacer{rate: messageRate, burst: messageBurst}
+	bytes := pacer{rate: byteRate, burst: byteBurst}
 	for {
 		_, data, err := s.conn.Read(s.ctx)
 		if err != nil {
 			return err.Error()
 		}
-		p.wait()
+		msgs.wait(1)
+		bytes.wait(float64(len(data)))
 		var m message
 		if err := json.Unmarshal(data, &m); err != nil {
 			s.close(closeRefused, "not a message")

@@ -110,27 +110,28 @@ func (c *counted) Close() error {
 	return c.Conn.Close()
 }
 
-// pacer spaces out a session's messages: at most rate a second on
-// average, burst at once. A client over it is slowed down (its messages
-// wait in the network), not dropped.
+// pacer spaces out what a session sends (messages, or bytes): at most
+// rate a second on average, burst at once. A client over it is slowed down
+// (its messages wait in the network), not dropped.
 type pacer struct {
 	rate, burst float64
 	tokens      float64
 	at          time.Time
 }
 
-func (p *pacer) wait() {
+// wait takes cost from the bucket, sleeping until it holds that much.
+func (p *pacer) wait(cost float64) {
 	now := time.Now()
 	if p.at.IsZero() {
 		p.tokens, p.at = p.burst, now
 	}
 	p.tokens = min(p.burst, p.tokens+now.Sub(p.at).Seconds()*p.rate)
 	p.at = now
-	if p.tokens < 1 {
-		d := time.Duration((1 - p.tokens) / p.rate * float64(time.Second))
+	if p.tokens < cost {
+		d := time.Duration((cost - p.tokens) / p.rate * float64(time.Second))
 		time.Sleep(d)
 		p.at = p.at.Add(d)
-		p.tokens = 1
+		p.tokens = cost
 	}
-	p.tokens--
+	p.tokens -= cost
 }
