@@ -17,14 +17,14 @@ import (
 
 // startGateway opens a gateway for entrants a and b on a free loopback
 // port and returns it with their tokens.
-func startGateway(t *testing.T) (*Gateway, map[string]string) {
+func startGateway(t *testing.T, grace time.Duration) (*Gateway, map[string]string) {
 	t.Helper()
 	dir := t.TempDir()
 	tokens, err := IssueTokens(dir, []string{"a", "b"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := Start(Settings{Folder: dir, Listen: "127.0.0.1:0", Grace: time.Second, MaxDisconnects: 1, Entrants: []string{"a", "b"}})
+	g, err := Start(Settings{Folder: dir, Listen: "127.0.0.1:0", Grace: grace, MaxDisconnects: 1, Entrants: []string{"a", "b"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func dial(t *testing.T, c *Client) (*websocket.Conn, int, error) {
 }
 
 func TestRefusesUnknownAndRevokedTokens(t *testing.T) {
-	g, tokens := startGateway(t)
+	g, tokens := startGateway(t, time.Minute)
 	if _, code, err := dial(t, g.client("not-a-token")); err == nil || code != 401 {
 		t.Fatalf("unknown token: status %d, err %v; want 401", code, err)
 	}
@@ -84,7 +84,7 @@ func TestRefusesUnknownAndRevokedTokens(t *testing.T) {
 }
 
 func TestPinnedFingerprint(t *testing.T) {
-	g, tokens := startGateway(t)
+	g, tokens := startGateway(t, time.Minute)
 	c := g.client(tokens["a"])
 	c.Fingerprint = strings.Repeat("0", 64)
 	if _, _, err := dial(t, c); err == nil || !strings.Contains(err.Error(), "does not match -fingerprint") {
@@ -120,7 +120,7 @@ func relayFor(t *testing.T, g *Gateway, name string) net.Conn {
 }
 
 func TestRefusesAnotherEntrantsGame(t *testing.T) {
-	g, tokens := startGateway(t)
+	g, tokens := startGateway(t, time.Minute)
 	relayFor(t, g, "b")
 	var id uint64
 	for deadline := time.Now().Add(5 * time.Second); id == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
@@ -153,7 +153,7 @@ func TestRefusesAnotherEntrantsGame(t *testing.T) {
 }
 
 func TestRefusesForgedRelay(t *testing.T) {
-	g, _ := startGateway(t)
+	g, _ := startGateway(t, time.Minute)
 	var sock string
 	for _, kv := range g.RelayEnv() {
 		if v, ok := strings.CutPrefix(kv, envSocket+"="); ok {
@@ -176,7 +176,7 @@ func TestRefusesForgedRelay(t *testing.T) {
 // Connection attempts beyond the per-address allowance are closed before
 // the TLS handshake.
 func TestThrottlesConnectionFlood(t *testing.T) {
-	g, _ := startGateway(t)
+	g, _ := startGateway(t, time.Minute)
 	refused := 0
 	for range 40 {
 		c, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", g.Addr(), &tls.Config{InsecureSkipVerify: true})
@@ -223,7 +223,7 @@ func TestTrackerResync(t *testing.T) {
 // never a line of the relay's own protocol; an exit report naming a
 // signal that would stop the relay becomes exit status 1.
 func TestClientInputCannotSpeakForTheGateway(t *testing.T) {
-	g, tokens := startGateway(t)
+	g, tokens := startGateway(t, time.Minute)
 	relay := relayFor(t, g, "a")
 	conn, _, err := dial(t, g.client(tokens["a"]))
 	if err != nil {
@@ -268,7 +268,7 @@ func TestClientInputCannotSpeakForTheGateway(t *testing.T) {
 // One live session per entrant: a new connection with the token replaces
 // the old one, which is told why.
 func TestNewSessionReplacesOld(t *testing.T) {
-	g, tokens := startGateway(t)
+	g, tokens := startGateway(t, time.Minute)
 	old, _, err := dial(t, g.client(tokens["a"]))
 	if err != nil {
 		t.Fatal(err)
@@ -293,7 +293,7 @@ func TestNewSessionReplacesOld(t *testing.T) {
 // allowed, forfeits at once with ExitDisconnect. Each return resyncs the
 // new engine.
 func TestDisconnectionsPerGame(t *testing.T) {
-	g, tokens := startGateway(t) // MaxDisconnects 1, Grace 1s
+	g, tokens := startGateway(t, time.Minute) // MaxDisconnects 1
 	relay := relayFor(t, g, "a")
 	fmt.Fprintf(relay, "START 15\nINFO rule 1\n")
 	r := bufio.NewReader(relay)
@@ -347,5 +347,27 @@ func TestDisconnectionsPerGame(t *testing.T) {
 	}
 	if want := fmt.Sprintf("X %d disconnect: a disconnected 2 times in one game, at most 1 are allowed\n", ExitDisconnect); last != want {
 		t.Fatalf("relay got %q, want %q", last, want)
+	}
+}
+
+// A resync tells the new engine the time left now, not when it was last
+// told: the clock ran while it was away.
+func TestResyncTimeLeft(t *testing.T) {
+	var tr tracker
+	for _, l := range []string{"START 15", "INFO time_left 60000", "BEGIN"} {
+		tr.fromArbiter(l)
+	}
+	tr.leftAt = tr.leftAt.Add(-10 * time.Second) // relayed ten seconds ago
+	lines := tr.resync()
+	var left int64
+	fmt.Sscanf(lines[1], "INFO time_left %d", &left)
+	if left > 50000 || left < 0 {
+		t.Fatalf("resync says %q, want at most 50000 ms left", lines[1])
+	}
+	tr = tracker{}
+	tr.fromArbiter("START 15")
+	tr.fromArbiter("INFO time_left 2147483647")
+	if l := tr.resync()[1]; l != "INFO time_left 2147483647" {
+		t.Fatalf("untimed: %q", l)
 	}
 }

@@ -3,6 +3,7 @@ package remote
 import (
 	"strconv"
 	"strings"
+	"time"
 )
 
 // tracker follows the protocol lines relayed between the arbiter and one
@@ -11,13 +12,16 @@ import (
 // the position as this engine sees it, and the request it owes an answer
 // to.
 type tracker struct {
-	size   int
-	infos  []string       // INFO lines in order, the latest per key
-	keys   map[string]int // INFO key -> index in infos
-	stones []string       // "x,y,field" in the order the engine learnt them
-	block  []string       // the block being read (BOARD, SWAP2BOARD, RIF...) until DONE
-	want   pending        // the answer the arbiter waits for
-	req    []string       // the pending request's lines, for a verbatim resend
+	size  int
+	infos []string       // INFO lines in order, the latest per key
+	keys  map[string]int // INFO key -> index in infos
+	// leftAt is when the latest INFO time_left was relayed: a resync
+	// tells the new engine what is left now.
+	leftAt time.Time
+	stones []string // "x,y,field" in the order the engine learnt them
+	block  []string // the block being read (BOARD, SWAP2BOARD, RIF...) until DONE
+	want   pending  // the answer the arbiter waits for
+	req    []string // the pending request's lines, for a verbatim resend
 	// swallow counts START answers the arbiter never asked for (a resync's
 	// START, or one answered for an absent engine) still to come.
 	swallow int
@@ -75,6 +79,9 @@ func (t *tracker) fromArbiter(line string) (out []string, newGame bool) {
 		t.stones, t.want, t.req, t.stale = nil, startAnswer, []string{line}, false
 		return []string{line}, true
 	case cmd == "INFO" && len(f) > 1:
+		if f[1] == "time_left" {
+			t.leftAt = time.Now()
+		}
 		if i, ok := t.keys[f[1]]; ok {
 			t.infos[i] = line
 		} else {
@@ -158,7 +165,9 @@ func (t *tracker) resync() []string {
 	if t.want != startAnswer {
 		t.swallow++
 	}
-	out = append(out, t.infos...)
+	for _, in := range t.infos {
+		out = append(out, t.timeLeftNow(in))
+	}
 	switch t.want {
 	case moveAnswer:
 		out = append(out, t.board()...)
@@ -168,6 +177,21 @@ func (t *tracker) resync() []string {
 		t.stale = len(t.stones) > 0
 	}
 	return out
+}
+
+// timeLeftNow is INFO line in, with time_left reduced by the time since
+// it was relayed (the clock ran meanwhile); other lines as they are.
+func (t *tracker) timeLeftNow(in string) string {
+	f := strings.Fields(in)
+	if len(f) != 3 || f[1] != "time_left" {
+		return in
+	}
+	ms, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || ms >= 2147483647 { // not a number, or untimed
+		return in
+	}
+	ms = max(0, ms-time.Since(t.leftAt).Milliseconds())
+	return "INFO time_left " + strconv.FormatInt(ms, 10)
 }
 
 func isNumber(s string) bool {
