@@ -6,6 +6,7 @@ require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/coder/websocket v1.8.15
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/pierrec/lz4/v4 v4.1.33
 	golang.org/x/sync v0.24.0

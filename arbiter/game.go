@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"gomoku-arena/clock"
@@ -217,7 +218,7 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 			s.Engine.Kill() // it may still be thinking; the next game restarts it
 			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("no move within %v", clk.Budget(c)))
 		case engine.FaultExit:
-			return finish(ctx, rec, c.Opponent(), record.Crash, reply.Detail)
+			return finish(ctx, rec, c.Opponent(), exitEnd(s.Engine, reply.Detail), reply.Detail)
 		case engine.FaultMalformed:
 			rec.Moves = append(rec.Moves, record.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line, Refused: record.RefusedMalformed})
 			return finish(ctx, rec, c.Opponent(), record.Illegal, fmt.Sprintf("malformed move %q", reply.Line))
@@ -263,6 +264,16 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 			return finish(ctx, rec, rules.Empty, record.MoveCap, fmt.Sprintf("%d stones", len(pos.Moves)))
 		}
 	}
+}
+
+// exitEnd is how an engine's exit ends a game: a crash, unless it is a
+// remote entrant's relay saying that its entrant forfeits by disconnection
+// (package remote: exit status 86 after that line on stderr).
+func exitEnd(e *engine.Engine, detail string) record.Termination {
+	if words := e.Stderr(); detail == "exit status 86" && len(words) > 0 && strings.HasPrefix(words[len(words)-1], "arena engine relay: disconnect: ") {
+		return record.Disconnect
+	}
+	return record.Crash
 }
 
 // lastWords is how many of its last stderr lines the record of a game an

@@ -23,6 +23,10 @@ import (
 // be set up and it runs unconfined, or when its freeze falls back to
 // signals.
 func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entrant, notices []string, err error) {
+	if e.Remote {
+		ent, err := remoteEntrant(cfg, e, out)
+		return ent, nil, err
+	}
 	dir := cfg.Resolve(e.Dir)
 	if dir == "" {
 		dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
@@ -83,6 +87,33 @@ func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entran
 		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
 	}
 	return ent, notices, ent.Clock.Validate()
+}
+
+// remoteEntrant is a remote engine e: its program is the relay (package
+// remote), a local process the driver treats like any engine, so clocks,
+// checks and records are the same as a local engine's. Nothing of the
+// entrant's runs here, so there is nothing to confine or freeze (it may
+// ponder on its own machine); the network allowance is added to its
+// tolerance.
+func remoteEntrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, error) {
+	spec := engine.Spec{Name: e.Name, Command: "builtin:relay", Args: []string{e.Name}, Dir: filepath.Join(out, "engines", engine.FolderName(e.Name))}
+	if cfg.StartTimeout != nil {
+		spec.StartTimeout = cfg.StartTimeout.Duration
+	}
+	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
+	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock), Swap2Colors: e.Swap2Colors}
+	if a := cfg.Remote.Allowance; a != nil {
+		ent.Clock.Tolerance += a.Duration
+	}
+	keys := make([]string, 0, len(e.Info))
+	for k := range e.Info {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
+	}
+	return ent, ent.Clock.Validate()
 }
 
 // sandbox is what a sandboxed engine e must not see: the event's output

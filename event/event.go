@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/pairing"
+	"gomoku-arena/remote"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
@@ -55,6 +57,19 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	defer f.close()
+	gw, err := ev.startGateway(s)
+	if err != nil {
+		return nil, err
+	}
+	if gw != nil {
+		defer gw.Close()                 // after the engines, whose relays it serves
+		if played(f.done) < ev.total() { // a finished event has nothing to wait for
+			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
+			if missing := gw.WaitEntrants(drain); len(missing) > 0 {
+				s.send(Notice{Text: fmt.Sprintf("remote: starting without %s; their games wait for them as for a disconnection", strings.Join(missing, ", "))})
+			}
+		}
+	}
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Close()
 	done := f.done
@@ -88,11 +103,36 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	if runErr == nil && (drain.Err() != nil || abort.Err() != nil) {
 		runErr = fmt.Errorf("stopped: %d finished games are in %s; run the same command to continue", played(done), ev.out)
 	}
+	if gw != nil && runErr == nil {
+		gw.Over() // the clients stop rather than wait for a continuation
+	}
 	rep, err := writeStandings(ev.out, id, done)
 	if err != nil && runErr == nil {
 		runErr = err
 	}
 	return rep, runErr
+}
+
+// startGateway opens the server of the remote entrants, if the event has
+// any, and points their relays at it.
+func (ev *Event) startGateway(s *stream) (*remote.Gateway, error) {
+	names := ev.cfg.RemoteNames()
+	if len(names) == 0 {
+		return nil, nil
+	}
+	r := ev.cfg.Remote
+	gw, err := remote.Start(remote.Settings{Folder: ev.out, Listen: r.Listen, CertFile: ev.cfg.Resolve(r.Cert), KeyFile: ev.cfg.Resolve(r.Key),
+		Grace: r.GracePeriod(), MaxDisconnects: r.Disconnects(), Entrants: names,
+		Notice: func(text string) { s.send(Notice{Text: text}) }})
+	if err != nil {
+		return nil, fmt.Errorf("%s: remote: %w", ev.cfg.File, err)
+	}
+	for i, e := range ev.cfg.Engines {
+		if e.Remote {
+			ev.t.Entrants[i].Spec.Env = gw.RelayEnv()
+		}
+	}
+	return gw, nil
 }
 
 // closeTranscripts closes the transcripts; one that could not be written
@@ -167,6 +207,9 @@ func (ev *Event) identity() *Identity {
 		// As the config wrote them: the event stays the same event when
 		// it is continued from another working directory.
 		e.Command, e.Dir, e.Rating = c.Engines[i].Command, c.Engines[i].Dir, c.Engines[i].Rating
+		if c.Engines[i].Remote {
+			e.Args, e.Env, e.Remote = nil, nil, true
+		}
 		id.Engines = append(id.Engines, e)
 	}
 	return id

@@ -74,6 +74,8 @@ type Entrant struct {
 	HardMemoryBytes int64  `json:"hard_memory_bytes,omitempty"`
 	MaxProcesses    int    `json:"max_processes,omitempty"`
 	Rating          int    `json:"rating,omitempty"`
+	// Remote: the engine plays from its entrant's machine (arena connect).
+	Remote bool `json:"remote,omitempty"`
 }
 
 // Info is one INFO line: key and value.

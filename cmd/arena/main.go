@@ -37,6 +37,8 @@ func init() {
 		"pair":       {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
 		"withdraw":   {"withdraw an engine from a Swiss event, as its organizer", runWithdraw},
 		"rules":      {"show what a position means under a rule (board, result, forbidden points)", runRules},
+		"connect":    {"play a remote entrant's games from this machine (arena connect URL -- ENGINE)", runConnect},
+		"tokens":     {"give remote entrants their tokens, revoke one; print the certificate's fingerprint", runTokens},
 		"engine":     {"serve a bundled engine on stdin/stdout (builtin:NAME)", nil},
 		"help":       {"explain a command", runHelp},
 	}

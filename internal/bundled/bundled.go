@@ -14,6 +14,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/brains"
 	"gomoku-arena/internal/faulty"
+	"gomoku-arena/remote"
 )
 
 // Main serves the engine named by args[0] on stdin/stdout and returns the
@@ -22,6 +23,9 @@ func Main(args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintf(os.Stderr, "arena engine: name an engine: %s, faulty\n", strings.Join(brains.Names(), ", "))
 		return 2
+	}
+	if args[0] == "relay" { // a remote entrant's engine (package remote); not for configs
+		return remote.RelayMain(args[1:])
 	}
 	if args[0] == "faulty" {
 		return faulty.Main(args[1:], os.Stdin, os.Stdout, os.Stderr)

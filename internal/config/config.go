@@ -102,7 +102,27 @@ type Engine struct {
 	// Rating, when given, is the engine's Elo for the ARO tie-break and the
 	// TRF report; entrants are seeded in the order the file lists them.
 	Rating int `toml:"rating"`
+	// Remote: the engine runs on its entrant's machine and plays through
+	// `arena connect` (package remote); it has no command here.
+	Remote bool `toml:"remote"`
 }
+
+// Remote is the [remote] table: the server remote entrants connect to.
+type Remote struct {
+	Listen         string    `toml:"listen"` // default DefaultListen
+	Cert           string    `toml:"cert"`   // the organizer's certificate (PEM); none: generated
+	Key            string    `toml:"key"`
+	Grace          *Duration `toml:"grace"`             // default DefaultGrace
+	MaxDisconnects *int      `toml:"max_disconnects"`   // per game, default DefaultMaxDisconnects
+	Allowance      *Duration `toml:"network_allowance"` // added to a remote entrant's tolerance, default 0
+}
+
+// Defaults of the [remote] table.
+const (
+	DefaultListen         = ":7650"
+	DefaultGrace          = 5 * time.Minute
+	DefaultMaxDisconnects = 3
+)
 
 // Event is a whole config file.
 type Event struct {
@@ -139,6 +159,8 @@ type Event struct {
 	// OUTPUT/transcripts/NAME.log, rotated at that size (internal/transcript).
 	// Not part of the event's identity: it can be switched on for a resume.
 	Transcript *Bytes `toml:"transcript"`
+	// Remote is the server of the remote entrants (engine.remote).
+	Remote Remote `toml:"remote"`
 
 	// File is the path the event was read from; relative paths in it
 	// (output, openings, engine commands and dirs) are relative to its folder.
@@ -279,6 +301,9 @@ func (ev *Event) check() error {
 	if t := ev.Transcript; t != nil && t.N != 0 && t.N < MinTranscript {
 		return ev.errAt("transcript", fmt.Sprintf("%d bytes: want 0 (no transcript) or at least %d", t.N, MinTranscript))
 	}
+	if err := ev.checkRemote(); err != nil {
+		return err
+	}
 	if len(ev.Engines) < 2 {
 		return ev.errAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
 	}
@@ -304,12 +329,17 @@ func (ev *Event) check() error {
 			}
 			folders[folder] = i
 		}
-		if e.Command == "" {
+		switch {
+		case e.Remote && (e.Command != "" || len(e.Args) > 0 || e.Dir != "" || len(e.Env) > 0):
+			return ev.errAt(at("command"), fmt.Sprintf("engine %q: a remote engine runs on its entrant's machine (arena connect): no command, args, dir or env here", e.Name))
+		case e.Remote:
+		case e.Command == "":
 			return ev.errAt(at("command"), fmt.Sprintf("engine %q: missing", e.Name))
-		}
-		// The program must exist before anything is played.
-		if err := bundled.Check(engine.Spec{Name: e.Name, Command: ev.Command(e)}); err != nil {
-			return ev.errAt(at("command"), err.Error())
+		default:
+			// The program must exist before anything is played.
+			if err := bundled.Check(engine.Spec{Name: e.Name, Command: ev.Command(e)}); err != nil {
+				return ev.errAt(at("command"), err.Error())
+			}
 		}
 		for _, kv := range e.Env {
 			if !strings.Contains(kv, "=") {
@@ -334,6 +364,56 @@ func (ev *Event) check() error {
 		}
 	}
 	return nil
+}
+
+func (ev *Event) checkRemote() error {
+	r := &ev.Remote
+	if r.Listen == "" {
+		r.Listen = DefaultListen
+	}
+	if (r.Cert == "") != (r.Key == "") {
+		return ev.errAt("remote.cert", "cert and key go together: both files, or neither (one is generated)")
+	}
+	for _, d := range []struct {
+		key string
+		d   *Duration
+	}{{"remote.grace", r.Grace}, {"remote.network_allowance", r.Allowance}} {
+		if err := ev.checkDuration(d.key, d.d); err != nil {
+			return err
+		}
+	}
+	if r.MaxDisconnects != nil && *r.MaxDisconnects < 0 {
+		return ev.errAt("remote.max_disconnects", "must not be negative")
+	}
+	return nil
+}
+
+// RemoteNames are the names of the remote entrants.
+func (ev *Event) RemoteNames() []string {
+	var out []string
+	for _, e := range ev.Engines {
+		if e.Remote {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// GracePeriod is how long a remote entrant may stay away during a game.
+func (r Remote) GracePeriod() time.Duration {
+	if r.Grace == nil {
+		return DefaultGrace
+	}
+	return r.Grace.Duration
+}
+
+// Disconnects is how many disconnections a remote entrant may have in one
+// game.
+func (r Remote) Disconnects() int {
+	if r.MaxDisconnects == nil {
+		return DefaultMaxDisconnects
+	}
+	return *r.MaxDisconnects
 }
 
 func (ev *Event) checkClock(key string, c Clock) error {

@@ -20,6 +20,7 @@ const (
 	Crash       Termination = "crash"          // forfeit: the engine process died or closed its output
 	Refusal     Termination = "refusal"        // forfeit: the engine refused the game (ERROR to START) or never answered it
 	MemoryLimit Termination = "memory"         // forfeit: the engine's processes used more memory than allowed
+	Disconnect  Termination = "disconnect"     // forfeit: a remote engine's entrant stayed away too long or too often (package remote)
 	Aborted     Termination = "aborted"        // the arbiter stopped the game; not a result, never journaled
 	ByeEnd      Termination = "bye"            // not a game: Black sat the round out (White is "")
 	// DoubleForfeit: neither engine started the game (each refused it,
@@ -32,7 +33,7 @@ const (
 )
 
 // terminations are the ends a record may carry (Aborted never is journaled).
-var terminations = []Termination{Five, CaptureWin, FullBoard, MoveCap, Time, Illegal, Forbidden, Crash, Refusal, MemoryLimit, ByeEnd, DoubleForfeit, Withdrawn}
+var terminations = []Termination{Five, CaptureWin, FullBoard, MoveCap, Time, Illegal, Forbidden, Crash, Refusal, MemoryLimit, Disconnect, ByeEnd, DoubleForfeit, Withdrawn}
 
 // IsGame reports whether a record is a game between two engines, rather
 // than a bye or a withdrawal.
@@ -41,7 +42,7 @@ func (r *Record) IsGame() bool { return r.End != ByeEnd && r.End != Withdrawn }
 // Forfeit reports whether the loser lost by a fault rather than on the board.
 func (t Termination) Forfeit() bool {
 	switch t {
-	case Time, Illegal, Crash, Refusal, MemoryLimit, DoubleForfeit:
+	case Time, Illegal, Crash, Refusal, MemoryLimit, Disconnect, DoubleForfeit:
 		return true
 	}
 	return false

@@ -267,7 +267,7 @@ func (rp *Replayed) check(rec *Record) error {
 			return fail("a move cap is a draw")
 		}
 		return nil
-	case Illegal, Forbidden, Time, Crash, Refusal, MemoryLimit:
+	case Illegal, Forbidden, Time, Crash, Refusal, MemoryLimit, Disconnect:
 	default:
 		return fmt.Errorf("unknown termination %q", rec.End)
 	}
@@ -299,7 +299,7 @@ func (rp *Replayed) check(rec *Record) error {
 		if rp.Refused < 0 && rec.Procedure == "" && rec.Winner != rp.Position.ToMove().Opponent() {
 			return fail("%s was to move, not %s", rp.Position.ToMove(), rec.Winner.Opponent())
 		}
-	default: // crash, refusal, memory: any engine can fail at any time
+	default: // crash, refusal, memory, disconnect: any engine can fail at any time
 		if rp.Over {
 			return fail("%s", stonesSay())
 		}

@@ -1,0 +1,350 @@
+package remote
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Client is `arena connect`: the entrant's side. It keeps a session open
+// to the event's server, reconnecting with backoff, and runs one engine
+// process per stream the server opens.
+type Client struct {
+	URL   string // https://host:port (the path /connect is added when absent)
+	Token string
+	// Fingerprint, when set, pins the server's certificate (hex SHA-256,
+	// as the event prints it) instead of checking it against the system's
+	// authorities.
+	Fingerprint string
+	// Entrant, when set, is the entrant the token must play for.
+	Entrant string
+	Engine  []string // the engine's program and arguments
+	Dir     string   // the engine's working directory ("" the current one)
+	Log     io.Writer
+}
+
+// Backoff bounds of reconnection.
+const (
+	firstRetry = time.Second
+	lastRetry  = 30 * time.Second
+)
+
+// Run connects and serves until ctx ends, the event is over (nil), or the
+// server ends the session for good (a revoked token, a newer connection, a
+// refusal); those are returned as errors, as is a token the server does
+// not know.
+func (c *Client) Run(ctx context.Context) error {
+	u, err := c.endpoint()
+	if err != nil {
+		return err
+	}
+	wait := firstRetry
+	for {
+		conn, resp, err := c.dial(ctx, u)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if resp != nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+				return fmt.Errorf("the server refused the connection: %s", refusal(resp, err))
+			}
+			fmt.Fprintf(c.Log, "arena connect: cannot reach %s: %s; retrying in %v\n", u, refusal(resp, err), wait)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, lastRetry)
+			continue
+		}
+		wait = firstRetry
+		err = c.serve(ctx, conn)
+		code := websocket.CloseStatus(err)
+		switch {
+		case ctx.Err() != nil:
+			conn.Close(websocket.StatusNormalClosure, "")
+			return ctx.Err()
+		case code == closeOver:
+			fmt.Fprintln(c.Log, "arena connect: the event is over")
+			return nil
+		case code == closeReplaced || code == closeRevoked || code == closeRefused:
+			return fmt.Errorf("the server ended the session: %v", err)
+		}
+		fmt.Fprintf(c.Log, "arena connect: connection lost (%v); reconnecting\n", err)
+	}
+}
+
+func refusal(resp *http.Response, err error) string {
+	if resp == nil || resp.Body == nil {
+		return err.Error()
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	if s := strings.TrimSpace(string(b)); s != "" {
+		return fmt.Sprintf("%s (%s)", resp.Status, s)
+	}
+	return resp.Status
+}
+
+func (c *Client) endpoint() (string, error) {
+	u, err := url.Parse(c.URL)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("%q is not a URL like https://host:port", c.URL)
+	}
+	switch u.Scheme {
+	case "https", "wss":
+		u.Scheme = "https"
+	default:
+		return "", fmt.Errorf("%q: the connection is always TLS: use https:// or wss://", c.URL)
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/connect"
+	}
+	return u.String(), nil
+}
+
+func (c *Client) dial(ctx context.Context, u string) (*websocket.Conn, *http.Response, error) {
+	tc := &tls.Config{MinVersion: tls.VersionTLS12}
+	if c.Fingerprint != "" {
+		pin := strings.ToLower(strings.ReplaceAll(c.Fingerprint, ":", ""))
+		tc.InsecureSkipVerify = true // replaced by the pin
+		tc.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error {
+			if len(raw) == 0 || Fingerprint(raw[0]) != pin {
+				return errors.New("the server's certificate does not match -fingerprint")
+			}
+			return nil
+		}
+	}
+	h := http.Header{"Authorization": {"Bearer " + c.Token}}
+	if c.Entrant != "" {
+		h.Set("Arena-Entrant", c.Entrant)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	conn, resp, err := websocket.Dial(dctx, u, &websocket.DialOptions{
+		HTTPClient: &http.Client{Transport: &http.Transport{TLSClientConfig: tc}},
+		HTTPHeader: h,
+	})
+	if err == nil {
+		conn.SetReadLimit(maxMessage)
+	}
+	return conn, resp, err
+}
+
+// serve runs one session: engines start, lines flow, until the connection
+// ends; then every engine of the session is ended (the server restarts
+// and resyncs them on the next session).
+func (c *Client) serve(ctx context.Context, conn *websocket.Conn) error {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	engines := map[uint64]*remoteEngine{}
+	defer func() {
+		for _, e := range engines {
+			e.kill()
+		}
+	}()
+	var wmu sync.Mutex
+	send := func(m message) {
+		b, _ := json.Marshal(m)
+		wmu.Lock()
+		defer wmu.Unlock()
+		wctx, cancel := context.WithTimeout(sctx, writeTimeout)
+		defer cancel()
+		if conn.Write(wctx, websocket.MessageText, b) != nil {
+			conn.CloseNow()
+		}
+	}
+	lastRTT := time.Time{}
+	for {
+		// The server pings every few seconds: a silent connection is dead.
+		rctx, rcancel := context.WithTimeout(sctx, idleTimeout)
+		_, data, err := conn.Read(rctx)
+		rcancel()
+		if err != nil {
+			conn.CloseNow()
+			return err
+		}
+		var m message
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		switch m.T {
+		case "hello":
+			fmt.Fprintf(c.Log, "arena connect: connected to %s as %s\n", c.URL, m.L)
+		case "rtt":
+			if time.Since(lastRTT) > time.Minute {
+				fmt.Fprintf(c.Log, "arena connect: round trip %.2f ms (the arbiter's clock includes it)\n", m.MS)
+				lastRTT = time.Now()
+			}
+		case "open":
+			if old := engines[m.S]; old != nil {
+				old.kill()
+			}
+			e, err := c.start(m.S, send)
+			if err != nil {
+				fmt.Fprintf(c.Log, "arena connect: cannot start the engine: %v\n", err)
+				send(message{T: "err", S: m.S, L: "arena connect: " + err.Error()})
+				send(message{T: "exit", S: m.S, C: 1, L: "exit status 1"})
+				continue
+			}
+			engines[m.S] = e
+		case "in":
+			if e := engines[m.S]; e != nil {
+				for _, l := range strings.Split(m.L, "\n") { // a block comes whole
+					e.write(l)
+				}
+			}
+		case "close":
+			if e := engines[m.S]; e != nil {
+				e.kill()
+				delete(engines, m.S)
+			}
+		}
+	}
+}
+
+// remoteEngine is an engine process the client runs for one stream.
+type remoteEngine struct {
+	cmd   *exec.Cmd
+	lines chan string // to its stdin
+	done  chan struct{}
+}
+
+// stdinQueue bounds the lines waiting for an engine that does not read.
+const stdinQueue = 4096
+
+func (c *Client) start(id uint64, send func(message)) (*remoteEngine, error) {
+	cmd := exec.Command(c.Engine[0], c.Engine[1:]...)
+	cmd.Dir = c.Dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	errp, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	e := &remoteEngine{cmd: cmd, lines: make(chan string, stdinQueue), done: make(chan struct{})}
+	go func() {
+		w := bufio.NewWriter(in)
+		for {
+			select {
+			case <-e.done:
+				in.Close()
+				return
+			case l := <-e.lines:
+				w.WriteString(l)
+				w.WriteByte('\n')
+				if len(e.lines) == 0 && w.Flush() != nil {
+					return
+				}
+			}
+		}
+	}()
+	var readers sync.WaitGroup
+	pump := func(r io.Reader, kind string) {
+		defer readers.Done()
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			l, err := readLine(br, MaxLine)
+			if err != nil {
+				return
+			}
+			send(message{T: kind, S: id, L: l})
+		}
+	}
+	readers.Add(2)
+	go pump(out, "out")
+	go c.pumpStderr(&readers, errp, id, send)
+	go func() {
+		readers.Wait()
+		err := cmd.Wait()
+		code, detail := 0, "exit status 0"
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			detail = ee.Error()
+			code = ee.ExitCode()
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				code = -int(ws.Signal())
+			}
+		}
+		select {
+		case <-e.done: // ended by the server: nothing to tell
+		default:
+			send(message{T: "exit", S: id, C: code, L: detail})
+		}
+	}()
+	return e, nil
+}
+
+// stderrKept is how many of the latest stderr lines one message carries:
+// the arbiter keeps an engine's last 20 lines, and a flood of stderr is
+// not worth the network.
+const stderrKept = 20
+
+// pumpStderr sends the engine's stderr lines in batches: whenever the
+// engine pauses, the latest stderrKept lines since the previous batch,
+// separated by newlines, in one message.
+func (c *Client) pumpStderr(wg *sync.WaitGroup, r io.Reader, id uint64, send func(message)) {
+	defer wg.Done()
+	br := bufio.NewReaderSize(r, 64<<10)
+	var batch []string
+	flush := func() {
+		if len(batch) > 0 {
+			send(message{T: "err", S: id, L: strings.Join(batch, "\n")})
+			batch = batch[:0]
+		}
+	}
+	for {
+		l, err := readLine(br, MaxLine/stderrKept)
+		if err != nil {
+			flush()
+			return
+		}
+		if len(batch) == stderrKept {
+			batch = append(batch[:0], batch[1:]...)
+		}
+		batch = append(batch, l)
+		if br.Buffered() == 0 {
+			flush()
+		}
+	}
+}
+
+func (e *remoteEngine) write(l string) {
+	select {
+	case e.lines <- l:
+	default: // an engine that does not read its input is not waited for
+	}
+}
+
+func (e *remoteEngine) kill() {
+	select {
+	case <-e.done:
+		return
+	default:
+	}
+	close(e.done)
+	syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
+}
