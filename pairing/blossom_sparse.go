@@ -2,7 +2,6 @@ package pairing
 
 import (
 	"math/bits"
-	"sort"
 )
 
 // The blossom algorithm costs O(n·m) on a graph of n vertices and m edges,
@@ -29,7 +28,7 @@ import (
 var (
 	sparseFrom          = 300
 	sparseDensity       = 16
-	candidatesPerVertex = 10 // heaviest edges per vertex in the first subgraph
+	candidatesPerVertex = 12 // edges per vertex in the first subgraph, from its heaviest levels
 	violatorsPerVertex  = 6  // worst uncertified edges per vertex added per retry
 	sparseRetries       = 6  // solves of a growing subgraph before giving up
 )
@@ -85,28 +84,90 @@ func sparseMatcher(n int, edges []matchEdge, likely []bool, maxCardinality bool)
 	return nil, nil, false
 }
 
-// initialCandidates marks, for every vertex, its heaviest edges.
+// initialCandidates marks, for every vertex, a few edges of each of its
+// heaviest weight levels (candidateLevels of them). Swiss weights come in
+// few levels shared by many partners (players alike in score, colour
+// preference and floats weigh the same against each other), so a vertex's
+// heaviest edges are mostly ties; the few taken from each level are spread
+// over its partners by a hash rather than the lowest indices, which would
+// send every vertex to the same few partners and leave the subgraph
+// without a good matching.
 func initialCandidates(n int, edges []matchEdge, in []bool) {
+	perLevel := max(1, candidatesPerVertex/candidateLevels)
+	type pick struct {
+		k int
+		h uint64
+	}
+	type level struct {
+		w     wide
+		picks []pick
+	}
 	adj := make([][]int32, n)
 	for k, e := range edges {
 		adj[e.u] = append(adj[e.u], int32(k))
 		adj[e.v] = append(adj[e.v], int32(k))
 	}
-	for _, ks := range adj {
-		if len(ks) > candidatesPerVertex {
-			sort.Slice(ks, func(a, b int) bool {
-				wa, wb := edges[ks[a]].w, edges[ks[b]].w
-				if wa != wb {
-					return wb.less(wa)
-				}
-				return ks[a] < ks[b]
-			})
-			ks = ks[:candidatesPerVertex]
+	var levels []level
+	for v, ks := range adj {
+		if len(ks) <= candidatesPerVertex {
+			for _, k := range ks {
+				in[k] = true
+			}
+			continue
 		}
+		levels = levels[:0]
 		for _, k := range ks {
-			in[k] = true
+			w := edges[k].w
+			// Find w's level among the heaviest kept, or make room for it.
+			i := 0
+			for i < len(levels) && w.less(levels[i].w) {
+				i++
+			}
+			if i == candidateLevels {
+				continue
+			}
+			if i == len(levels) || levels[i].w != w {
+				if len(levels) < candidateLevels {
+					levels = append(levels, level{})
+				}
+				copy(levels[i+1:], levels[i:])
+				levels[i] = level{w: w}
+			}
+			h := spread(uint64(v), uint64(k))
+			l := &levels[i]
+			if len(l.picks) < perLevel {
+				l.picks = append(l.picks, pick{int(k), h})
+				continue
+			}
+			j := 0
+			for x := range l.picks {
+				if l.picks[j].h < l.picks[x].h {
+					j = x
+				}
+			}
+			if h < l.picks[j].h {
+				l.picks[j] = pick{int(k), h}
+			}
+		}
+		for _, l := range levels {
+			for _, p := range l.picks {
+				in[p.k] = true
+			}
 		}
 	}
+}
+
+// candidateLevels is how many of a vertex's heaviest weight levels the
+// first subgraph draws from.
+const candidateLevels = 4
+
+// spread is a hash of a vertex and an edge, to choose among equal edges
+// without favouring low indices.
+func spread(v, k uint64) uint64 {
+	x := v*0x9e3779b97f4a7c15 ^ k*0xbf58476d1ce4e5b9
+	x ^= x >> 31
+	x *= 0x94d049bb133111eb
+	return x ^ x>>29
 }
 
 // addViolators checks the duals m ended with against every edge of the
@@ -133,7 +194,8 @@ func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
 				j = i
 			}
 		}
-		if s.less(w[j].s) {
+		// Among equal violations, spread the picks (see initialCandidates).
+		if s.less(w[j].s) || s == w[j].s && spread(uint64(v), uint64(k)) < spread(uint64(v), uint64(w[j].k)) {
 			w[j] = viol{k, s}
 		}
 	}
