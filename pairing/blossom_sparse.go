@@ -41,47 +41,52 @@ func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool
 // sparseMatcher is sparseMatching that also returns the matcher of the last
 // subgraph, whose duals certify the result on the whole graph (for
 // maxCardinality, on the weights plus the constant cardinality bonus).
+// The bonus is added where an edge is read, never to a copy of the whole
+// graph: big brackets have tens of millions of edges.
 func sparseMatcher(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, *matcher, bool) {
-	work := edges
+	var c wide
 	if maxCardinality {
-		// Maximum cardinality first, then weight, is maximum weight after
-		// adding to every edge a constant c heavier than any matching:
-		// then the certificate is the plain one. c must keep the doubled
-		// weights and the duals well inside the signed range.
-		var maxw wide
-		for _, e := range edges {
-			if maxw.less(e.w) {
-				maxw = e.w
-			}
-		}
-		c, ok := maxw.mulSmall(uint64(n/2 + 1))
-		if !ok || c.bitLen() > wideBits-8 {
+		var ok bool
+		if c, ok = cardinalityBonus(n, edges); !ok {
 			return nil, nil, false
 		}
-		c = c.add(wideOf(1))
-		work = make([]matchEdge, len(edges))
-		for k, e := range edges {
-			work[k] = matchEdge{e.u, e.v, e.w.add(c)}
-		}
 	}
-	in := make([]bool, len(work))
+	in := make([]bool, len(edges))
 	copy(in, likely)
-	initialCandidates(n, work, in)
+	initialCandidates(n, edges, in)
 	for range sparseRetries {
 		var sub []matchEdge
-		for k, e := range work {
+		for k, e := range edges {
 			if in[k] {
-				sub = append(sub, e)
+				sub = append(sub, matchEdge{e.u, e.v, e.w.add(c)})
 			}
 		}
 		m := &matcher{}
 		mate := m.run(n, sub, false)
-		nv := m.addViolators(n, work, in)
+		nv := m.addViolators(n, edges, c, in)
 		if nv == 0 {
 			return mate, m, true
 		}
 	}
 	return nil, nil, false
+}
+
+// cardinalityBonus is the constant c that makes maximum cardinality first,
+// then weight, the plain maximum weight once added to every edge: heavier
+// than any matching. c must keep the doubled weights and the duals well
+// inside the signed range; ok is false when it cannot.
+func cardinalityBonus(n int, edges []matchEdge) (c wide, ok bool) {
+	var maxw wide
+	for _, e := range edges {
+		if maxw.less(e.w) {
+			maxw = e.w
+		}
+	}
+	c, ok = maxw.mulSmall(uint64(n/2 + 1))
+	if !ok || c.bitLen() > wideBits-8 {
+		return wide{}, false
+	}
+	return c.add(wideOf(1)), true
 }
 
 // initialCandidates marks, for every vertex, a few edges of each of its
@@ -171,10 +176,11 @@ func spread(v, k uint64) uint64 {
 }
 
 // addViolators checks the duals m ended with against every edge of the
-// whole graph (weights not yet doubled, as given to run) and marks as
-// candidates the edges of negative slack, the worst few per vertex. It
-// returns how many edges it marked: zero means the matching is certified.
-func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
+// whole graph (weights plus bonus, not yet doubled, as given to run) and
+// marks as candidates the edges of negative slack, the worst few per
+// vertex. It returns how many edges it marked: zero means the matching is
+// certified.
+func (m *matcher) addViolators(n int, edges []matchEdge, bonus wide, in []bool) int {
 	chain, zsum := m.blossomChains(n)
 	type viol struct {
 		k int
@@ -203,7 +209,8 @@ func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
 		if in[k] {
 			continue
 		}
-		w2 := e.w.add(e.w)
+		w := e.w.add(bonus)
+		w2 := w.add(w)
 		s := m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2)
 		if !s.neg() {
 			continue // non-negative without blossom duals, which are never negative
@@ -275,36 +282,30 @@ func sharedBlossomDuals(chain [][]int32, zsum [][]wide, u, v int) wide {
 // of the same size), because the duals bound every matching's weight by
 // the optimum plus zero, minus the slacks of its edges.
 func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, []wide, []bool) {
-	work := edges
+	// As in sparseMatcher: a bonus per edge heavier than any matching makes
+	// the plain maximum-weight duals certify the cardinality too.
+	var c wide
 	if maxCardinality {
-		// As in sparseMatcher: a bonus per edge heavier than any matching
-		// makes the plain maximum-weight duals certify the cardinality too.
-		var maxw wide
-		for _, e := range edges {
-			if maxw.less(e.w) {
-				maxw = e.w
-			}
-		}
-		c, _ := maxw.mulSmall(uint64(n/2 + 1))
-		c = c.add(wideOf(1))
-		work = make([]matchEdge, len(edges))
-		for k, e := range edges {
-			work[k] = matchEdge{e.u, e.v, e.w.add(c)}
-		}
+		c, _ = cardinalityBonus(n, edges)
 	}
 	var m *matcher
 	var mate []int
-	if n >= sparseFrom && len(work) >= sparseDensity*n {
-		mate, m, _ = sparseMatcher(n, work, likely, false)
+	if n >= sparseFrom && len(edges) >= sparseDensity*n {
+		mate, m, _ = sparseMatcher(n, edges, likely, maxCardinality)
 	}
 	if m == nil {
+		work := make([]matchEdge, len(edges))
+		for k, e := range edges {
+			work[k] = matchEdge{e.u, e.v, e.w.add(c)}
+		}
 		m = &matcher{}
 		mate = m.run(n, work, false)
 	}
 	chain, zsum := m.blossomChains(n)
-	slack := make([]wide, len(work))
-	for k, e := range work {
-		w2 := e.w.add(e.w)
+	slack := make([]wide, len(edges))
+	for k, e := range edges {
+		w := e.w.add(c)
+		w2 := w.add(w)
 		slack[k] = m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(chain, zsum, e.u, e.v))
 	}
 	zero := make([]bool, n)

@@ -72,6 +72,12 @@ import (
 // cardinality bonus (n/2+1 times the heaviest edge) to them.
 const weightBudget = wideBits - 24
 
+// maxBracketEdges bounds the pairs one bracket's matching may hold: every
+// pair costs about a hundred bytes while the bracket is paired, so this
+// keeps a bracket near 3 GB. A round needing more is refused with an error
+// naming the bracket, never left to run out of memory.
+const maxBracketEdges = 30_000_000
+
 // fullLimit bounds the size of a bracket-plus-remainder matching done for
 // every bracket; see above.
 const fullLimit = 160
@@ -509,7 +515,15 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		return w
 	}
 	posIn := func(i int) int { return i } // position inside the bracket
-	g := &bracketGraph{nv: nv, nb: nb, nmdp: nmdp, whole: whole, kbits: kbits, gbits: gbits}
+	pairs := nv * (nv - 1) / 2
+	if pairs > maxBracketEdges {
+		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players, matched with %d players below it, has %d possible pairs, more than the %d this pairing holds in memory", t.round, nb, len(lower), pairs, maxBracketEdges)
+	}
+	g := &bracketGraph{nv: nv, nb: nb, nmdp: nmdp, whole: whole, kbits: kbits, gbits: gbits,
+		edges: make([]matchEdge, 0, pairs), likely: make([]bool, 0, pairs), adj: make([][]int32, nv)}
+	for v := range g.adj {
+		g.adj[v] = make([]int32, 0, nv-1)
+	}
 	for i := range nodes {
 		a := nodes[i]
 		for j := i + 1; j < len(nodes); j++ {

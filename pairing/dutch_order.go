@@ -1,6 +1,9 @@
 package pairing
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // The Dutch generation order inside a bracket.
 //
@@ -170,6 +173,12 @@ func (g *bracketGraph) guided(k int) wide {
 // and returns each edge's slack under duals certifying the result (banned
 // edges get an out-of-reach slack) and which vertices have a zero dual.
 func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
+	if g.rpos == nil && extra == nil && !slices.Contains(g.banned, true) {
+		// Every edge as stored (weight is the stored weight before the
+		// remainder's keys): no copy of a graph that may be huge.
+		g.work += len(g.edges)
+		return matchWithDuals(g.nv, g.edges, g.likely, g.whole)
+	}
 	es := make([]matchEdge, 0, len(g.edges))
 	lk := make([]bool, 0, len(g.edges))
 	idx := make([]int32, 0, len(g.edges))
@@ -355,6 +364,13 @@ func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v
 func (g *bracketGraph) refine() []int {
 	g.banned = make([]bool, len(g.edges))
 	g.noGuide = len(g.edges) > orderEdges
+	if g.noGuide {
+		// Drop the guidance from the stored weights once, rather than from
+		// every weight read (weight would strip it anyway).
+		for k := range g.edges {
+			g.edges[k].w = g.edges[k].w.shr(g.gbits).shl(g.gbits)
+		}
+	}
 	g.accept(g.solve(nil))
 	g.first = g.work
 	g.size, g.best = g.value(g.mate)

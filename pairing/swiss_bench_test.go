@@ -9,6 +9,7 @@ import (
 	"runtime/metrics"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -121,9 +122,12 @@ func benchEarly(b *testing.B, n, round int) {
 }
 
 // reportPeakMemory samples the live heap every few milliseconds until the
-// returned function is called, then reports its peak in MB, and the
-// process's VmHWM from /proc/self/status.
+// returned function is called, then reports its peak in MB, the process's
+// VmHWM from /proc/self/status, and the CPU time used per pairing (user and
+// system, all threads: on a shared machine a steadier figure than the wall
+// time).
 func reportPeakMemory(b *testing.B) func() {
+	cpu0 := cpuTime()
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	var peak uint64
 	read := func() {
@@ -149,6 +153,7 @@ func reportPeakMemory(b *testing.B) func() {
 		<-done
 		read()
 		b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 		if st, err := os.ReadFile("/proc/self/status"); err == nil {
 			for _, l := range strings.Split(string(st), "\n") {
 				if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
@@ -160,6 +165,15 @@ func reportPeakMemory(b *testing.B) func() {
 			}
 		}
 	}
+}
+
+// cpuTime is the CPU time the process has used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func BenchmarkPairSwissRound2_500(b *testing.B)   { benchEarly(b, 500, 2) }
