@@ -85,9 +85,10 @@ type bracketGraph struct {
 	noTight    bool
 	zero       []bool
 	dualsTight bool
-	// noGuide drops the guidance from the weights: in big brackets every
-	// decision is taken on the tight graph, and the guidance only makes
-	// the matchings slower to find.
+	// noGuide drops the guidance from the weights (matchBracket gives it
+	// no bits) in graphs of more than orderEdges edges: in big brackets
+	// every decision is taken on the tight graph, and the guidance only
+	// makes the matchings slower to find.
 	noGuide bool
 	// approx marks a bracket where some decision kept the first matching's
 	// choice because the exact trials were out of reach.
@@ -363,14 +364,6 @@ func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v
 // optimal ones.
 func (g *bracketGraph) refine() []int {
 	g.banned = make([]bool, len(g.edges))
-	g.noGuide = len(g.edges) > orderEdges
-	if g.noGuide {
-		// Drop the guidance from the stored weights once, rather than from
-		// every weight read (weight would strip it anyway).
-		for k := range g.edges {
-			g.edges[k].w = g.edges[k].w.shr(g.gbits).shl(g.gbits)
-		}
-	}
 	g.accept(g.solve(nil))
 	g.first = g.work
 	g.size, g.best = g.value(g.mate)
