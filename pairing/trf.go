@@ -57,6 +57,9 @@ const (
 	trfRank      = 85 // 4 digits
 	trfFirstGame = 91 // each round: 4-digit opponent, colour at +5, result at +7
 	trfGameWidth = 10
+
+	// trfMaxPlayers is the most players four-digit starting ranks number.
+	trfMaxPlayers = 9999
 )
 
 // ReadTRF parses a TRF-16 report. Errors name the line and the field.
@@ -197,6 +200,9 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 				absences = append(absences, a)
 			}
 		case strings.HasPrefix(s, "001"):
+			if len(s) > trfStartNo+4 && s[trfStartNo+4] >= '0' && s[trfStartNo+4] <= '9' {
+				return nil, fmt.Errorf("trf line %d: starting rank (columns 5-8) runs into column 9: TRF-16 holds at most %d players; pair bigger events from the JSON event form", ln, trfMaxPlayers)
+			}
 			if len(s) < trfRank {
 				return nil, fmt.Errorf("trf line %d: player line too short (%d characters, want at least %d)", ln, len(s), trfRank)
 			}
@@ -402,6 +408,9 @@ func (t *TRF) points(code string, v float64) error {
 // allocated) or "0000 - F/H/Z" (requested or absent), forfeits "+"/"-".
 func WriteTRF(w io.Writer, t *TRF) error {
 	n := len(t.Players)
+	if n > trfMaxPlayers {
+		return fmt.Errorf("trf: %d players: TRF-16's four-digit starting ranks hold at most %d; write the JSON event form instead", n, trfMaxPlayers)
+	}
 	rounds := 0
 	for _, g := range t.Games {
 		if g.Black < 0 || g.Black >= n || (g.White != Bye && (g.White < 0 || g.White >= n)) {
@@ -522,6 +531,12 @@ func PairTRF(r io.Reader, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return pairReport(t, w)
+}
+
+// pairReport pairs the round after the report's last one and writes it in
+// the plain form (see PairTRF).
+func pairReport(t *TRF, w io.Writer) error {
 	players, history, round, opt := t.Swiss()
 	if opt.Rounds > 0 && round > opt.Rounds {
 		return fmt.Errorf("trf: all %d rounds (XXR) are played", opt.Rounds)
