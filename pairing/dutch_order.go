@@ -436,7 +436,10 @@ func (g *bracketGraph) refine() []int {
 		return n
 	}
 	exchanges := countExchanges()
-	if exchanges > 0 {
+	if exchanges == 0 && g.noGuide && g.keepS1(rem) {
+		// The criteria's duals still describe every matching left.
+		g.dualsTight = true
+	} else if exchanges > 0 {
 		// The keys may prefer another matching. (Without exchanges the
 		// current one has the least keys possible, and the slack bound of
 		// the criteria alone stays valid: a later optimum is optimal on
@@ -498,6 +501,46 @@ func (g *bracketGraph) refine() []int {
 	}
 	g.done()
 	return g.mate
+}
+
+// keepS1 weighs the exchange keys, when the current matching needs no
+// exchange, by bans instead of weights: then a matching has the best keys
+// exactly when its remainder pairs each join one of the first p players
+// (the original S1) with one of the others. (The keys sum, over the p
+// remainder pairs, a value falling with the position of the pair's higher
+// player, so they are best when the higher players are the first p.) It
+// bans the remainder's edges inside S1 or inside S2 and S1's edges leaving
+// the remainder; it reports false, banning nothing, when that is not
+// enough: an S1 player of zero dual might still be left unmatched, or the
+// current matching breaks a ban. What is left are the optima of the
+// criteria (the current matching among them, so the criteria's duals stay
+// optimal and the tight graph can be read off them) and all share the best
+// keys.
+func (g *bracketGraph) keepS1(rem []int) bool {
+	var bans []int
+	for _, x := range rem {
+		inS1 := g.rpos[x] < g.p
+		if inS1 && g.zero[x] {
+			return false
+		}
+		for _, k := range g.adj[x] {
+			if g.banned[k] {
+				continue
+			}
+			y := g.other(int(k), x)
+			yRem := y >= 0 && g.rpos[y] >= 0
+			if inS1 && (!yRem || g.rpos[y] < g.p) || !inS1 && yRem && g.rpos[y] >= g.p {
+				if g.mate[x] == y {
+					return false
+				}
+				bans = append(bans, int(k))
+			}
+		}
+	}
+	for _, k := range bans {
+		g.banned[k] = true
+	}
+	return true
 }
 
 // done counts the bracket if some decision in it was approximate.

@@ -192,6 +192,7 @@ func benchEvent(b *testing.B, n int) {
 	if !*swissEvent {
 		b.Skip("whole-event benchmark: run with -swiss.event")
 	}
+	defer reportPeakMemory(b)()
 	for b.Loop() {
 		s := newSim(b, n, 11, 3)
 		var slowest time.Duration
