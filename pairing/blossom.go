@@ -547,7 +547,8 @@ func (m *matcher) run(n int, edges []matchEdge, maxCardinality bool) []int {
 					}
 					var kslack wide
 					if !m.allowedge[k] {
-						kslack = m.slack(k)
+						// v and w are the edge's ends: no need to load it.
+						kslack = m.dual[v].add(m.dual[w]).sub(m.twice[k])
 						if kslack.neg() || kslack.isZero() {
 							m.allowedge[k] = true
 						}
@@ -704,7 +705,7 @@ func (m *matcher) matchTightGreedily() {
 				continue
 			}
 			k := p / 2
-			if s := m.slack(k); s.isZero() {
+			if s := m.dual[v].add(m.dual[w]).sub(m.twice[k]); s.isZero() {
 				m.mate[v], m.mate[w] = p, p^1
 				break
 			}
