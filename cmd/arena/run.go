@@ -420,15 +420,20 @@ func played(recs []*results.Record) int {
 
 // writeTRF writes the Swiss event so far as a TRF-16 report (event.trf),
 // which any pairing engine can check: arena pair event.trf pairs the next
-// round.
+// round. An event too big for TRF-16's starting ranks is written in the
+// JSON event form instead (event-pairing.json, for arena pair).
 func (ev *event) writeTRF(round int, all []*results.Record) error {
 	trf := &pairing.TRF{Name: ev.cfg.Name, Rounds: ev.t.Rounds, ByePoints: ev.t.ByePoints, Games: ev.t.SwissHistory(all, round+1)}
 	for _, e := range ev.cfg.Engines {
 		trf.Players = append(trf.Players, pairing.TRFPlayer{Name: e.Name, Rating: e.Rating})
 	}
 	var b bytes.Buffer
-	if err := pairing.WriteTRF(&b, trf); err != nil {
+	name, write := "event.trf", pairing.WriteTRF
+	if len(trf.Players) > 9999 {
+		name, write = "event-pairing.json", pairing.WriteEventJSON
+	}
+	if err := write(&b, trf); err != nil {
 		return err
 	}
-	return results.WriteFile(filepath.Join(ev.out, "event.trf"), b.Bytes())
+	return results.WriteFile(filepath.Join(ev.out, name), b.Bytes())
 }
