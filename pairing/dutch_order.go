@@ -251,15 +251,35 @@ func (g *bracketGraph) possible(k int) bool {
 	return k >= 0 && !g.banned[k] && !g.bound.less(g.slack[k])
 }
 
-// edge returns the index of the edge u-v, or -1.
+// edge returns the index of the edge u-v, or -1. Each adjacency list is
+// ordered by the other end (sortAdjacency), so this is a binary search:
+// big brackets ask it for millions of pairs.
 func (g *bracketGraph) edge(u, v int) int {
-	for _, k := range g.adj[u] {
-		e := g.edges[k]
-		if e.u == v || e.v == v {
-			return int(k)
+	adj := g.adj[u]
+	lo, hi := 0, len(adj)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if g.other(int(adj[mid]), u) < v {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
 	}
+	if lo < len(adj) && g.other(int(adj[lo]), u) == v {
+		return int(adj[lo])
+	}
 	return -1
+}
+
+// sortAdjacency orders every adjacency list by the other end, for edge.
+// matchBracket adds the edges in that order already; this makes sure.
+func (g *bracketGraph) sortAdjacency() {
+	for u, adj := range g.adj {
+		by := func(a, b int32) int { return g.other(int(a), u) - g.other(int(b), u) }
+		if !slices.IsSortedFunc(adj, by) {
+			slices.SortFunc(adj, by)
+		}
+	}
 }
 
 // value is a matching's size and its weight above the guidance fields:
@@ -364,6 +384,7 @@ func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v
 // optimal ones.
 func (g *bracketGraph) refine() []int {
 	g.banned = make([]bool, len(g.edges))
+	g.sortAdjacency()
 	g.accept(g.solve(nil))
 	g.first = g.work
 	g.size, g.best = g.value(g.mate)
