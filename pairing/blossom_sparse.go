@@ -282,6 +282,25 @@ func sharedBlossomDuals(chain [][]int32, zsum [][]wide, u, v int) wide {
 // of the same size), because the duals bound every matching's weight by
 // the optimum plus zero, minus the slacks of its edges.
 func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, []wide, []bool) {
+	mate, d := matchWithCertificate(n, edges, likely, maxCardinality)
+	slack := make([]wide, len(edges))
+	for k, e := range edges {
+		slack[k] = d.slack(e)
+	}
+	return mate, slack, d.zero()
+}
+
+// certificate is the duals a maximum-weight matching ended with, to read
+// edges' slacks from (see matchWithDuals) without a slice of them all.
+type certificate struct {
+	m     *matcher
+	chain [][]int32
+	zsum  [][]wide
+	bonus wide // the cardinality bonus the duals are for
+}
+
+// matchWithCertificate is matchWithDuals returning the duals themselves.
+func matchWithCertificate(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, *certificate) {
 	// As in sparseMatcher: a bonus per edge heavier than any matching makes
 	// the plain maximum-weight duals certify the cardinality too.
 	var c wide
@@ -302,17 +321,23 @@ func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool
 		mate = m.run(n, work, false)
 	}
 	chain, zsum := m.blossomChains(n)
-	slack := make([]wide, len(edges))
-	for k, e := range edges {
-		w := e.w.add(c)
-		w2 := w.add(w)
-		slack[k] = m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(chain, zsum, e.u, e.v))
-	}
-	zero := make([]bool, n)
+	return mate, &certificate{m, chain, zsum, c}
+}
+
+// slack is edge e's slack, in quarters of the input weights.
+func (d *certificate) slack(e matchEdge) wide {
+	w := e.w.add(d.bonus)
+	w2 := w.add(w)
+	return d.m.dual[e.u].add(d.m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(d.chain, d.zsum, e.u, e.v))
+}
+
+// zero says, per vertex, whether its dual is zero.
+func (d *certificate) zero() []bool {
+	zero := make([]bool, len(d.chain))
 	for v := range zero {
-		zero[v] = m.dual[v].isZero()
+		zero[v] = d.m.dual[v].isZero()
 	}
-	return mate, slack, zero
+	return zero
 }
 
 func reverse32(s []int32) {

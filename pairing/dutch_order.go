@@ -192,16 +192,20 @@ func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
 		idx = append(idx, int32(k))
 	}
 	g.work += len(es)
-	mate, sl, zero := matchWithDuals(g.nv, es, lk, g.whole)
+	// The slacks go straight into one slice over every edge: big brackets
+	// have millions of edges, and the last matching's slacks are not
+	// needed while this one is found.
+	g.slack = nil
+	mate, d := matchWithCertificate(g.nv, es, lk, g.whole)
 	slack := make([]wide, len(g.edges))
 	out := wideOf(1).shl(wideBits - 2)
 	for k := range slack {
 		slack[k] = out
 	}
 	for i, k := range idx {
-		slack[k] = sl[i]
+		slack[k] = d.slack(es[i])
 	}
-	return mate, slack, zero
+	return mate, slack, d.zero()
 }
 
 // solveOnly is solve without the duals, for the trials.
