@@ -75,8 +75,9 @@ const weightBudget = wideBits - 24
 // maxBracketEdges bounds the pairs one bracket's matching may hold: every
 // pair costs about a hundred bytes while the bracket is paired, so this
 // keeps a bracket near 3 GB. A round needing more is refused with an error
-// naming the bracket, never left to run out of memory.
-const maxBracketEdges = 30_000_000
+// naming the bracket, never left to run out of memory. (A variable for
+// tests.)
+var maxBracketEdges = 30_000_000
 
 // fullLimit bounds the size of a bracket-plus-remainder matching done for
 // every bracket; see above.
