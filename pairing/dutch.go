@@ -525,6 +525,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		return w
 	}
 	posIn := func(i int) int { return i } // position inside the bracket
+	collectBig(nEdges)
 	if nEdges > maxBracketEdges {
 		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players, matched with %d players below it, has %d possible pairs, more than the %d this pairing holds in memory", t.round, nb, len(lower), nEdges, maxBracketEdges)
 	}

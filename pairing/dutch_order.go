@@ -2,6 +2,7 @@ package pairing
 
 import (
 	"math/bits"
+	"runtime"
 	"slices"
 )
 
@@ -174,6 +175,7 @@ func (g *bracketGraph) guided(k int) wide {
 // and returns each edge's slack under duals certifying the result (banned
 // edges get an out-of-reach slack) and which vertices have a zero dual.
 func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
+	collectBig(len(g.edges))
 	if g.rpos == nil && extra == nil && !slices.Contains(g.banned, true) {
 		// Every edge as stored (weight is the stored weight before the
 		// remainder's keys): no copy of a graph that may be huge.
@@ -206,6 +208,17 @@ func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
 		slack[k] = d.slack(es[i])
 	}
 	return mate, slack, d.zero()
+}
+
+// collectBig runs the garbage collector before a graph of millions of
+// edges is matched: its slices hold no pointers, so a collection costs
+// little, while leaving the last matching's slices to the collector's own
+// pace would let the heap grow to twice what is live, gigabytes in a
+// 10,000-player round.
+func collectBig(edges int) {
+	if edges >= 2_000_000 {
+		runtime.GC()
+	}
 }
 
 // solveOnly is solve without the duals, for the trials.
