@@ -175,6 +175,9 @@ func (g *bracketGraph) guided(k int) wide {
 // and returns each edge's slack under duals certifying the result (banned
 // edges get an out-of-reach slack) and which vertices have a zero dual.
 func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
+	// The last matching's slacks are not needed while this one is found
+	// (every caller accepts the result): let them go first.
+	g.slack = nil
 	collectBig(len(g.edges))
 	if g.rpos == nil && extra == nil && !slices.Contains(g.banned, true) {
 		// Every edge as stored (weight is the stored weight before the
@@ -195,9 +198,7 @@ func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
 	}
 	g.work += len(es)
 	// The slacks go straight into one slice over every edge: big brackets
-	// have millions of edges, and the last matching's slacks are not
-	// needed while this one is found.
-	g.slack = nil
+	// have millions of edges.
 	mate, d := matchWithCertificate(g.nv, es, lk, g.whole)
 	slack := make([]wide, len(g.edges))
 	out := wideOf(1).shl(wideBits - 2)
