@@ -107,7 +107,15 @@ func initialCandidates(n int, edges []matchEdge, in []bool) {
 		w     wide
 		picks []pick
 	}
+	deg := make([]int32, n)
+	for _, e := range edges {
+		deg[e.u]++
+		deg[e.v]++
+	}
 	adj := make([][]int32, n)
+	for v, d := range deg {
+		adj[v] = make([]int32, 0, d)
+	}
 	for k, e := range edges {
 		adj[e.u] = append(adj[e.u], int32(k))
 		adj[e.v] = append(adj[e.v], int32(k))
