@@ -247,7 +247,8 @@ func (ev *Event) total() int {
 
 // writeTRF writes the Swiss event so far as a TRF-16 report (event.trf),
 // which any pairing engine can check: arena pair event.trf pairs the next
-// round.
+// round. An event too big for TRF-16's starting ranks is written in the
+// JSON event form instead (event-pairing.json, for arena pair).
 func (ev *Event) writeTRF(round int, all []*record.Record) error {
 	var ratings []int
 	for _, e := range ev.cfg.Engines {
@@ -258,8 +259,12 @@ func (ev *Event) writeTRF(round int, all []*record.Record) error {
 		return err
 	}
 	var b bytes.Buffer
-	if err := pairing.WriteTRF(&b, trf); err != nil {
+	name, write := "event.trf", pairing.WriteTRF
+	if len(trf.Players) > pairing.MaxTRFPlayers {
+		name, write = "event-pairing.json", pairing.WriteEventJSON
+	}
+	if err := write(&b, trf); err != nil {
 		return err
 	}
-	return durable.WriteFile(filepath.Join(ev.out, "event.trf"), b.Bytes())
+	return durable.WriteFile(filepath.Join(ev.out, name), b.Bytes())
 }

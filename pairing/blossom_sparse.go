@@ -2,7 +2,6 @@ package pairing
 
 import (
 	"math/bits"
-	"sort"
 )
 
 // The blossom algorithm costs O(n·m) on a graph of n vertices and m edges,
@@ -29,7 +28,7 @@ import (
 var (
 	sparseFrom          = 300
 	sparseDensity       = 16
-	candidatesPerVertex = 10 // heaviest edges per vertex in the first subgraph
+	candidatesPerVertex = 12 // edges per vertex in the first subgraph, from its heaviest levels
 	violatorsPerVertex  = 6  // worst uncertified edges per vertex added per retry
 	sparseRetries       = 6  // solves of a growing subgraph before giving up
 )
@@ -42,42 +41,29 @@ func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool
 // sparseMatcher is sparseMatching that also returns the matcher of the last
 // subgraph, whose duals certify the result on the whole graph (for
 // maxCardinality, on the weights plus the constant cardinality bonus).
+// The bonus is added where an edge is read, never to a copy of the whole
+// graph: big brackets have tens of millions of edges.
 func sparseMatcher(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, *matcher, bool) {
-	work := edges
+	var c wide
 	if maxCardinality {
-		// Maximum cardinality first, then weight, is maximum weight after
-		// adding to every edge a constant c heavier than any matching:
-		// then the certificate is the plain one. c must keep the doubled
-		// weights and the duals well inside the signed range.
-		var maxw wide
-		for _, e := range edges {
-			if maxw.less(e.w) {
-				maxw = e.w
-			}
-		}
-		c, ok := maxw.mulSmall(uint64(n/2 + 1))
-		if !ok || c.bitLen() > wideBits-8 {
+		var ok bool
+		if c, ok = cardinalityBonus(n, edges); !ok {
 			return nil, nil, false
 		}
-		c = c.add(wideOf(1))
-		work = make([]matchEdge, len(edges))
-		for k, e := range edges {
-			work[k] = matchEdge{e.u, e.v, e.w.add(c)}
-		}
 	}
-	in := make([]bool, len(work))
+	in := make([]bool, len(edges))
 	copy(in, likely)
-	initialCandidates(n, work, in)
+	initialCandidates(n, edges, in)
 	for range sparseRetries {
 		var sub []matchEdge
-		for k, e := range work {
+		for k, e := range edges {
 			if in[k] {
-				sub = append(sub, e)
+				sub = append(sub, matchEdge{e.u, e.v, e.w.add(c)})
 			}
 		}
 		m := &matcher{}
 		mate := m.run(n, sub, false)
-		nv := m.addViolators(n, work, in)
+		nv := m.addViolators(n, edges, c, in)
 		if nv == 0 {
 			return mate, m, true
 		}
@@ -85,35 +71,124 @@ func sparseMatcher(n int, edges []matchEdge, likely []bool, maxCardinality bool)
 	return nil, nil, false
 }
 
-// initialCandidates marks, for every vertex, its heaviest edges.
+// cardinalityBonus is the constant c that makes maximum cardinality first,
+// then weight, the plain maximum weight once added to every edge: heavier
+// than any matching. c must keep the doubled weights and the duals well
+// inside the signed range; ok is false when it cannot.
+func cardinalityBonus(n int, edges []matchEdge) (c wide, ok bool) {
+	var maxw wide
+	for _, e := range edges {
+		if maxw.less(e.w) {
+			maxw = e.w
+		}
+	}
+	c, ok = maxw.mulSmall(uint64(n/2 + 1))
+	if !ok || c.bitLen() > wideBits-8 {
+		return wide{}, false
+	}
+	return c.add(wideOf(1)), true
+}
+
+// initialCandidates marks, for every vertex, a few edges of each of its
+// heaviest weight levels (candidateLevels of them). Swiss weights come in
+// few levels shared by many partners (players alike in score, colour
+// preference and floats weigh the same against each other), so a vertex's
+// heaviest edges are mostly ties; the few taken from each level are spread
+// over its partners by a hash rather than the lowest indices, which would
+// send every vertex to the same few partners and leave the subgraph
+// without a good matching.
 func initialCandidates(n int, edges []matchEdge, in []bool) {
+	perLevel := max(1, candidatesPerVertex/candidateLevels)
+	type pick struct {
+		k int
+		h uint64
+	}
+	type level struct {
+		w     wide
+		picks []pick
+	}
+	deg := make([]int32, n)
+	for _, e := range edges {
+		deg[e.u]++
+		deg[e.v]++
+	}
 	adj := make([][]int32, n)
+	for v, d := range deg {
+		adj[v] = make([]int32, 0, d)
+	}
 	for k, e := range edges {
 		adj[e.u] = append(adj[e.u], int32(k))
 		adj[e.v] = append(adj[e.v], int32(k))
 	}
-	for _, ks := range adj {
-		if len(ks) > candidatesPerVertex {
-			sort.Slice(ks, func(a, b int) bool {
-				wa, wb := edges[ks[a]].w, edges[ks[b]].w
-				if wa != wb {
-					return wb.less(wa)
-				}
-				return ks[a] < ks[b]
-			})
-			ks = ks[:candidatesPerVertex]
+	var levels []level
+	for v, ks := range adj {
+		if len(ks) <= candidatesPerVertex {
+			for _, k := range ks {
+				in[k] = true
+			}
+			continue
 		}
+		levels = levels[:0]
 		for _, k := range ks {
-			in[k] = true
+			w := edges[k].w
+			// Find w's level among the heaviest kept, or make room for it.
+			i := 0
+			for i < len(levels) && w.less(levels[i].w) {
+				i++
+			}
+			if i == candidateLevels {
+				continue
+			}
+			if i == len(levels) || levels[i].w != w {
+				if len(levels) < candidateLevels {
+					levels = append(levels, level{})
+				}
+				copy(levels[i+1:], levels[i:])
+				levels[i] = level{w: w}
+			}
+			h := spread(uint64(v), uint64(k))
+			l := &levels[i]
+			if len(l.picks) < perLevel {
+				l.picks = append(l.picks, pick{int(k), h})
+				continue
+			}
+			j := 0
+			for x := range l.picks {
+				if l.picks[j].h < l.picks[x].h {
+					j = x
+				}
+			}
+			if h < l.picks[j].h {
+				l.picks[j] = pick{int(k), h}
+			}
+		}
+		for _, l := range levels {
+			for _, p := range l.picks {
+				in[p.k] = true
+			}
 		}
 	}
 }
 
+// candidateLevels is how many of a vertex's heaviest weight levels the
+// first subgraph draws from.
+const candidateLevels = 4
+
+// spread is a hash of a vertex and an edge, to choose among equal edges
+// without favouring low indices.
+func spread(v, k uint64) uint64 {
+	x := v*0x9e3779b97f4a7c15 ^ k*0xbf58476d1ce4e5b9
+	x ^= x >> 31
+	x *= 0x94d049bb133111eb
+	return x ^ x>>29
+}
+
 // addViolators checks the duals m ended with against every edge of the
-// whole graph (weights not yet doubled, as given to run) and marks as
-// candidates the edges of negative slack, the worst few per vertex. It
-// returns how many edges it marked: zero means the matching is certified.
-func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
+// whole graph (weights plus bonus, not yet doubled, as given to run) and
+// marks as candidates the edges of negative slack, the worst few per
+// vertex. It returns how many edges it marked: zero means the matching is
+// certified.
+func (m *matcher) addViolators(n int, edges []matchEdge, bonus wide, in []bool) int {
 	chain, zsum := m.blossomChains(n)
 	type viol struct {
 		k int
@@ -133,7 +208,8 @@ func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
 				j = i
 			}
 		}
-		if s.less(w[j].s) {
+		// Among equal violations, spread the picks (see initialCandidates).
+		if s.less(w[j].s) || s == w[j].s && spread(uint64(v), uint64(k)) < spread(uint64(v), uint64(w[j].k)) {
 			w[j] = viol{k, s}
 		}
 	}
@@ -141,7 +217,8 @@ func (m *matcher) addViolators(n int, edges []matchEdge, in []bool) int {
 		if in[k] {
 			continue
 		}
-		w2 := e.w.add(e.w)
+		w := e.w.add(bonus)
+		w2 := w.add(w)
 		s := m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2)
 		if !s.neg() {
 			continue // non-negative without blossom duals, which are never negative
@@ -213,43 +290,62 @@ func sharedBlossomDuals(chain [][]int32, zsum [][]wide, u, v int) wide {
 // of the same size), because the duals bound every matching's weight by
 // the optimum plus zero, minus the slacks of its edges.
 func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, []wide, []bool) {
-	work := edges
+	mate, d := matchWithCertificate(n, edges, likely, maxCardinality)
+	slack := make([]wide, len(edges))
+	for k, e := range edges {
+		slack[k] = d.slack(e)
+	}
+	return mate, slack, d.zero()
+}
+
+// certificate is the duals a maximum-weight matching ended with, to read
+// edges' slacks from (see matchWithDuals) without a slice of them all.
+type certificate struct {
+	m     *matcher
+	chain [][]int32
+	zsum  [][]wide
+	bonus wide // the cardinality bonus the duals are for
+}
+
+// matchWithCertificate is matchWithDuals returning the duals themselves.
+func matchWithCertificate(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, *certificate) {
+	// As in sparseMatcher: a bonus per edge heavier than any matching makes
+	// the plain maximum-weight duals certify the cardinality too.
+	var c wide
 	if maxCardinality {
-		// As in sparseMatcher: a bonus per edge heavier than any matching
-		// makes the plain maximum-weight duals certify the cardinality too.
-		var maxw wide
-		for _, e := range edges {
-			if maxw.less(e.w) {
-				maxw = e.w
-			}
-		}
-		c, _ := maxw.mulSmall(uint64(n/2 + 1))
-		c = c.add(wideOf(1))
-		work = make([]matchEdge, len(edges))
-		for k, e := range edges {
-			work[k] = matchEdge{e.u, e.v, e.w.add(c)}
-		}
+		c, _ = cardinalityBonus(n, edges)
 	}
 	var m *matcher
 	var mate []int
-	if n >= sparseFrom && len(work) >= sparseDensity*n {
-		mate, m, _ = sparseMatcher(n, work, likely, false)
+	if n >= sparseFrom && len(edges) >= sparseDensity*n {
+		mate, m, _ = sparseMatcher(n, edges, likely, maxCardinality)
 	}
 	if m == nil {
+		work := make([]matchEdge, len(edges))
+		for k, e := range edges {
+			work[k] = matchEdge{e.u, e.v, e.w.add(c)}
+		}
 		m = &matcher{}
 		mate = m.run(n, work, false)
 	}
 	chain, zsum := m.blossomChains(n)
-	slack := make([]wide, len(work))
-	for k, e := range work {
-		w2 := e.w.add(e.w)
-		slack[k] = m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(chain, zsum, e.u, e.v))
-	}
-	zero := make([]bool, n)
+	return mate, &certificate{m, chain, zsum, c}
+}
+
+// slack is edge e's slack, in quarters of the input weights.
+func (d *certificate) slack(e matchEdge) wide {
+	w := e.w.add(d.bonus)
+	w2 := w.add(w)
+	return d.m.dual[e.u].add(d.m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(d.chain, d.zsum, e.u, e.v))
+}
+
+// zero says, per vertex, whether its dual is zero.
+func (d *certificate) zero() []bool {
+	zero := make([]bool, len(d.chain))
 	for v := range zero {
-		zero[v] = m.dual[v].isZero()
+		zero[v] = d.m.dual[v].isZero()
 	}
-	return mate, slack, zero
+	return zero
 }
 
 func reverse32(s []int32) {

@@ -72,6 +72,13 @@ import (
 // cardinality bonus (n/2+1 times the heaviest edge) to them.
 const weightBudget = wideBits - 24
 
+// maxBracketEdges bounds the pairs one bracket's matching may hold: every
+// pair costs about a hundred bytes while the bracket is paired, so this
+// keeps a bracket near 3 GB. A round needing more is refused with an error
+// naming the bracket, never left to run out of memory. (A variable for
+// tests.)
+var maxBracketEdges = 30_000_000
+
 // fullLimit bounds the size of a bracket-plus-remainder matching done for
 // every bracket; see above.
 const fullLimit = 160
@@ -475,6 +482,15 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 			sbits += n
 		}
 	}
+	// A graph of more than orderEdges edges is matched without the
+	// guidance (dutch_order.go): then the guidance gets no bits at all,
+	// which keeps the weights of brackets of thousands of players inside
+	// the budget.
+	nEdges := t.countEdges(nodes, byeNode >= 0, relax)
+	noGuide := nEdges > orderEdges
+	if noGuide {
+		gbits = 0
+	}
 	kbits := exchangeKeyBits(nb)
 	if total := sbits + kbits + gbits; total > weightBudget {
 		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players needs %d-bit matching weights, more than the %d available", t.round, nb, total, weightBudget)
@@ -509,7 +525,19 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		return w
 	}
 	posIn := func(i int) int { return i } // position inside the bracket
-	g := &bracketGraph{nv: nv, nb: nb, nmdp: nmdp, whole: whole, kbits: kbits, gbits: gbits}
+	collectBig(nEdges)
+	if nEdges > maxBracketEdges {
+		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players, matched with %d players below it, has %d possible pairs, more than the %d this pairing holds in memory", t.round, nb, len(lower), nEdges, maxBracketEdges)
+	}
+	guide := func() wide { return weigh(nSig, len(fs)) }
+	if noGuide {
+		guide = func() wide { return wide{} }
+	}
+	g := &bracketGraph{nv: nv, nb: nb, nmdp: nmdp, whole: whole, kbits: kbits, gbits: gbits, noGuide: noGuide,
+		edges: make([]matchEdge, 0, nEdges), likely: make([]bool, 0, nEdges), adj: make([][]int32, nv)}
+	for v := range g.adj {
+		g.adj[v] = make([]int32, 0, nv-1)
+	}
 	for i := range nodes {
 		a := nodes[i]
 		for j := i + 1; j < len(nodes); j++ {
@@ -578,7 +606,7 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 				}
 				vals[fSplit] = int64(max(nb-dev, 0))
 			}
-			g.add(i, j, weigh(0, nSig), weigh(nSig, len(fs)), likelyPair(i, j, nb, nmdp, len(lower)))
+			g.add(i, j, weigh(0, nSig), guide(), likelyPair(i, j, nb, nmdp, len(lower)))
 		}
 		if byeNode >= 0 {
 			v := t.violations(a, nil, relax)
@@ -599,10 +627,27 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 				vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
 			}
 			vals[fByeRank] = int64(a.rankPos)
-			g.add(i, byeNode, weigh(0, nSig), weigh(nSig, len(fs)), true)
+			g.add(i, byeNode, weigh(0, nSig), guide(), true)
 		}
 	}
 	return g.refine(), nil
+}
+
+// countEdges is the number of edges matchBracket's graph will have: the
+// pairs of nodes (and with bye, each node with the bye) that relax allows.
+func (t *tourney) countEdges(nodes []*entrant, bye bool, relax Relaxation) int {
+	n := 0
+	for i, a := range nodes {
+		for _, b := range nodes[i+1:] {
+			if t.violations(a, b, relax) >= 0 {
+				n++
+			}
+		}
+		if bye && t.violations(a, nil, relax) >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // likelyWindow is how far from the pairing the Dutch order prefers a pair

@@ -1,6 +1,10 @@
 package pairing
 
-import "math/bits"
+import (
+	"math/bits"
+	"runtime"
+	"slices"
+)
 
 // The Dutch generation order inside a bracket.
 //
@@ -82,9 +86,10 @@ type bracketGraph struct {
 	noTight    bool
 	zero       []bool
 	dualsTight bool
-	// noGuide drops the guidance from the weights: in big brackets every
-	// decision is taken on the tight graph, and the guidance only makes
-	// the matchings slower to find.
+	// noGuide drops the guidance from the weights (matchBracket gives it
+	// no bits) in graphs of more than orderEdges edges: in big brackets
+	// every decision is taken on the tight graph, and the guidance only
+	// makes the matchings slower to find.
 	noGuide bool
 	// approx marks a bracket where some decision kept the first matching's
 	// choice because the exact trials were out of reach.
@@ -170,6 +175,16 @@ func (g *bracketGraph) guided(k int) wide {
 // and returns each edge's slack under duals certifying the result (banned
 // edges get an out-of-reach slack) and which vertices have a zero dual.
 func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
+	// The last matching's slacks are not needed while this one is found
+	// (every caller accepts the result): let them go first.
+	g.slack = nil
+	collectBig(len(g.edges))
+	if g.rpos == nil && extra == nil && !slices.Contains(g.banned, true) {
+		// Every edge as stored (weight is the stored weight before the
+		// remainder's keys): no copy of a graph that may be huge.
+		g.work += len(g.edges)
+		return matchWithDuals(g.nv, g.edges, g.likely, g.whole)
+	}
 	es := make([]matchEdge, 0, len(g.edges))
 	lk := make([]bool, 0, len(g.edges))
 	idx := make([]int32, 0, len(g.edges))
@@ -182,16 +197,29 @@ func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
 		idx = append(idx, int32(k))
 	}
 	g.work += len(es)
-	mate, sl, zero := matchWithDuals(g.nv, es, lk, g.whole)
+	// The slacks go straight into one slice over every edge: big brackets
+	// have millions of edges.
+	mate, d := matchWithCertificate(g.nv, es, lk, g.whole)
 	slack := make([]wide, len(g.edges))
 	out := wideOf(1).shl(wideBits - 2)
 	for k := range slack {
 		slack[k] = out
 	}
 	for i, k := range idx {
-		slack[k] = sl[i]
+		slack[k] = d.slack(es[i])
 	}
-	return mate, slack, zero
+	return mate, slack, d.zero()
+}
+
+// collectBig runs the garbage collector before a graph of millions of
+// edges is matched: its slices hold no pointers, so a collection costs
+// little, while leaving the last matching's slices to the collector's own
+// pace would let the heap grow to twice what is live, gigabytes in a
+// 10,000-player round.
+func collectBig(edges int) {
+	if edges >= 2_000_000 {
+		runtime.GC()
+	}
 }
 
 // solveOnly is solve without the duals, for the trials.
@@ -241,15 +269,35 @@ func (g *bracketGraph) possible(k int) bool {
 	return k >= 0 && !g.banned[k] && !g.bound.less(g.slack[k])
 }
 
-// edge returns the index of the edge u-v, or -1.
+// edge returns the index of the edge u-v, or -1. Each adjacency list is
+// ordered by the other end (sortAdjacency), so this is a binary search:
+// big brackets ask it for millions of pairs.
 func (g *bracketGraph) edge(u, v int) int {
-	for _, k := range g.adj[u] {
-		e := g.edges[k]
-		if e.u == v || e.v == v {
-			return int(k)
+	adj := g.adj[u]
+	lo, hi := 0, len(adj)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if g.other(int(adj[mid]), u) < v {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
 	}
+	if lo < len(adj) && g.other(int(adj[lo]), u) == v {
+		return int(adj[lo])
+	}
 	return -1
+}
+
+// sortAdjacency orders every adjacency list by the other end, for edge.
+// matchBracket adds the edges in that order already; this makes sure.
+func (g *bracketGraph) sortAdjacency() {
+	for u, adj := range g.adj {
+		by := func(a, b int32) int { return g.other(int(a), u) - g.other(int(b), u) }
+		if !slices.IsSortedFunc(adj, by) {
+			slices.SortFunc(adj, by)
+		}
+	}
 }
 
 // value is a matching's size and its weight above the guidance fields:
@@ -354,7 +402,7 @@ func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v
 // optimal ones.
 func (g *bracketGraph) refine() []int {
 	g.banned = make([]bool, len(g.edges))
-	g.noGuide = len(g.edges) > orderEdges
+	g.sortAdjacency()
 	g.accept(g.solve(nil))
 	g.first = g.work
 	g.size, g.best = g.value(g.mate)
@@ -427,7 +475,10 @@ func (g *bracketGraph) refine() []int {
 		return n
 	}
 	exchanges := countExchanges()
-	if exchanges > 0 {
+	if exchanges == 0 && g.noGuide && g.keepS1(rem) {
+		// The criteria's duals still describe every matching left.
+		g.dualsTight = true
+	} else if exchanges > 0 {
 		// The keys may prefer another matching. (Without exchanges the
 		// current one has the least keys possible, and the slack bound of
 		// the criteria alone stays valid: a later optimum is optimal on
@@ -489,6 +540,46 @@ func (g *bracketGraph) refine() []int {
 	}
 	g.done()
 	return g.mate
+}
+
+// keepS1 weighs the exchange keys, when the current matching needs no
+// exchange, by bans instead of weights: then a matching has the best keys
+// exactly when its remainder pairs each join one of the first p players
+// (the original S1) with one of the others. (The keys sum, over the p
+// remainder pairs, a value falling with the position of the pair's higher
+// player, so they are best when the higher players are the first p.) It
+// bans the remainder's edges inside S1 or inside S2 and S1's edges leaving
+// the remainder; it reports false, banning nothing, when that is not
+// enough: an S1 player of zero dual might still be left unmatched, or the
+// current matching breaks a ban. What is left are the optima of the
+// criteria (the current matching among them, so the criteria's duals stay
+// optimal and the tight graph can be read off them) and all share the best
+// keys.
+func (g *bracketGraph) keepS1(rem []int) bool {
+	var bans []int
+	for _, x := range rem {
+		inS1 := g.rpos[x] < g.p
+		if inS1 && g.zero[x] {
+			return false
+		}
+		for _, k := range g.adj[x] {
+			if g.banned[k] {
+				continue
+			}
+			y := g.other(int(k), x)
+			yRem := y >= 0 && g.rpos[y] >= 0
+			if inS1 && (!yRem || g.rpos[y] < g.p) || !inS1 && yRem && g.rpos[y] >= g.p {
+				if g.mate[x] == y {
+					return false
+				}
+				bans = append(bans, int(k))
+			}
+		}
+	}
+	for _, k := range bans {
+		g.banned[k] = true
+	}
+	return true
 }
 
 // done counts the bracket if some decision in it was approximate.

@@ -2,6 +2,7 @@ package pairing
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -151,5 +152,24 @@ func TestBigBracketKeepsEveryCriterion(t *testing.T) {
 		if p.Black < 501 || p.White > 500 {
 			t.Errorf("%v: a colour preference denied", p)
 		}
+	}
+}
+
+// A round whose bracket would hold more pairs than the memory bound allows
+// is refused with an error naming the bracket, not paired until memory runs
+// out.
+func TestBracketBeyondMemoryBoundIsRefused(t *testing.T) {
+	s := newSim(t, 120, 5, 4)
+	s.pairAndPlay(1)
+	old := maxBracketEdges
+	maxBracketEdges = 500
+	defer func() { maxBracketEdges = old }()
+	_, err := PairSwiss(s.players, s.history, 2, s.opt)
+	if err == nil || !strings.Contains(err.Error(), "round 2: a bracket of") || !strings.Contains(err.Error(), "more than the 500 this pairing holds in memory") {
+		t.Fatalf("got %v, want the memory bound's error", err)
+	}
+	maxBracketEdges = old
+	if _, err := PairSwiss(s.players, s.history, 2, s.opt); err != nil {
+		t.Fatalf("within the bound: %v", err)
 	}
 }

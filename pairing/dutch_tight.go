@@ -81,6 +81,17 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 	}
 	t := &tightGraph{n: g.nv, tight: make([]bool, len(g.edges)), free: zero,
 		nbr: make([][]int32, g.nv), eid: make([][]int32, g.nv)}
+	// Lists of their final size: big brackets have millions of tight edges.
+	deg := make([]int32, g.nv)
+	for k, e := range g.edges {
+		if slack[k].isZero() {
+			deg[e.u]++
+			deg[e.v]++
+		}
+	}
+	for v, d := range deg {
+		t.nbr[v], t.eid[v] = make([]int32, 0, d), make([]int32, 0, d)
+	}
 	for k, e := range g.edges {
 		if slack[k].isZero() {
 			t.tight[k] = true

@@ -2,8 +2,14 @@ package pairing
 
 import (
 	"flag"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/metrics"
 	"sort"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -95,14 +101,19 @@ func BenchmarkPairSwiss2000(b *testing.B) { benchSwiss(b, 2000, 11) }
 
 // benchEarly times round `round` of a simulated event with random results
 // (45% first-mover wins, 10% draws): in early rounds the scoregroups are
-// huge, the hardest case for bracket-wise matching.
+// huge, the hardest case for bracket-wise matching. It reports the peak of
+// the live heap while pairing (sampled), and the process's peak resident
+// memory (VmHWM: meaningful when the benchmark runs alone, -bench with its
+// exact name, since it counts everything the process did before).
 func benchEarly(b *testing.B, n, round int) {
 	s := newSim(b, n, 11, 3)
 	for r := 1; r < round; r++ {
 		s.pairAndPlay(r)
 	}
+	runtime.GC()
 	b.ResetTimer()
 	defer reportOrder(b)()
+	defer reportPeakMemory(b)()
 	for b.Loop() {
 		if _, err := PairSwiss(s.players, s.history, round, s.opt); err != nil {
 			b.Fatal(err)
@@ -110,9 +121,68 @@ func benchEarly(b *testing.B, n, round int) {
 	}
 }
 
-func BenchmarkPairSwissRound2_500(b *testing.B)  { benchEarly(b, 500, 2) }
-func BenchmarkPairSwissRound2_2000(b *testing.B) { benchEarly(b, 2000, 2) }
-func BenchmarkPairSwissRound3_2000(b *testing.B) { benchEarly(b, 2000, 3) }
+// reportPeakMemory samples the live heap every few milliseconds until the
+// returned function is called, then reports its peak in MB, the process's
+// VmHWM from /proc/self/status, and the CPU time used per pairing (user and
+// system, all threads: on a shared machine a steadier figure than the wall
+// time).
+func reportPeakMemory(b *testing.B) func() {
+	cpu0 := cpuTime()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	read := func() {
+		metrics.Read(sample)
+		peak = max(peak, sample[0].Value.Uint64())
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			read()
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+		read()
+		b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+		if st, err := os.ReadFile("/proc/self/status"); err == nil {
+			for _, l := range strings.Split(string(st), "\n") {
+				if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+					var kb float64
+					if _, err := fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(v), " kB"), &kb); err == nil {
+						b.ReportMetric(kb/1e3, "VmHWM-MB")
+					}
+				}
+			}
+		}
+	}
+}
+
+// cpuTime is the CPU time the process has used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func BenchmarkPairSwissRound2_500(b *testing.B)   { benchEarly(b, 500, 2) }
+func BenchmarkPairSwissRound2_2000(b *testing.B)  { benchEarly(b, 2000, 2) }
+func BenchmarkPairSwissRound3_2000(b *testing.B)  { benchEarly(b, 2000, 3) }
+func BenchmarkPairSwissRound2_5000(b *testing.B)  { benchEarly(b, 5000, 2) }
+func BenchmarkPairSwissRound3_5000(b *testing.B)  { benchEarly(b, 5000, 3) }
+func BenchmarkPairSwissRound2_10000(b *testing.B) { benchEarly(b, 10000, 2) }
+func BenchmarkPairSwissRound3_10000(b *testing.B) { benchEarly(b, 10000, 3) }
 
 var swissEvent = flag.Bool("swiss.event", false, "run the whole-event Swiss benchmarks (11 rounds; minutes with a slow pairing core)")
 
@@ -122,6 +192,7 @@ func benchEvent(b *testing.B, n int) {
 	if !*swissEvent {
 		b.Skip("whole-event benchmark: run with -swiss.event")
 	}
+	defer reportPeakMemory(b)()
 	for b.Loop() {
 		s := newSim(b, n, 11, 3)
 		var slowest time.Duration

@@ -64,6 +64,10 @@ const (
 	trfGameWidth = 10
 )
 
+// MaxTRFPlayers is the most players TRF-16's four-digit starting ranks
+// number; bigger events use the JSON event form.
+const MaxTRFPlayers = 9999
+
 // ReadTRF parses a TRF-16 report. Errors name the line and the field.
 func ReadTRF(r io.Reader) (*TRF, error) {
 	t := &TRF{}
@@ -202,6 +206,9 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 				absences = append(absences, a)
 			}
 		case strings.HasPrefix(s, "001"):
+			if len(s) > trfStartNo+4 && s[trfStartNo+4] >= '0' && s[trfStartNo+4] <= '9' {
+				return nil, fmt.Errorf("trf line %d: starting rank (columns 5-8) runs into column 9: TRF-16 holds at most %d players; pair bigger events from the JSON event form", ln, MaxTRFPlayers)
+			}
 			if len(s) < trfRank {
 				return nil, fmt.Errorf("trf line %d: player line too short (%d characters, want at least %d)", ln, len(s), trfRank)
 			}
@@ -423,6 +430,9 @@ func (t *TRF) points(code string, v float64) error {
 // be paired in it (Absent or withdrawn), unless every round (XXR) is played.
 func WriteTRF(w io.Writer, t *TRF) error {
 	n := len(t.Players)
+	if n > MaxTRFPlayers {
+		return fmt.Errorf("trf: %d players: TRF-16's four-digit starting ranks hold at most %d; write the JSON event form instead", n, MaxTRFPlayers)
+	}
 	rounds := 0
 	for _, g := range t.Games {
 		if g.Black < 0 || g.Black >= n || (g.White != Bye && (g.White < 0 || g.White >= n)) {
@@ -556,6 +566,12 @@ func PairTRF(r io.Reader, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return pairReport(t, w)
+}
+
+// pairReport pairs the round after the report's last one and writes it in
+// the plain form (see PairTRF).
+func pairReport(t *TRF, w io.Writer) error {
 	players, history, round, opt := t.Swiss()
 	if opt.Rounds > 0 && round > opt.Rounds {
 		return fmt.Errorf("trf: all %d rounds (XXR) are played", opt.Rounds)

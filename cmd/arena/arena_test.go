@@ -261,6 +261,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{"help", []string{"help", "match"}, exitOK, "-games"},
 		{"pair a TRF", []string{"pair", "../../pairing/testdata/swiss5.trf"}, exitOK, "3\n2 1\n5 4\n3 0\n"},
 		{"pair a file that is not TRF", []string{"pair", "../../README.md"}, exitError, "no player lines"},
+		{"pair the JSON event form", []string{"pair", "../../pairing/testdata/swiss5.json"}, exitOK, "3\n2 1\n5 4\n3 0\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
