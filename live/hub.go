@@ -120,26 +120,7 @@ func (h *Hub) apply(it item) {
 	case event.GameStarted:
 		msg = &message{Type: "started", Data: s.started(u, it.at)}
 	case event.MovePlayed:
-		before := 0
-		if g := s.running(u.Round, u.Number); g != nil {
-			before = len(g.Moves)
-		}
-		for _, mv := range u.Before {
-			if g := s.running(u.Round, u.Number); g != nil {
-				g.Moves = append(g.Moves, Move{X: mv.Point.X, Y: mv.Point.Y, Color: colorName(mv.Color), ThinkMS: mv.Think.Milliseconds(), Opening: mv.Opening})
-			}
-		}
-		msgs := 0
-		if g := s.running(u.Round, u.Number); g != nil {
-			msgs = len(g.Messages)
-		}
-		if g := s.moved(u, it.at); g != nil {
-			d := moveDelta{Round: g.Round, Number: g.Number, Moves: g.Moves[before:], Stones: len(g.Moves), BlackMS: g.BlackMS,
-				WhiteMS: g.WhiteMS, AtMS: g.AtMS, ToMove: g.ToMove, Forbidden: g.Forbidden}
-			d.Messages = u.Notes
-			if msgs+len(u.Notes) > maxMessages {
-				d.Messages = g.Messages
-			}
+		if d := s.moved(u, it.at); d != nil {
 			msg = &message{Type: "move", Data: d}
 		}
 	case event.GameFinished:

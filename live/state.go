@@ -150,9 +150,6 @@ type MatchPoint struct {
 
 type gameKey struct{ Round, Number int }
 
-// colorName is a stone's colour as the page writes it ("black", "white").
-func colorName(c rules.Color) string { return c.String() }
-
 func newState() *State {
 	// Empty lists, not null: the page iterates them.
 	return &State{Format: FormatVersion, Entrants: []Entrant{}, Running: []*Game{}, Games: []GameSummary{},
@@ -199,29 +196,43 @@ func (s *State) running(round, number int) *Game {
 	return nil
 }
 
-// moved adds a stone to a running game; nil when the game is not known (the
-// page joined after it began: the next snapshot has it).
-func (s *State) moved(m event.MovePlayed, at time.Time) *Game {
+// moved adds a stone (and the opening stones before it) to a running game
+// and returns what a page that has the game needs to catch up; nil when the
+// game is not known (the page joined after it began: the next snapshot has
+// it).
+func (s *State) moved(m event.MovePlayed, at time.Time) *moveDelta {
 	g := s.running(m.Round, m.Number)
 	if g == nil {
 		return nil
 	}
-	mv := m.Move
-	g.Moves = append(g.Moves, Move{X: mv.Point.X, Y: mv.Point.Y, Color: colorName(mv.Color), ThinkMS: mv.Think.Milliseconds(), Opening: mv.Opening})
+	before, msgs := len(g.Moves), len(g.Messages)
+	for _, mv := range m.Before {
+		g.Moves = append(g.Moves, moveOf(mv))
+	}
+	g.Moves = append(g.Moves, moveOf(m.Move))
 	g.BlackMS, g.WhiteMS = clockMS(m.Black, m.Timed), clockMS(m.White, m.Timed)
 	g.AtMS = at.UnixMilli()
-	g.ToMove = colorName(mv.Color.Opponent())
-	for _, n := range m.Notes {
-		g.Messages = append(g.Messages, n)
-	}
+	g.ToMove = m.Move.Color.Opponent().String()
+	g.Messages = append(g.Messages, m.Notes...)
+	d := &moveDelta{Round: g.Round, Number: g.Number, Moves: g.Moves[before:], Stones: len(g.Moves), Messages: m.Notes}
 	if over := len(g.Messages) - maxMessages; over > 0 {
 		g.Messages = slices.Delete(g.Messages, 0, over)
+	}
+	if msgs+len(m.Notes) > maxMessages {
+		d.Messages = g.Messages // the page's list is cut too: send it whole
 	}
 	g.Forbidden = nil
 	if s.Rule == "renju" && g.ToMove == "black" {
 		g.Forbidden = forbiddenPoints(s.Size, g.Moves)
 	}
-	return g
+	d.BlackMS, d.WhiteMS, d.AtMS, d.ToMove, d.Forbidden = g.BlackMS, g.WhiteMS, g.AtMS, g.ToMove, g.Forbidden
+	return d
+}
+
+// moveOf is a record's stone as the page draws it.
+func moveOf(m record.Move) Move {
+	return Move{X: m.Point.X, Y: m.Point.Y, Color: m.Color.String(), ThinkMS: m.Think.Milliseconds(), Opening: m.Opening,
+		Refused: m.Refused != "" || m.Raw != ""}
 }
 
 func clockMS(d time.Duration, timed bool) int64 {
@@ -404,9 +415,7 @@ func replayOf(rec *record.Record) Replay {
 	r := Replay{GameSummary: summaryOf(rec), Rule: rec.Rule, Size: rec.Size, BlackAbout: rec.BlackAbout,
 		WhiteAbout: rec.WhiteAbout, Moves: []Move{}, Messages: rec.Messages}
 	for _, m := range rec.Moves {
-		// A refused stone is kept in the record but was never on the board.
-		r.Moves = append(r.Moves, Move{X: m.Point.X, Y: m.Point.Y, Color: colorName(m.Color), ThinkMS: m.Think.Milliseconds(),
-			Opening: m.Opening, Refused: m.Refused != "" || m.Raw != ""})
+		r.Moves = append(r.Moves, moveOf(m)) // refused stones too, marked: the page draws them as rings
 	}
 	if r.Messages == nil {
 		r.Messages = []string{}
