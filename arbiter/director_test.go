@@ -12,6 +12,8 @@ import (
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
+
+	"golang.org/x/sys/unix"
 )
 
 func director(t *testing.T, n int, instances bool) *Director {
@@ -122,5 +124,68 @@ func TestDirectorStopsAtAGameThatCannotBePlayed(t *testing.T) {
 	err := d.Play(context.Background(), context.Background(), fs)
 	if err == nil || !strings.Contains(err.Error(), "game 2: opening:") || len(finished) != 1 || finished[0] != 1 {
 		t.Fatalf("err = %v, finished %v; want game 2's opening refused after game 1", err, finished)
+	}
+}
+
+// Every move of a game is played on its table's thread, and there are no
+// more threads than tables: a table's engines meet the same thread game
+// after game (see Director).
+func TestTablesKeepTheirThreads(t *testing.T) {
+	d := director(t, 2, true)
+	d.Concurrency = 2
+	for i := range d.Entrants {
+		d.Entrants[i].Spec.Args = nil // instant
+	}
+	var mu sync.Mutex
+	threads := map[Key]map[int]bool{}
+	d.Moved = func(f Fixture, _ Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		k := Key{f.Round, f.Number}
+		if threads[k] == nil {
+			threads[k] = map[int]bool{}
+		}
+		threads[k][unix.Gettid()] = true
+	}
+	var fs []Fixture
+	for i := 0; i < 24; i++ {
+		fs = append(fs, Fixture{Number: i + 1, Black: i % 2, White: 1 - i%2})
+	}
+	if _, recs := overlaps(t, d, fs); len(recs) != len(fs) {
+		t.Fatalf("%d games played", len(recs))
+	}
+	all := map[int]bool{}
+	for k, ts := range threads {
+		if len(ts) != 1 {
+			t.Errorf("game %d was played on %d threads", k.Number, len(ts))
+		}
+		for tid := range ts {
+			all[tid] = true
+		}
+	}
+	if len(all) > d.Concurrency {
+		t.Errorf("%d games at two tables were played on %d threads", len(fs), len(all))
+	}
+}
+
+// A process goes back to the table that started it, whichever process
+// was freed last.
+func TestTableTakesItsOwnProcess(t *testing.T) {
+	d := director(t, 1, true)
+	d.Play(context.Background(), context.Background(), nil) // sets the director up
+	var started [2]*engine.Engine
+	for table := range started {
+		e, err := d.take(0, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		started[table] = e
+	}
+	d.give(0, started[1])
+	d.give(0, started[0]) // the last freed: what a plain stack would hand out first
+	for _, table := range []int{1, 0} {
+		if e, _ := d.take(0, table); e != started[table] {
+			t.Errorf("table %d got the process of table %d", table, 1-table)
+		}
 	}
 }
