@@ -3,6 +3,7 @@ package arbiter
 import (
 	"context"
 	"fmt"
+	"gomoku-arena/internal/affinity"
 	"runtime"
 	"strconv"
 	"sync"
@@ -47,9 +48,12 @@ func KeyOf(rec *record.Record) Key { return Key{rec.Round, rec.Game} }
 // keep meeting on the same processors: the kernel wakes an engine where the
 // request was written and the arbiter where the answer was, and a move's
 // round trip stays on one core. Games handed to whichever thread is free,
-// with whichever processes are idle, send every wake-up across cores: with
-// two games on two cores that doubled the time per move, more than the
-// second game brought.
+// with whichever idle processes, sent every wake-up across cores: with two
+// games on two cores that doubled the time per move, more than the second
+// game brought. With at least as many tables as processors, each table's
+// thread is also pinned to one of them, in turn, so that no two tables
+// meet on one processor while another has none; the engines are not
+// pinned (package affinity), and go where the kernel puts them.
 type Director struct {
 	Event        string
 	Rule         rules.Rule
@@ -99,13 +103,17 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 	}
 	done := make(chan outcome)
 	tables := make([]chan Fixture, max(d.Concurrency, 1))
+	cpus := affinity.CPUs()
+	pin := len(cpus) > 1 && len(tables) >= len(cpus) // a game per processor, or more
 	for t := range tables {
 		tables[t] = make(chan Fixture)
 		go func() {
-			// A table's games are played on one thread, which the kernel
-			// then keeps next to the table's engines (see Director).
+			// A table's games are played on one thread (see Director).
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread() // an exiting locked thread would take Pdeathsig engines with it
+			if pin {
+				defer affinity.Pin(cpus[t%len(cpus)])()
+			}
 			for f := range tables[t] {
 				rec, err := d.play(abort, f, t)
 				done <- outcome{f, t, rec, err}

@@ -2,6 +2,8 @@ package arbiter
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/affinity"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -188,4 +191,68 @@ func TestTableTakesItsOwnProcess(t *testing.T) {
 			t.Errorf("table %d got the process of table %d", table, 1-table)
 		}
 	}
+}
+
+// With a table per processor, each table's thread is pinned to its own
+// processor, and the engines it starts are not: they may run anywhere the
+// arbiter may.
+func TestTablesPinTheirThreadsNotTheirEngines(t *testing.T) {
+	cpus := affinity.CPUs()
+	if len(cpus) < 2 {
+		t.Skipf("the arbiter may run on %d processor(s): nothing to pin", len(cpus))
+	}
+	d := director(t, 2, true)
+	d.Concurrency = len(cpus)
+	for i := range d.Entrants {
+		d.Entrants[i].Spec.Args = nil // instant
+	}
+	var mu sync.Mutex
+	pinned := map[int]bool{} // processor of each move's thread
+	d.Moved = func(Fixture, Progress) {
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &set); err != nil {
+			t.Error(err)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if set.Count() != 1 {
+			pinned[-set.Count()] = true
+			return
+		}
+		for _, c := range cpus {
+			if set.IsSet(c) {
+				pinned[c] = true
+			}
+		}
+	}
+	var fs []Fixture
+	for i := range 2 * len(cpus) {
+		fs = append(fs, Fixture{Number: i + 1, Black: i % 2, White: 1 - i%2})
+	}
+	overlaps(t, d, fs)
+	if len(pinned) != len(cpus) {
+		t.Errorf("moves were played on threads pinned to %v (a negative key: allowed that many), want one per processor of %v", pinned, cpus)
+	}
+	own, _ := os.ReadFile("/proc/self/status")
+	want := allowed(string(own))
+	for _, e := range d.all {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", e.Pid()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := allowed(string(st)); got != want {
+			t.Errorf("engine %s (pid %d) may run on %s, the arbiter on %s", e.Name(), e.Pid(), got, want)
+		}
+	}
+}
+
+// allowed is the Cpus_allowed_list of a /proc/PID/status.
+func allowed(status string) string {
+	for _, l := range strings.Split(status, "\n") {
+		if v, ok := strings.CutPrefix(l, "Cpus_allowed_list:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
 }
