@@ -251,13 +251,7 @@ func TestDifference(t *testing.T) {
 // owner lets go.
 func TestFolderHasOneOwner(t *testing.T) {
 	cfg := smallEvent(t, "round-robin")
-	ev, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := runEvent(t, cfg)
 	f, err := claim(ev.Folder(), ev.identity(), ev.check)
 	if err != nil {
 		t.Fatal(err)
@@ -282,13 +276,7 @@ func TestFolderHasOneOwner(t *testing.T) {
 // alone.
 func TestDerivedFilesAreRestored(t *testing.T) {
 	cfg := smallEvent(t, "round-robin")
-	ev, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := runEvent(t, cfg)
 	out := ev.Folder()
 	games, _ := filepath.Glob(filepath.Join(out, GamesDir, "*"))
 	if len(games) < 4 {
@@ -303,13 +291,7 @@ func TestDerivedFilesAreRestored(t *testing.T) {
 	os.Remove(filepath.Join(out, "standings.md"))      // gone
 	untouched, _ := os.Stat(games[2])
 
-	ev, err = New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	runEvent(t, cfg)
 	for f, b := range want {
 		if got, err := os.ReadFile(f); err != nil || !bytes.Equal(got, b) {
 			t.Errorf("%s not restored (%v)", filepath.Base(f), err)
@@ -318,4 +300,17 @@ func TestDerivedFilesAreRestored(t *testing.T) {
 	if st, _ := os.Stat(games[2]); !st.ModTime().Equal(untouched.ModTime()) {
 		t.Errorf("%s was rewritten, though right", filepath.Base(games[2]))
 	}
+}
+
+// runEvent runs the event of cfg to its end (or continues it).
+func runEvent(t *testing.T, cfg *config.Event) *Event {
+	t.Helper()
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }
