@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -110,7 +109,8 @@ var (
 // kit's instant engine (a C program that answers every move at once), as a
 // runner does for self-play or bullet tests: the time per move is the
 // arbiter's own cost plus one pipe round trip. concurrency=2 plays two games
-// at once, each with its own pair of engines, as a Director does.
+// at once, each at its own table with its own pair of engines: the games are
+// played by a Director, as every front end plays them.
 func BenchmarkInstantGames(b *testing.B) {
 	for _, mode := range []string{"turn", "board"} {
 		for _, conc := range []int{1, 2} {
@@ -125,49 +125,40 @@ func benchInstant(b *testing.B, boardMode bool, conc int) {
 	path := instantEngine(b)
 	free, _ := rules.ByName("freestyle")
 	ctl := clock.Control{Match: time.Minute, Tolerance: time.Second}
-	type pair struct{ black, white *engine.Engine }
-	pairs := make([]pair, conc)
-	for i := range pairs {
-		for j, e := range []**engine.Engine{&pairs[i].black, &pairs[i].white} {
-			en, err := engine.Start(engine.Spec{Name: fmt.Sprint("instant", j), Command: path, Args: []string{fmt.Sprint(2*i + j + 1)}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { en.Close() })
-			*e = en
-		}
+	d := &Director{Event: "bench", Rule: free, Size: 15, Concurrency: conc, Instances: true}
+	for j := range 2 {
+		d.Entrants = append(d.Entrants, Entrant{Spec: engine.Spec{Name: fmt.Sprint("instant", j), Command: path, Args: []string{fmt.Sprint(j + 1)}},
+			Clock: ctl, BoardMode: boardMode})
 	}
-	var moves atomic.Int64
-	next := atomic.Int64{}
+	b.Cleanup(d.Close)
+	fixtures := make([]Fixture, b.N)
+	for i := range fixtures {
+		fixtures[i] = Fixture{Number: i + 1, Black: i % 2, White: 1 - i%2}
+	}
+	var moves int
+	d.Finished = func(rec *record.Record) error {
+		if rec.End != record.Five && rec.End != record.FullBoard {
+			b.Errorf("game %d: %s %s", rec.Game, rec.End, rec.Detail)
+		}
+		moves += len(rec.Moves)
+		return nil
+	}
+	// The engines are started before the clock does: a table starts its
+	// processes at its first game.
+	if err := d.Play(context.Background(), context.Background(), fixtures[:min(conc, len(fixtures))]); err != nil {
+		b.Fatal(err)
+	}
+	moves = 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	user0, sys0 := cpuSelf()
 	wall0 := time.Now()
-	var wg sync.WaitGroup
-	for _, p := range pairs {
-		wg.Go(func() {
-			g := Game{Rule: free, Size: 15}
-			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
-				black, white := p.black, p.white
-				if i%2 == 0 {
-					black, white = white, black
-				}
-				rec, err := Play(context.Background(), g, &Player{Engine: black, Clock: ctl, BoardMode: boardMode}, &Player{Engine: white, Clock: ctl, BoardMode: boardMode})
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				if rec.End != record.Five && rec.End != record.FullBoard {
-					b.Errorf("game %d: %s %s", i, rec.End, rec.Detail)
-				}
-				moves.Add(int64(len(rec.Moves)))
-			}
-		})
+	if err := d.Play(context.Background(), context.Background(), fixtures); err != nil {
+		b.Fatal(err)
 	}
-	wg.Wait()
 	wall := time.Since(wall0)
 	user, sys := cpuSelf()
-	n := float64(moves.Load())
+	n := float64(moves)
 	b.ReportMetric(float64(wall.Nanoseconds())/1e3/n, "µs/move")
 	b.ReportMetric(float64(b.N)/wall.Seconds(), "games/s")
 	b.ReportMetric(float64((user-user0).Nanoseconds())/1e3/n, "user-µs/move")

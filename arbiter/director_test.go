@@ -9,9 +9,12 @@ import (
 
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/affinity"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
+
+	"golang.org/x/sys/unix"
 )
 
 func director(t *testing.T, n int, instances bool) *Director {
@@ -122,5 +125,120 @@ func TestDirectorStopsAtAGameThatCannotBePlayed(t *testing.T) {
 	err := d.Play(context.Background(), context.Background(), fs)
 	if err == nil || !strings.Contains(err.Error(), "game 2: opening:") || len(finished) != 1 || finished[0] != 1 {
 		t.Fatalf("err = %v, finished %v; want game 2's opening refused after game 1", err, finished)
+	}
+}
+
+// Every move of a game is played on its table's thread, and there are no
+// more threads than tables: a table's engines meet the same thread game
+// after game (see Director).
+func TestTablesKeepTheirThreads(t *testing.T) {
+	d := director(t, 2, true)
+	d.Concurrency = 2
+	for i := range d.Entrants {
+		d.Entrants[i].Spec.Args = nil // instant
+	}
+	var mu sync.Mutex
+	threads := map[Key]map[int]bool{}
+	d.Moved = func(f Fixture, _ Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		k := Key{f.Round, f.Number}
+		if threads[k] == nil {
+			threads[k] = map[int]bool{}
+		}
+		threads[k][unix.Gettid()] = true
+	}
+	var fs []Fixture
+	for i := 0; i < 24; i++ {
+		fs = append(fs, Fixture{Number: i + 1, Black: i % 2, White: 1 - i%2})
+	}
+	if _, recs := overlaps(t, d, fs); len(recs) != len(fs) {
+		t.Fatalf("%d games played", len(recs))
+	}
+	all := map[int]bool{}
+	for k, ts := range threads {
+		if len(ts) != 1 {
+			t.Errorf("game %d was played on %d threads", k.Number, len(ts))
+		}
+		for tid := range ts {
+			all[tid] = true
+		}
+	}
+	if len(all) > d.Concurrency {
+		t.Errorf("%d games at two tables were played on %d threads", len(fs), len(all))
+	}
+}
+
+// A process goes back to the table that started it, whichever process
+// was freed last.
+func TestTableTakesItsOwnProcess(t *testing.T) {
+	d := director(t, 1, true)
+	d.Play(context.Background(), context.Background(), nil) // sets the director up
+	var started [2]*engine.Engine
+	for table := range started {
+		e, err := d.take(0, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		started[table] = e
+	}
+	d.give(0, started[1])
+	d.give(0, started[0]) // the last freed: what a plain stack would hand out first
+	for _, table := range []int{1, 0} {
+		if e, _ := d.take(0, table); e != started[table] {
+			t.Errorf("table %d got the process of table %d", table, 1-table)
+		}
+	}
+}
+
+// With a table per processor, each table's thread is pinned to its own
+// processor, and the engines it starts are not: they may run anywhere the
+// arbiter may.
+func TestTablesPinTheirThreadsNotTheirEngines(t *testing.T) {
+	cpus := affinity.CPUs()
+	if len(cpus) < 2 {
+		t.Skipf("the arbiter may run on %d processor(s): nothing to pin", len(cpus))
+	}
+	d := director(t, 2, true)
+	d.Concurrency = len(cpus)
+	for i := range d.Entrants {
+		d.Entrants[i].Spec.Args = nil // instant
+	}
+	var mu sync.Mutex
+	pinned := map[int]bool{} // processor of each move's thread
+	d.Moved = func(Fixture, Progress) {
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &set); err != nil {
+			t.Error(err)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if set.Count() != 1 {
+			pinned[-set.Count()] = true
+			return
+		}
+		for _, c := range cpus {
+			if set.IsSet(c) {
+				pinned[c] = true
+			}
+		}
+	}
+	var fs []Fixture
+	for i := range 2 * len(cpus) {
+		fs = append(fs, Fixture{Number: i + 1, Black: i % 2, White: 1 - i%2})
+	}
+	overlaps(t, d, fs)
+	if len(pinned) != len(cpus) {
+		t.Errorf("moves were played on threads pinned to %v (a negative key: allowed that many), want one per processor of %v", pinned, cpus)
+	}
+	for _, e := range d.all {
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(e.Pid(), &set); err != nil {
+			t.Fatal(err)
+		}
+		if set.Count() != len(cpus) {
+			t.Errorf("engine %s (pid %d) may run on %d processors, the arbiter on %v", e.Name(), e.Pid(), set.Count(), cpus)
+		}
 	}
 }

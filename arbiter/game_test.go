@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -22,7 +23,11 @@ import (
 // again as "engine NAME".
 func TestMain(m *testing.M) {
 	bundled.ServeIfAsked()
-	os.Exit(m.Run())
+	code := m.Run()
+	if instantPath != "" {
+		os.RemoveAll(filepath.Dir(instantPath)) // the benchmarks' engine build
+	}
+	os.Exit(code)
 }
 
 func start(t *testing.T, name string, args ...string) *engine.Engine {

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"gomoku-arena/internal/affinity"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -189,15 +190,16 @@ func privateTmpUse(pids []int) int64 {
 // when it will be in a PID namespace made by root (ns is pidNS) and the
 // kernel has not refused that before.
 func startIn(ns namespaces, tmpMax int64, cmd *exec.Cmd, exited <-chan struct{}) error {
+	start := func() error { return affinity.Free(cmd.Start) } // never a table's pin
 	if ns != pidNS || privateTmpRefused.Load() {
-		return cmd.Start()
+		return start()
 	}
-	refused, err := startWithPrivateTmp(tmpMax, cmd.Dir, cmd.Start, exited)
+	refused, err := startWithPrivateTmp(tmpMax, cmd.Dir, start, exited)
 	if refused != nil {
 		if !errors.Is(refused, errThisStart) {
 			privateTmpRefused.Store(true)
 		}
-		return cmd.Start()
+		return start()
 	}
 	return err
 }

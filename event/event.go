@@ -73,8 +73,13 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Close()
 	done := f.done
-	if err := writeMissingGames(ev.out, done); err != nil {
+	if err := restoreGames(ev.out, done); err != nil {
 		return nil, err
+	}
+	if len(done) > 0 { // derived from the journal, and maybe left stale (see durable)
+		if _, err := writeStandings(ev.out, id, done); err != nil {
+			return nil, err
+		}
 	}
 	s.send(Began{Name: ev.cfg.Name, Identity: id, Total: ev.total(), Finished: played(done)})
 	s.watch(ev.t.Director)

@@ -251,13 +251,7 @@ func TestDifference(t *testing.T) {
 // owner lets go.
 func TestFolderHasOneOwner(t *testing.T) {
 	cfg := smallEvent(t, "round-robin")
-	ev, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := runEvent(t, cfg)
 	f, err := claim(ev.Folder(), ev.identity(), ev.check)
 	if err != nil {
 		t.Fatal(err)
@@ -274,4 +268,49 @@ func TestFolderHasOneOwner(t *testing.T) {
 	if _, err := Rebuild(ev.Folder()); err != nil {
 		t.Errorf("a rebuild after the owner let go: %v", err)
 	}
+}
+
+// The files derived from the journal are not waited for on the disk (see
+// durable), so a run that begins rebuilds any a crash left stale: a game
+// file emptied or torn, the standings gone. Files that are right are left
+// alone.
+func TestDerivedFilesAreRestored(t *testing.T) {
+	cfg := smallEvent(t, "round-robin")
+	ev := runEvent(t, cfg)
+	out := ev.Folder()
+	games, _ := filepath.Glob(filepath.Join(out, GamesDir, "*"))
+	if len(games) < 4 {
+		t.Fatalf("%d game files", len(games))
+	}
+	want := map[string][]byte{}
+	for _, f := range append(games, filepath.Join(out, "standings.md")) {
+		want[f], _ = os.ReadFile(f)
+	}
+	os.WriteFile(games[0], nil, 0o644)                 // emptied
+	os.WriteFile(games[1], want[games[1]][:10], 0o644) // torn
+	os.Remove(filepath.Join(out, "standings.md"))      // gone
+	untouched, _ := os.Stat(games[2])
+
+	runEvent(t, cfg)
+	for f, b := range want {
+		if got, err := os.ReadFile(f); err != nil || !bytes.Equal(got, b) {
+			t.Errorf("%s not restored (%v)", filepath.Base(f), err)
+		}
+	}
+	if st, _ := os.Stat(games[2]); !st.ModTime().Equal(untouched.ModTime()) {
+		t.Errorf("%s was rewritten, though right", filepath.Base(games[2]))
+	}
+}
+
+// runEvent runs the event of cfg to its end (or continues it).
+func runEvent(t *testing.T, cfg *config.Event) *Event {
+	t.Helper()
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }

@@ -168,35 +168,38 @@ var gameFormats = []struct {
 
 // writeGame writes a finished game as SGF and psq. These files are derived
 // from the journal (arena standings rewrites them), so they are replaced
-// whole, never appended.
+// whole, never appended, and not waited for on the disk: restoreGames
+// rebuilds any that a crash left stale.
 func writeGame(out string, rec *record.Record) error { return writeGameFiles(out, rec, false) }
 
-// writeGameFiles writes a game's files; with missingOnly, only those that
-// do not exist (each file is written whole, so one that exists is complete).
-func writeGameFiles(out string, rec *record.Record, missingOnly bool) error {
+// writeGameFiles writes a game's files; with restore, only those that are
+// missing or differ from what the record gives (left empty or torn by a
+// machine that lost power, or edited).
+func writeGameFiles(out string, rec *record.Record, restore bool) error {
 	if err := os.MkdirAll(filepath.Join(out, GamesDir), 0o755); err != nil {
 		return fmt.Errorf("output folder: %w", err)
 	}
 	base := filepath.Join(out, GamesDir, GameFile(rec))
 	for _, w := range gameFormats {
-		if _, err := os.Stat(base + w.ext); missingOnly && !errors.Is(err, os.ErrNotExist) {
-			continue
-		}
 		var b bytes.Buffer
 		if err := w.write(&b, rec); err != nil {
 			return fmt.Errorf("game %d: %w", rec.Game, err)
 		}
-		if err := durable.WriteFile(base+w.ext, b.Bytes()); err != nil {
+		if old, err := os.ReadFile(base + w.ext); restore && err == nil && bytes.Equal(old, b.Bytes()) {
+			continue
+		}
+		if err := durable.Replace(base+w.ext, b.Bytes()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeMissingGames writes the files of journaled games that lack them (a
-// run killed between journaling a game and writing its files, or between
-// its two files); files that exist are left alone.
-func writeMissingGames(out string, recs []*record.Record) error {
+// restoreGames brings the files of the journaled games back to what the
+// journal says, when a run begins: a run killed between journaling a game
+// and writing its files leaves them missing, a machine that lost power may
+// leave them empty or torn.
+func restoreGames(out string, recs []*record.Record) error {
 	for _, rec := range recs {
 		if !rec.IsGame() {
 			continue

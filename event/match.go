@@ -169,7 +169,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		done = f.done
 		switch m.Records {
 		case RecordsFiles:
-			err = writeMissingGames(dir, done)
+			err = restoreGames(dir, done)
 		case RecordsCollection:
 			collection, err = openGameLog(filepath.Join(dir, CollectionFile), true, done, sgfSink)
 		}

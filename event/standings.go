@@ -124,7 +124,7 @@ func writeStandings(out string, id *Identity, done []*record.Record) (*report.Re
 	if err := report.WritePage(&b, page(id, rep, done)); err != nil {
 		return nil, err
 	}
-	return rep, durable.WriteFile(filepath.Join(out, PageFile), b.Bytes())
+	return rep, durable.Replace(filepath.Join(out, PageFile), b.Bytes())
 }
 
 // PageFile is the event's results as one printable page, beside the tables:
@@ -192,7 +192,7 @@ func writeTables(out string, rep *report.Report) error {
 			if err := t.write(&b, f); err != nil {
 				return err
 			}
-			if err := durable.WriteFile(filepath.Join(out, t.name+f.Ext()), b.Bytes()); err != nil {
+			if err := durable.Replace(filepath.Join(out, t.name+f.Ext()), b.Bytes()); err != nil {
 				return err
 			}
 		}

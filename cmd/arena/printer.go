@@ -13,6 +13,8 @@ import (
 	"gomoku-arena/event"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/record"
+
+	"golang.org/x/sys/unix"
 )
 
 // A printer shows a running event in one of two styles: plain (one line per
@@ -36,13 +38,15 @@ func newPrinter(w io.Writer, quiet bool, describe func(event.GameStarted) string
 	return &plain{w: w, quiet: quiet}
 }
 
+// isTerminal: w is a terminal (a tty answers TCGETS; /dev/null, another
+// character device, does not).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 // plain prints a line per finished game unless quiet.

@@ -96,3 +96,24 @@ func TestStatsLine(t *testing.T) {
 	b.WriteString(p.statsLine(&arbiter.Encounter{First: 1, Second: 0}) + "\n")
 	golden(t, "stats.golden", b.Bytes())
 }
+
+// The status line is for terminals: /dev/null, a character device too, gets
+// the plain lines; a pseudo-terminal gets the status line.
+func TestTerminalIsATty(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Error("/dev/null taken for a terminal")
+	}
+	pty, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal to check the other way: %v", err)
+	}
+	defer pty.Close()
+	if !isTerminal(pty) {
+		t.Error("a pseudo-terminal not taken for a terminal")
+	}
+}

@@ -155,7 +155,11 @@ func (s *seenLines) verify(rec *record.Record, line int) error {
 	return nil
 }
 
-// Append writes rec as one line and syncs it to disk.
+// Append writes rec as one line and syncs it to disk. The line is read
+// back first: a record the journal could not read again is refused before
+// it is written. rec is left as the journal holds it (times to the
+// millisecond), so that whatever is written from it now (a game's SGF, the
+// standings) is what a rebuild from the journal writes.
 func (j *Journal) Append(rec *record.Record) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b) // one line, ended by a newline
@@ -163,12 +167,17 @@ func (j *Journal) Append(rec *record.Record) error {
 	if err := enc.Encode(rec); err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
+	var held record.Record
+	if err := json.Unmarshal(b.Bytes(), &held); err != nil {
+		return fmt.Errorf("journal %s: game %d would not read back: %w", j.path, rec.Game, err)
+	}
 	if _, err := j.f.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	if err := j.f.Sync(); err != nil {
 		return fmt.Errorf("journal %s: sync: %w", j.path, err)
 	}
+	*rec = held
 	return nil
 }
 
