@@ -3,7 +3,6 @@ package arbiter
 import (
 	"context"
 	"fmt"
-	"gomoku-arena/internal/affinity"
 	"runtime"
 	"strconv"
 	"sync"
@@ -11,6 +10,7 @@ import (
 
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/affinity"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )

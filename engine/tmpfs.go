@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"gomoku-arena/internal/affinity"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
+
+	"gomoku-arena/internal/affinity"
 )
 
 // Memory an engine holds outside its processes: files in a tmpfs (/tmp,
