@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/affinity"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
-
-	"golang.org/x/sys/unix"
 )
 
 func director(t *testing.T, n int, instances bool) *Director {

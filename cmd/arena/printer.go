@@ -9,12 +9,12 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"gomoku-arena/arbiter"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/record"
-
-	"golang.org/x/sys/unix"
 )
 
 // A printer shows a running event in one of two styles: plain (one line per
