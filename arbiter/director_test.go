@@ -128,47 +128,6 @@ func TestDirectorStopsAtAGameThatCannotBePlayed(t *testing.T) {
 	}
 }
 
-// Every move of a game is played on its table's thread, and there are no
-// more threads than tables: a table's engines meet the same thread game
-// after game (see Director).
-func TestTablesKeepTheirThreads(t *testing.T) {
-	d := director(t, 2, true)
-	d.Concurrency = 2
-	for i := range d.Entrants {
-		d.Entrants[i].Spec.Args = nil // instant
-	}
-	var mu sync.Mutex
-	threads := map[Key]map[int]bool{}
-	d.Moved = func(f Fixture, _ Progress) {
-		mu.Lock()
-		defer mu.Unlock()
-		k := Key{f.Round, f.Number}
-		if threads[k] == nil {
-			threads[k] = map[int]bool{}
-		}
-		threads[k][unix.Gettid()] = true
-	}
-	var fs []Fixture
-	for i := 0; i < 24; i++ {
-		fs = append(fs, Fixture{Number: i + 1, Black: i % 2, White: 1 - i%2})
-	}
-	if _, recs := overlaps(t, d, fs); len(recs) != len(fs) {
-		t.Fatalf("%d games played", len(recs))
-	}
-	all := map[int]bool{}
-	for k, ts := range threads {
-		if len(ts) != 1 {
-			t.Errorf("game %d was played on %d threads", k.Number, len(ts))
-		}
-		for tid := range ts {
-			all[tid] = true
-		}
-	}
-	if len(all) > d.Concurrency {
-		t.Errorf("%d games at two tables were played on %d threads", len(fs), len(all))
-	}
-}
-
 // A process goes back to the table that started it, whichever process
 // was freed last.
 func TestTableTakesItsOwnProcess(t *testing.T) {
@@ -191,9 +150,10 @@ func TestTableTakesItsOwnProcess(t *testing.T) {
 	}
 }
 
-// With a table per processor, each table's thread is pinned to its own
-// processor, and the engines it starts are not: they may run anywhere the
-// arbiter may.
+// With a table per processor, every move of a game is played on its
+// table's thread, pinned to the table's own processor, and there are no
+// more threads than tables; the engines a table starts are not pinned: they
+// may run anywhere the arbiter may (see Director).
 func TestTablesPinTheirThreadsNotTheirEngines(t *testing.T) {
 	cpus := affinity.CPUs()
 	if len(cpus) < 2 {
@@ -205,8 +165,9 @@ func TestTablesPinTheirThreadsNotTheirEngines(t *testing.T) {
 		d.Entrants[i].Spec.Args = nil // instant
 	}
 	var mu sync.Mutex
-	pinned := map[int]bool{} // processor of each move's thread
-	d.Moved = func(Fixture, Progress) {
+	threads := map[Key]map[int]bool{} // per game, the threads of its moves
+	pinned := map[int]bool{}          // per thread, its processor
+	d.Moved = func(f Fixture, _ Progress) {
 		var set unix.CPUSet
 		if err := unix.SchedGetaffinity(0, &set); err != nil {
 			t.Error(err)
@@ -214,8 +175,13 @@ func TestTablesPinTheirThreadsNotTheirEngines(t *testing.T) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		k := Key{f.Round, f.Number}
+		if threads[k] == nil {
+			threads[k] = map[int]bool{}
+		}
+		threads[k][unix.Gettid()] = true
 		if set.Count() != 1 {
-			pinned[-set.Count()] = true
+			t.Errorf("game %d: a move on a thread allowed %d processors", f.Number, set.Count())
 			return
 		}
 		for _, c := range cpus {
@@ -225,12 +191,26 @@ func TestTablesPinTheirThreadsNotTheirEngines(t *testing.T) {
 		}
 	}
 	var fs []Fixture
-	for i := range 2 * len(cpus) {
+	for i := range 6 * len(cpus) {
 		fs = append(fs, Fixture{Number: i + 1, Black: i % 2, White: 1 - i%2})
 	}
-	overlaps(t, d, fs)
+	if _, recs := overlaps(t, d, fs); len(recs) != len(fs) {
+		t.Fatalf("%d games played", len(recs))
+	}
+	all := map[int]bool{}
+	for k, ts := range threads {
+		if len(ts) != 1 {
+			t.Errorf("game %d was played on %d threads", k.Number, len(ts))
+		}
+		for tid := range ts {
+			all[tid] = true
+		}
+	}
+	if len(all) > d.Concurrency {
+		t.Errorf("%d games at %d tables were played on %d threads", len(fs), d.Concurrency, len(all))
+	}
 	if len(pinned) != len(cpus) {
-		t.Errorf("moves were played on threads pinned to %v (a negative key: allowed that many), want one per processor of %v", pinned, cpus)
+		t.Errorf("moves were played on threads pinned to %v, want one per processor of %v", pinned, cpus)
 	}
 	for _, e := range d.all {
 		var set unix.CPUSet
