@@ -199,7 +199,13 @@ func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
 	g.work += len(es)
 	// The slacks go straight into one slice over every edge: big brackets
 	// have millions of edges.
-	mate, d := matchWithCertificate(g.nv, es, lk, g.whole)
+	// Once the exchange keys are weighed, the sparse matcher picks its
+	// first candidates by the criteria alone (see initialCandidates).
+	var coarse uint
+	if g.rpos != nil {
+		coarse = g.kbits + g.gbits
+	}
+	mate, d := matchWithCertificate(g.nv, es, lk, g.whole, coarse)
 	slack := make([]wide, len(g.edges))
 	out := wideOf(1).shl(wideBits - 2)
 	for k := range slack {

@@ -42,8 +42,13 @@ type tightGraph struct {
 	outer, inBlossom    []bool
 	seen                []bool
 	queue               []int32
-	dead                [2]int32 // vertices taken out of the search
-	stop                int32    // the search ends as soon as stop is outer
+	// tree lists the vertices the last search touched (reached, labelled
+	// or contracted), so that the next search resets only those and a
+	// contraction scans only them: the tree is usually a small part of a
+	// bracket of thousands.
+	tree []int32
+	dead [2]int32 // vertices taken out of the search
+	stop int32    // the search ends as soon as stop is outer
 }
 
 // tightGraph returns the tight subgraph for the current phase, or nil when
@@ -127,6 +132,9 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 	t.inBlossom = make([]bool, size)
 	t.seen = make([]bool, size)
 	t.queue = make([]int32, 0, size)
+	for i := range size {
+		t.base[i], t.parent[i] = int32(i), -1
+	}
 	g.tg, g.noTight = t, false
 	return t
 }
@@ -163,13 +171,14 @@ func (t *tightGraph) load(mate []int) {
 // soon as stop is outer; or returns -1 with outer marking every vertex an
 // even alternating path from root reaches.
 func (t *tightGraph) search(g *bracketGraph, root int32) int32 {
-	for i := range t.match {
-		t.base[i] = int32(i)
+	for _, i := range t.tree {
+		t.base[i] = i
 		t.parent[i] = -1
 		t.outer[i] = false
 	}
 	n := int32(t.n)
 	t.queue = append(t.queue[:0], root)
+	t.tree = append(t.tree[:0], root)
 	t.outer[root] = true
 	for qi := 0; qi < len(t.queue); qi++ {
 		if t.stop >= 0 && t.outer[t.stop] {
@@ -220,12 +229,14 @@ func (t *tightGraph) visit(v, to, root int32) int32 {
 	}
 	if t.parent[to] < 0 {
 		t.parent[to] = v
+		t.tree = append(t.tree, to)
 		if t.match[to] < 0 {
 			return to
 		}
 		m := t.match[to]
 		t.outer[m] = true
 		t.queue = append(t.queue, m)
+		t.tree = append(t.tree, m)
 	}
 	return -1
 }
@@ -233,22 +244,27 @@ func (t *tightGraph) visit(v, to, root int32) int32 {
 // contract shrinks the blossom closed by the edge v-to into its base.
 func (t *tightGraph) contract(v, to int32) {
 	b := t.lca(v, to)
-	clear(t.inBlossom)
+	for _, i := range t.tree {
+		t.inBlossom[i] = false
+	}
 	t.markPath(v, b, to)
 	t.markPath(to, b, v)
-	for i := range t.base {
+	// Only tree vertices have a base in the tree other than themselves.
+	for _, i := range t.tree {
 		if t.inBlossom[t.base[i]] {
 			t.base[i] = b
 			if !t.outer[i] {
 				t.outer[i] = true
-				t.queue = append(t.queue, int32(i))
+				t.queue = append(t.queue, i)
 			}
 		}
 	}
 }
 
 func (t *tightGraph) lca(a, b int32) int32 {
-	clear(t.seen)
+	for _, i := range t.tree {
+		t.seen[i] = false
+	}
 	for {
 		a = t.base[a]
 		t.seen[a] = true
