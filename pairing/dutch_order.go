@@ -55,6 +55,7 @@ var (
 	orderRounds    = 4 // or that many first matchings' worth, if more
 	orderExhausted int
 	orderFallbacks int // decisions the tight graph handed to the trials
+	s1Reached      int // remainders whose keys reachS1 settled without a matching
 )
 
 // bracketGraph is one bracket's matching problem: its edges weigh the
@@ -484,6 +485,9 @@ func (g *bracketGraph) refine() []int {
 	if exchanges == 0 && g.noGuide && g.keepS1(rem) {
 		// The criteria's duals still describe every matching left.
 		g.dualsTight = true
+	} else if exchanges > 0 && g.noGuide && g.reachS1(rem) {
+		// As above, from another optimum of the criteria.
+		exchanges = 0
 	} else if exchanges > 0 {
 		// The keys may prefer another matching. (Without exchanges the
 		// current one has the least keys possible, and the slack bound of
@@ -562,11 +566,29 @@ func (g *bracketGraph) refine() []int {
 // optimal and the tight graph can be read off them) and all share the best
 // keys.
 func (g *bracketGraph) keepS1(rem []int) bool {
-	var bans []int
+	bans, ok := g.s1Bans(rem)
+	if !ok {
+		return false
+	}
+	for _, k := range bans {
+		if e := g.edges[k]; g.mate[e.u] == e.v {
+			return false
+		}
+	}
+	for _, k := range bans {
+		g.banned[k] = true
+	}
+	return true
+}
+
+// s1Bans lists the edges keepS1 bans; ok is false when an S1 player has a
+// zero dual (an optimum might leave it unmatched, which the bans cannot
+// rule out).
+func (g *bracketGraph) s1Bans(rem []int) (bans []int, ok bool) {
 	for _, x := range rem {
 		inS1 := g.rpos[x] < g.p
 		if inS1 && g.zero[x] {
-			return false
+			return nil, false
 		}
 		for _, k := range g.adj[x] {
 			if g.banned[k] {
@@ -575,17 +597,102 @@ func (g *bracketGraph) keepS1(rem []int) bool {
 			y := g.other(int(k), x)
 			yRem := y >= 0 && g.rpos[y] >= 0
 			if inS1 && (!yRem || g.rpos[y] < g.p) || !inS1 && yRem && g.rpos[y] >= g.p {
-				if g.mate[x] == y {
-					return false
-				}
 				bans = append(bans, int(k))
 			}
 		}
 	}
+	return bans, true
+}
+
+// reachS1 is keepS1 when the current matching needs exchanges: it looks on
+// the tight graph of the criteria for another optimum that needs none. The
+// pairs of the current matching that keepS1's bans forbid are undone and
+// their players re-paired along tight augmenting paths that avoid the bans
+// (unweighted searches, as in fastDecide); the result must weigh the
+// criteria's optimum (a path may cross a blossom of positive dual). It
+// reports false, changing nothing, when no such matching is found: then the
+// keys are weighed by a matching.
+//
+// In big brackets an optimum without exchanges is the rule (every round-2
+// and round-3 bracket of the benchmarks has one), while the matching that
+// weighs the keys is the costliest step of the bracket: its weights are all
+// different, so the blossom algorithm needs a stage per pair.
+func (g *bracketGraph) reachS1(rem []int) bool {
+	bans, ok := g.s1Bans(rem)
+	if !ok || tightOff {
+		return false
+	}
+	// The tight graph of the criteria: the duals of the first matching
+	// (noGuide: no guidance in the weights, and no keys in the slacks).
+	g.dualsTight = true
+	t := g.tightGraph()
+	if t == nil {
+		g.tg, g.noTight, g.dualsTight = nil, false, false
+		return false
+	}
 	for _, k := range bans {
 		g.banned[k] = true
 	}
+	undo := func() bool {
+		for _, k := range bans {
+			g.banned[k] = false
+		}
+		g.tg, g.noTight, g.dualsTight = nil, false, false
+		return false
+	}
+	t.load(g.mate)
+	var exposed []int32
+	for _, k := range bans {
+		if e := g.edges[k]; g.mate[e.u] == e.v {
+			t.match[e.u], t.match[e.v] = -1, -1
+			exposed = append(exposed, int32(e.u), int32(e.v))
+		}
+	}
+	for _, v := range exposed {
+		if t.match[v] >= 0 {
+			continue // paired by an earlier path
+		}
+		end := t.search(g, v)
+		if end < 0 {
+			return undo()
+		}
+		t.augment(end)
+	}
+	mate := make([]int, g.nv)
+	for u := range mate {
+		mate[u] = int(t.match[u])
+		if mate[u] >= g.nv {
+			mate[u] = -1
+		}
+	}
+	if !g.sameCriteria(g.mate, mate) {
+		return undo()
+	}
+	g.mate = mate
+	s1Reached++
 	return true
+}
+
+// sameCriteria says whether matching b has a's size and weight on the
+// criteria (neither keys nor guidance), summing only the pairs that differ.
+func (g *bracketGraph) sameCriteria(a, b []int) bool {
+	var gain, loss wide
+	size := 0
+	crit := func(u, v int) wide { return g.edges[g.edge(u, v)].w.shr(g.kbits + g.gbits) }
+	for u := range a {
+		if a[u] == b[u] {
+			continue
+		}
+		if v := a[u]; v > u {
+			loss = loss.add(crit(u, v))
+			size--
+		}
+		if v := b[u]; v > u {
+			gain = gain.add(crit(u, v))
+			size++
+		}
+	}
+	return size == 0 && gain == loss
 }
 
 // done counts the bracket if some decision in it was approximate.
