@@ -72,15 +72,15 @@ type bracketGraph struct {
 	work         int
 	first        int // work of the first matching, not counted against orderWork
 
-	mate  []int  // the current matching: optimal, obeying every decision
-	size  int    // its number of pairs
-	best  wide   // its weight above the guidance, which decisions keep
-	slack []wide // per edge, under the duals of the current matching
-	bound wide   // the most slack an edge of a later optimum may have
+	mate    []int  // the current matching: optimal, obeying every decision
+	size    int    // its number of pairs
+	best    wide   // its weight above the guidance, which decisions keep
+	tightAt []bool // per edge: zero slack under the duals of the current matching
+	bound   wide   // the most slack an edge of a later optimum may have
 
 	// The tight graph of the current phase (dutch_tight.go), built on first
 	// use; noTight when it cannot describe the phase. zero marks the
-	// vertices of zero dual under the duals of slack, and dualsTight says
+	// vertices of zero dual under the duals of tightAt, and dualsTight says
 	// those duals are the criteria's own (no guidance, same weights), so
 	// that the tight graph can be read off them without another matching.
 	tg         *tightGraph
@@ -172,25 +172,28 @@ func (g *bracketGraph) guided(k int) wide {
 	return w.add(wideOf(int64(max(g.p-a, 0)) * int64(g.nrem-b)))
 }
 
-// solve matches the graph without the banned edges and those extra bans,
-// and returns each edge's slack under duals certifying the result (banned
-// edges get an out-of-reach slack) and which vertices have a zero dual.
-func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
-	// The last matching's slacks are not needed while this one is found
-	// (every caller accepts the result): let them go first.
-	g.slack = nil
+// solve matches the graph without the banned edges, and returns a function
+// giving each edge's slack under duals certifying the result (banned edges
+// get an out-of-reach slack) and which vertices have a zero dual. The
+// slacks are read off the duals when asked for, never stored for every
+// edge: a big bracket has tens of millions.
+func (g *bracketGraph) solve() ([]int, func(k int) wide, []bool) {
+	// The last matching's tight edges are not needed while this one is
+	// found (every caller accepts the result): let them go first.
+	g.tightAt = nil
 	collectBig(len(g.edges))
-	if g.rpos == nil && extra == nil && !slices.Contains(g.banned, true) {
+	if g.rpos == nil && !slices.Contains(g.banned, true) {
 		// Every edge as stored (weight is the stored weight before the
 		// remainder's keys): no copy of a graph that may be huge.
 		g.work += len(g.edges)
-		return matchWithDuals(g.nv, g.edges, g.likely, g.whole)
+		mate, d := matchWithCertificate(g.nv, g.edges, g.likely, g.whole, 0)
+		return mate, func(k int) wide { return d.slack(g.edges[k]) }, d.zero()
 	}
 	es := make([]matchEdge, 0, len(g.edges))
 	lk := make([]bool, 0, len(g.edges))
 	idx := make([]int32, 0, len(g.edges))
 	for k := range g.edges {
-		if g.banned[k] || (extra != nil && extra(k)) {
+		if g.banned[k] {
 			continue
 		}
 		es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
@@ -198,8 +201,6 @@ func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
 		idx = append(idx, int32(k))
 	}
 	g.work += len(es)
-	// The slacks go straight into one slice over every edge: big brackets
-	// have millions of edges.
 	// Once the exchange keys are weighed, the sparse matcher picks its
 	// first candidates by the criteria alone (see initialCandidates).
 	var coarse uint
@@ -207,13 +208,15 @@ func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
 		coarse = g.kbits + g.gbits
 	}
 	mate, d := matchWithCertificate(g.nv, es, lk, g.whole, coarse)
-	slack := make([]wide, len(g.edges))
+	es, lk, idx = nil, nil, nil
+	// Banned now, banned when the slacks are read: accept reads them at
+	// once, before any new ban.
 	out := wideOf(1).shl(wideBits - 2)
-	for k := range slack {
-		slack[k] = out
-	}
-	for i, k := range idx {
-		slack[k] = d.slack(es[i])
+	slack := func(k int) wide {
+		if g.banned[k] {
+			return out
+		}
+		return d.slack(matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
 	}
 	return mate, slack, d.zero()
 }
@@ -248,9 +251,9 @@ func (g *bracketGraph) solveOnly(extra func(k int) bool) []int {
 // bound on the slack of an edge any later optimal matching may use: a
 // later optimum has the same weight above the guidance, so it weighs at
 // most the guidance of mate less (see matchWithDuals).
-func (g *bracketGraph) accept(mate []int, slack []wide, zero []bool) {
+func (g *bracketGraph) accept(mate []int, slack func(k int) wide, zero []bool) {
 	g.tg, g.noTight = nil, false
-	g.mate, g.slack, g.zero = mate, slack, zero
+	g.mate, g.zero = mate, zero
 	g.dualsTight = g.noGuide
 	var guide wide
 	for u, v := range mate {
@@ -264,16 +267,23 @@ func (g *bracketGraph) accept(mate []int, slack []wide, zero []bool) {
 	// An edge out of bounds now is out of every later optimum too, and
 	// those optima are all the decisions care about: drop it, so that the
 	// later matchings run on the (sparse) near-tight subgraph.
+	g.tightAt = make([]bool, len(g.edges))
 	for k := range g.edges {
-		if !g.banned[k] && g.bound.less(slack[k]) {
+		if g.banned[k] {
+			continue
+		}
+		s := slack(k)
+		g.tightAt[k] = s.isZero()
+		if g.bound.less(s) {
 			g.banned[k] = true
 		}
 	}
 }
 
-// possible says whether edge k can be in an optimal matching still.
+// possible says whether edge k can be in an optimal matching still: accept
+// banned every edge of more slack than bound.
 func (g *bracketGraph) possible(k int) bool {
-	return k >= 0 && !g.banned[k] && !g.bound.less(g.slack[k])
+	return k >= 0 && !g.banned[k]
 }
 
 // edge returns the index of the edge u-v, or -1. Each adjacency list is
@@ -410,7 +420,7 @@ func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v
 func (g *bracketGraph) refine() []int {
 	g.banned = make([]bool, len(g.edges))
 	g.sortAdjacency()
-	g.accept(g.solve(nil))
+	g.accept(g.solve())
 	g.first = g.work
 	g.size, g.best = g.value(g.mate)
 	nb, nmdp := g.nb, g.nmdp
@@ -493,7 +503,7 @@ func (g *bracketGraph) refine() []int {
 		// current one has the least keys possible, and the slack bound of
 		// the criteria alone stays valid: a later optimum is optimal on
 		// them too.)
-		g.accept(g.solve(nil))
+		g.accept(g.solve())
 		exchanges = countExchanges()
 	}
 	g.size, g.best = g.value(g.mate)

@@ -60,7 +60,7 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 		return g.tg
 	}
 	g.noTight = true
-	slack, zero := g.slack, g.zero
+	tight, zero := g.tightAt, g.zero
 	if !g.dualsTight {
 		var es []matchEdge
 		var idx []int32
@@ -76,20 +76,17 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 		}
 		g.work += len(es)
 		_, sl, z := matchWithDuals(g.nv, es, lk, g.whole)
-		slack, zero = make([]wide, len(g.edges)), z
-		for k := range slack {
-			slack[k] = wideOf(1)
-		}
+		tight, zero = make([]bool, len(g.edges)), z
 		for i, k := range idx {
-			slack[k] = sl[i]
+			tight[k] = sl[i].isZero()
 		}
 	}
-	t := &tightGraph{n: g.nv, tight: make([]bool, len(g.edges)), free: zero,
+	t := &tightGraph{n: g.nv, tight: tight, free: zero,
 		nbr: make([][]int32, g.nv), eid: make([][]int32, g.nv)}
 	// Lists of their final size: big brackets have millions of tight edges.
 	deg := make([]int32, g.nv)
 	for k, e := range g.edges {
-		if slack[k].isZero() {
+		if tight[k] {
 			deg[e.u]++
 			deg[e.v]++
 		}
@@ -98,8 +95,7 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 		t.nbr[v], t.eid[v] = make([]int32, 0, d), make([]int32, 0, d)
 	}
 	for k, e := range g.edges {
-		if slack[k].isZero() {
-			t.tight[k] = true
+		if tight[k] {
 			t.nbr[e.u] = append(t.nbr[e.u], int32(e.v))
 			t.eid[e.u] = append(t.eid[e.u], int32(k))
 			t.nbr[e.v] = append(t.nbr[e.v], int32(e.u))
