@@ -340,6 +340,12 @@ func (g *bracketGraph) decideTight(t *tightGraph, v int, cands []int, twinOK boo
 			}
 		}
 	}
+	if t.stop < 0 && !(twinOK && t.double && t.free[v]) {
+		// No candidate has a tight edge to v that is not banned, and v may
+		// not stay unmatched: under duals optimal for the criteria no
+		// optimum pairs v with any of them, and the search is not needed.
+		return false, true
+	}
 	if t.search(g, x) >= 0 {
 		return false, false // an augmenting path: the duals do not describe this matching
 	}
