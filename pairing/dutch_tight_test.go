@@ -60,7 +60,7 @@ func TestReachS1MatchesKeyedMatching(t *testing.T) {
 	orderEdges = 0
 	events := 40
 	if testing.Short() {
-		events = 12
+		events = 5
 	}
 	reached := s1Reached
 	for ev := range events {
