@@ -27,7 +27,8 @@ import (
 //
 // Keys 3a and 3b add up over the pairs, so they are weighed (between the
 // criteria and the approximate guidance fields) once the MDPs' pairs are
-// fixed. The rest needs about n·log n bits, so it is decided one player at a
+// fixed; in big brackets an optimum needing no exchange is first looked for
+// on the tight graph (reachS1), which settles both keys without a matching. The rest needs about n·log n bits, so it is decided one player at a
 // time: a preference is kept iff some matching satisfying it (and every
 // decision before it) is still optimal.
 //
