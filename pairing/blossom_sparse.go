@@ -34,7 +34,7 @@ var (
 )
 
 func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, bool) {
-	mate, _, ok := sparseMatcher(n, edges, likely, maxCardinality)
+	mate, _, ok := sparseMatcher(n, edges, likely, maxCardinality, 0)
 	return mate, ok
 }
 
@@ -42,8 +42,10 @@ func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool
 // subgraph, whose duals certify the result on the whole graph (for
 // maxCardinality, on the weights plus the constant cardinality bonus).
 // The bonus is added where an edge is read, never to a copy of the whole
-// graph: big brackets have tens of millions of edges.
-func sparseMatcher(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, *matcher, bool) {
+// graph: big brackets have tens of millions of edges. coarse is how many low
+// bits of the weights the first subgraph's choice ignores (see
+// initialCandidates).
+func sparseMatcher(n int, edges []matchEdge, likely []bool, maxCardinality bool, coarse uint) ([]int, *matcher, bool) {
 	var c wide
 	if maxCardinality {
 		var ok bool
@@ -53,7 +55,7 @@ func sparseMatcher(n int, edges []matchEdge, likely []bool, maxCardinality bool)
 	}
 	in := make([]bool, len(edges))
 	copy(in, likely)
-	initialCandidates(n, edges, in)
+	initialCandidates(n, edges, in, coarse)
 	for range sparseRetries {
 		var sub []matchEdge
 		for k, e := range edges {
@@ -97,7 +99,14 @@ func cardinalityBonus(n int, edges []matchEdge) (c wide, ok bool) {
 // over its partners by a hash rather than the lowest indices, which would
 // send every vertex to the same few partners and leave the subgraph
 // without a good matching.
-func initialCandidates(n int, edges []matchEdge, in []bool) {
+//
+// The levels are those of the weights less their low coarse bits. The
+// exchange keys of a bracket's remainder (dutch_order.go) give every pair a
+// weight of its own, falling with its higher player's position: counted as
+// levels, they would send every player to the same few top players, and the
+// subgraph would need several rounds of growth before a proof; without them
+// the levels are the criteria's, as in the first matching of the bracket.
+func initialCandidates(n int, edges []matchEdge, in []bool, coarse uint) {
 	perLevel := max(1, candidatesPerVertex/candidateLevels)
 	type pick struct {
 		k int
@@ -130,7 +139,7 @@ func initialCandidates(n int, edges []matchEdge, in []bool) {
 		}
 		levels = levels[:0]
 		for _, k := range ks {
-			w := edges[k].w
+			w := edges[k].w.shr(coarse)
 			// Find w's level among the heaviest kept, or make room for it.
 			i := 0
 			for i < len(levels) && w.less(levels[i].w) {
@@ -275,11 +284,19 @@ func sharedBlossomDuals(chain [][]int32, zsum [][]wide, u, v int) wide {
 	if len(cu) == 0 || len(cv) == 0 || cu[0] != cv[0] {
 		return wide{}
 	}
-	i := 1
-	for i < len(cu) && i < len(cv) && cu[i] == cv[i] {
-		i++
+	// The chains agree up to the innermost blossom holding both and differ
+	// after it: bisect for its depth (nested blossoms can be hundreds deep,
+	// and this runs for millions of edges).
+	lo, hi := 1, min(len(cu), len(cv)) // cu[:lo] agrees; cu[hi:] need not be looked at
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if cu[mid] == cv[mid] {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
 	}
-	return zsum[u][i-1]
+	return zsum[u][lo-1]
 }
 
 // matchWithDuals is maxWeightMatchingHinted that also returns every edge's
@@ -290,7 +307,7 @@ func sharedBlossomDuals(chain [][]int32, zsum [][]wide, u, v int) wide {
 // of the same size), because the duals bound every matching's weight by
 // the optimum plus zero, minus the slacks of its edges.
 func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, []wide, []bool) {
-	mate, d := matchWithCertificate(n, edges, likely, maxCardinality)
+	mate, d := matchWithCertificate(n, edges, likely, maxCardinality, 0)
 	slack := make([]wide, len(edges))
 	for k, e := range edges {
 		slack[k] = d.slack(e)
@@ -308,7 +325,7 @@ type certificate struct {
 }
 
 // matchWithCertificate is matchWithDuals returning the duals themselves.
-func matchWithCertificate(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, *certificate) {
+func matchWithCertificate(n int, edges []matchEdge, likely []bool, maxCardinality bool, coarse uint) ([]int, *certificate) {
 	// As in sparseMatcher: a bonus per edge heavier than any matching makes
 	// the plain maximum-weight duals certify the cardinality too.
 	var c wide
@@ -318,7 +335,7 @@ func matchWithCertificate(n int, edges []matchEdge, likely []bool, maxCardinalit
 	var m *matcher
 	var mate []int
 	if n >= sparseFrom && len(edges) >= sparseDensity*n {
-		mate, m, _ = sparseMatcher(n, edges, likely, maxCardinality)
+		mate, m, _ = sparseMatcher(n, edges, likely, maxCardinality, coarse)
 	}
 	if m == nil {
 		work := make([]matchEdge, len(edges))

@@ -27,7 +27,8 @@ import (
 //
 // Keys 3a and 3b add up over the pairs, so they are weighed (between the
 // criteria and the approximate guidance fields) once the MDPs' pairs are
-// fixed. The rest needs about n·log n bits, so it is decided one player at a
+// fixed; in big brackets an optimum needing no exchange is first looked for
+// on the tight graph (reachS1), which settles both keys without a matching. The rest needs about n·log n bits, so it is decided one player at a
 // time: a preference is kept iff some matching satisfying it (and every
 // decision before it) is still optimal.
 //
@@ -55,6 +56,7 @@ var (
 	orderRounds    = 4 // or that many first matchings' worth, if more
 	orderExhausted int
 	orderFallbacks int // decisions the tight graph handed to the trials
+	s1Reached      int // remainders whose keys reachS1 settled without a matching
 )
 
 // bracketGraph is one bracket's matching problem: its edges weigh the
@@ -71,15 +73,15 @@ type bracketGraph struct {
 	work         int
 	first        int // work of the first matching, not counted against orderWork
 
-	mate  []int  // the current matching: optimal, obeying every decision
-	size  int    // its number of pairs
-	best  wide   // its weight above the guidance, which decisions keep
-	slack []wide // per edge, under the duals of the current matching
-	bound wide   // the most slack an edge of a later optimum may have
+	mate    []int  // the current matching: optimal, obeying every decision
+	size    int    // its number of pairs
+	best    wide   // its weight above the guidance, which decisions keep
+	tightAt []bool // per edge: zero slack under the duals of the current matching
+	bound   wide   // the most slack an edge of a later optimum may have
 
 	// The tight graph of the current phase (dutch_tight.go), built on first
 	// use; noTight when it cannot describe the phase. zero marks the
-	// vertices of zero dual under the duals of slack, and dualsTight says
+	// vertices of zero dual under the duals of tightAt, and dualsTight says
 	// those duals are the criteria's own (no guidance, same weights), so
 	// that the tight graph can be read off them without another matching.
 	tg         *tightGraph
@@ -171,25 +173,28 @@ func (g *bracketGraph) guided(k int) wide {
 	return w.add(wideOf(int64(max(g.p-a, 0)) * int64(g.nrem-b)))
 }
 
-// solve matches the graph without the banned edges and those extra bans,
-// and returns each edge's slack under duals certifying the result (banned
-// edges get an out-of-reach slack) and which vertices have a zero dual.
-func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
-	// The last matching's slacks are not needed while this one is found
-	// (every caller accepts the result): let them go first.
-	g.slack = nil
+// solve matches the graph without the banned edges, and returns a function
+// giving each edge's slack under duals certifying the result (banned edges
+// get an out-of-reach slack) and which vertices have a zero dual. The
+// slacks are read off the duals when asked for, never stored for every
+// edge: a big bracket has tens of millions.
+func (g *bracketGraph) solve() ([]int, func(k int) wide, []bool) {
+	// The last matching's tight edges are not needed while this one is
+	// found (every caller accepts the result): let them go first.
+	g.tightAt = nil
 	collectBig(len(g.edges))
-	if g.rpos == nil && extra == nil && !slices.Contains(g.banned, true) {
+	if g.rpos == nil && !slices.Contains(g.banned, true) {
 		// Every edge as stored (weight is the stored weight before the
 		// remainder's keys): no copy of a graph that may be huge.
 		g.work += len(g.edges)
-		return matchWithDuals(g.nv, g.edges, g.likely, g.whole)
+		mate, d := matchWithCertificate(g.nv, g.edges, g.likely, g.whole, 0)
+		return mate, func(k int) wide { return d.slack(g.edges[k]) }, d.zero()
 	}
 	es := make([]matchEdge, 0, len(g.edges))
 	lk := make([]bool, 0, len(g.edges))
 	idx := make([]int32, 0, len(g.edges))
 	for k := range g.edges {
-		if g.banned[k] || (extra != nil && extra(k)) {
+		if g.banned[k] {
 			continue
 		}
 		es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
@@ -197,16 +202,22 @@ func (g *bracketGraph) solve(extra func(k int) bool) ([]int, []wide, []bool) {
 		idx = append(idx, int32(k))
 	}
 	g.work += len(es)
-	// The slacks go straight into one slice over every edge: big brackets
-	// have millions of edges.
-	mate, d := matchWithCertificate(g.nv, es, lk, g.whole)
-	slack := make([]wide, len(g.edges))
-	out := wideOf(1).shl(wideBits - 2)
-	for k := range slack {
-		slack[k] = out
+	// Once the exchange keys are weighed, the sparse matcher picks its
+	// first candidates by the criteria alone (see initialCandidates).
+	var coarse uint
+	if g.rpos != nil {
+		coarse = g.kbits + g.gbits
 	}
-	for i, k := range idx {
-		slack[k] = d.slack(es[i])
+	mate, d := matchWithCertificate(g.nv, es, lk, g.whole, coarse)
+	es, lk, idx = nil, nil, nil
+	// Banned now, banned when the slacks are read: accept reads them at
+	// once, before any new ban.
+	out := wideOf(1).shl(wideBits - 2)
+	slack := func(k int) wide {
+		if g.banned[k] {
+			return out
+		}
+		return d.slack(matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
 	}
 	return mate, slack, d.zero()
 }
@@ -241,9 +252,9 @@ func (g *bracketGraph) solveOnly(extra func(k int) bool) []int {
 // bound on the slack of an edge any later optimal matching may use: a
 // later optimum has the same weight above the guidance, so it weighs at
 // most the guidance of mate less (see matchWithDuals).
-func (g *bracketGraph) accept(mate []int, slack []wide, zero []bool) {
+func (g *bracketGraph) accept(mate []int, slack func(k int) wide, zero []bool) {
 	g.tg, g.noTight = nil, false
-	g.mate, g.slack, g.zero = mate, slack, zero
+	g.mate, g.zero = mate, zero
 	g.dualsTight = g.noGuide
 	var guide wide
 	for u, v := range mate {
@@ -257,16 +268,23 @@ func (g *bracketGraph) accept(mate []int, slack []wide, zero []bool) {
 	// An edge out of bounds now is out of every later optimum too, and
 	// those optima are all the decisions care about: drop it, so that the
 	// later matchings run on the (sparse) near-tight subgraph.
+	g.tightAt = make([]bool, len(g.edges))
 	for k := range g.edges {
-		if !g.banned[k] && g.bound.less(slack[k]) {
+		if g.banned[k] {
+			continue
+		}
+		s := slack(k)
+		g.tightAt[k] = s.isZero()
+		if g.bound.less(s) {
 			g.banned[k] = true
 		}
 	}
 }
 
-// possible says whether edge k can be in an optimal matching still.
+// possible says whether edge k can be in an optimal matching still: accept
+// banned every edge of more slack than bound.
 func (g *bracketGraph) possible(k int) bool {
-	return k >= 0 && !g.banned[k] && !g.bound.less(g.slack[k])
+	return k >= 0 && !g.banned[k]
 }
 
 // edge returns the index of the edge u-v, or -1. Each adjacency list is
@@ -403,7 +421,7 @@ func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v
 func (g *bracketGraph) refine() []int {
 	g.banned = make([]bool, len(g.edges))
 	g.sortAdjacency()
-	g.accept(g.solve(nil))
+	g.accept(g.solve())
 	g.first = g.work
 	g.size, g.best = g.value(g.mate)
 	nb, nmdp := g.nb, g.nmdp
@@ -478,12 +496,15 @@ func (g *bracketGraph) refine() []int {
 	if exchanges == 0 && g.noGuide && g.keepS1(rem) {
 		// The criteria's duals still describe every matching left.
 		g.dualsTight = true
+	} else if exchanges > 0 && g.noGuide && g.reachS1(rem) {
+		// As above, from another optimum of the criteria.
+		exchanges = 0
 	} else if exchanges > 0 {
 		// The keys may prefer another matching. (Without exchanges the
 		// current one has the least keys possible, and the slack bound of
 		// the criteria alone stays valid: a later optimum is optimal on
 		// them too.)
-		g.accept(g.solve(nil))
+		g.accept(g.solve())
 		exchanges = countExchanges()
 	}
 	g.size, g.best = g.value(g.mate)
@@ -556,11 +577,29 @@ func (g *bracketGraph) refine() []int {
 // optimal and the tight graph can be read off them) and all share the best
 // keys.
 func (g *bracketGraph) keepS1(rem []int) bool {
-	var bans []int
+	bans, ok := g.s1Bans(rem)
+	if !ok {
+		return false
+	}
+	for _, k := range bans {
+		if e := g.edges[k]; g.mate[e.u] == e.v {
+			return false
+		}
+	}
+	for _, k := range bans {
+		g.banned[k] = true
+	}
+	return true
+}
+
+// s1Bans lists the edges keepS1 bans; ok is false when an S1 player has a
+// zero dual (an optimum might leave it unmatched, which the bans cannot
+// rule out).
+func (g *bracketGraph) s1Bans(rem []int) (bans []int, ok bool) {
 	for _, x := range rem {
 		inS1 := g.rpos[x] < g.p
 		if inS1 && g.zero[x] {
-			return false
+			return nil, false
 		}
 		for _, k := range g.adj[x] {
 			if g.banned[k] {
@@ -569,17 +608,102 @@ func (g *bracketGraph) keepS1(rem []int) bool {
 			y := g.other(int(k), x)
 			yRem := y >= 0 && g.rpos[y] >= 0
 			if inS1 && (!yRem || g.rpos[y] < g.p) || !inS1 && yRem && g.rpos[y] >= g.p {
-				if g.mate[x] == y {
-					return false
-				}
 				bans = append(bans, int(k))
 			}
 		}
 	}
+	return bans, true
+}
+
+// reachS1 is keepS1 when the current matching needs exchanges: it looks on
+// the tight graph of the criteria for another optimum that needs none. The
+// pairs of the current matching that keepS1's bans forbid are undone and
+// their players re-paired along tight augmenting paths that avoid the bans
+// (unweighted searches, as in fastDecide); the result must weigh the
+// criteria's optimum (a path may cross a blossom of positive dual). It
+// reports false, changing nothing, when no such matching is found: then the
+// keys are weighed by a matching.
+//
+// In big brackets an optimum without exchanges is the rule (every round-2
+// and round-3 bracket of the benchmarks has one), while the matching that
+// weighs the keys is the costliest step of the bracket: its weights are all
+// different, so the blossom algorithm needs a stage per pair.
+func (g *bracketGraph) reachS1(rem []int) bool {
+	bans, ok := g.s1Bans(rem)
+	if !ok || tightOff {
+		return false
+	}
+	// The tight graph of the criteria: the duals of the first matching
+	// (noGuide: no guidance in the weights, and no keys in the slacks).
+	g.dualsTight = true
+	t := g.tightGraph()
+	if t == nil {
+		g.tg, g.noTight, g.dualsTight = nil, false, false
+		return false
+	}
 	for _, k := range bans {
 		g.banned[k] = true
 	}
+	undo := func() bool {
+		for _, k := range bans {
+			g.banned[k] = false
+		}
+		g.tg, g.noTight, g.dualsTight = nil, false, false
+		return false
+	}
+	t.load(g.mate)
+	var exposed []int32
+	for _, k := range bans {
+		if e := g.edges[k]; g.mate[e.u] == e.v {
+			t.match[e.u], t.match[e.v] = -1, -1
+			exposed = append(exposed, int32(e.u), int32(e.v))
+		}
+	}
+	for _, v := range exposed {
+		if t.match[v] >= 0 {
+			continue // paired by an earlier path
+		}
+		end := t.search(g, v)
+		if end < 0 {
+			return undo()
+		}
+		t.augment(end)
+	}
+	mate := make([]int, g.nv)
+	for u := range mate {
+		mate[u] = int(t.match[u])
+		if mate[u] >= g.nv {
+			mate[u] = -1
+		}
+	}
+	if !g.sameCriteria(g.mate, mate) {
+		return undo()
+	}
+	g.mate = mate
+	s1Reached++
 	return true
+}
+
+// sameCriteria says whether matching b has a's size and weight on the
+// criteria (neither keys nor guidance), summing only the pairs that differ.
+func (g *bracketGraph) sameCriteria(a, b []int) bool {
+	var gain, loss wide
+	size := 0
+	crit := func(u, v int) wide { return g.edges[g.edge(u, v)].w.shr(g.kbits + g.gbits) }
+	for u := range a {
+		if a[u] == b[u] {
+			continue
+		}
+		if v := a[u]; v > u {
+			loss = loss.add(crit(u, v))
+			size--
+		}
+		if v := b[u]; v > u {
+			gain = gain.add(crit(u, v))
+			size++
+		}
+	}
+	return size == 0 && gain == loss
 }
 
 // done counts the bracket if some decision in it was approximate.

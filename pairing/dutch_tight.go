@@ -42,8 +42,13 @@ type tightGraph struct {
 	outer, inBlossom    []bool
 	seen                []bool
 	queue               []int32
-	dead                [2]int32 // vertices taken out of the search
-	stop                int32    // the search ends as soon as stop is outer
+	// tree lists the vertices the last search touched (reached, labelled
+	// or contracted), so that the next search resets only those and a
+	// contraction scans only them: the tree is usually a small part of a
+	// bracket of thousands.
+	tree []int32
+	dead [2]int32 // vertices taken out of the search
+	stop int32    // the search ends as soon as stop is outer
 }
 
 // tightGraph returns the tight subgraph for the current phase, or nil when
@@ -55,7 +60,7 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 		return g.tg
 	}
 	g.noTight = true
-	slack, zero := g.slack, g.zero
+	tight, zero := g.tightAt, g.zero
 	if !g.dualsTight {
 		var es []matchEdge
 		var idx []int32
@@ -71,20 +76,17 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 		}
 		g.work += len(es)
 		_, sl, z := matchWithDuals(g.nv, es, lk, g.whole)
-		slack, zero = make([]wide, len(g.edges)), z
-		for k := range slack {
-			slack[k] = wideOf(1)
-		}
+		tight, zero = make([]bool, len(g.edges)), z
 		for i, k := range idx {
-			slack[k] = sl[i]
+			tight[k] = sl[i].isZero()
 		}
 	}
-	t := &tightGraph{n: g.nv, tight: make([]bool, len(g.edges)), free: zero,
+	t := &tightGraph{n: g.nv, tight: tight, free: zero,
 		nbr: make([][]int32, g.nv), eid: make([][]int32, g.nv)}
 	// Lists of their final size: big brackets have millions of tight edges.
 	deg := make([]int32, g.nv)
 	for k, e := range g.edges {
-		if slack[k].isZero() {
+		if tight[k] {
 			deg[e.u]++
 			deg[e.v]++
 		}
@@ -93,8 +95,7 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 		t.nbr[v], t.eid[v] = make([]int32, 0, d), make([]int32, 0, d)
 	}
 	for k, e := range g.edges {
-		if slack[k].isZero() {
-			t.tight[k] = true
+		if tight[k] {
 			t.nbr[e.u] = append(t.nbr[e.u], int32(e.v))
 			t.eid[e.u] = append(t.eid[e.u], int32(k))
 			t.nbr[e.v] = append(t.nbr[e.v], int32(e.u))
@@ -127,6 +128,9 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 	t.inBlossom = make([]bool, size)
 	t.seen = make([]bool, size)
 	t.queue = make([]int32, 0, size)
+	for i := range size {
+		t.base[i], t.parent[i] = int32(i), -1
+	}
 	g.tg, g.noTight = t, false
 	return t
 }
@@ -163,13 +167,14 @@ func (t *tightGraph) load(mate []int) {
 // soon as stop is outer; or returns -1 with outer marking every vertex an
 // even alternating path from root reaches.
 func (t *tightGraph) search(g *bracketGraph, root int32) int32 {
-	for i := range t.match {
-		t.base[i] = int32(i)
+	for _, i := range t.tree {
+		t.base[i] = i
 		t.parent[i] = -1
 		t.outer[i] = false
 	}
 	n := int32(t.n)
 	t.queue = append(t.queue[:0], root)
+	t.tree = append(t.tree[:0], root)
 	t.outer[root] = true
 	for qi := 0; qi < len(t.queue); qi++ {
 		if t.stop >= 0 && t.outer[t.stop] {
@@ -220,12 +225,14 @@ func (t *tightGraph) visit(v, to, root int32) int32 {
 	}
 	if t.parent[to] < 0 {
 		t.parent[to] = v
+		t.tree = append(t.tree, to)
 		if t.match[to] < 0 {
 			return to
 		}
 		m := t.match[to]
 		t.outer[m] = true
 		t.queue = append(t.queue, m)
+		t.tree = append(t.tree, m)
 	}
 	return -1
 }
@@ -233,22 +240,27 @@ func (t *tightGraph) visit(v, to, root int32) int32 {
 // contract shrinks the blossom closed by the edge v-to into its base.
 func (t *tightGraph) contract(v, to int32) {
 	b := t.lca(v, to)
-	clear(t.inBlossom)
+	for _, i := range t.tree {
+		t.inBlossom[i] = false
+	}
 	t.markPath(v, b, to)
 	t.markPath(to, b, v)
-	for i := range t.base {
+	// Only tree vertices have a base in the tree other than themselves.
+	for _, i := range t.tree {
 		if t.inBlossom[t.base[i]] {
 			t.base[i] = b
 			if !t.outer[i] {
 				t.outer[i] = true
-				t.queue = append(t.queue, int32(i))
+				t.queue = append(t.queue, i)
 			}
 		}
 	}
 }
 
 func (t *tightGraph) lca(a, b int32) int32 {
-	clear(t.seen)
+	for _, i := range t.tree {
+		t.seen[i] = false
+	}
 	for {
 		a = t.base[a]
 		t.seen[a] = true
@@ -327,6 +339,12 @@ func (g *bracketGraph) decideTight(t *tightGraph, v int, cands []int, twinOK boo
 				t.stop = int32(c)
 			}
 		}
+	}
+	if t.stop < 0 && !(twinOK && t.double && t.free[v]) {
+		// No candidate has a tight edge to v that is not banned, and v may
+		// not stay unmatched: under duals optimal for the criteria no
+		// optimum pairs v with any of them, and the search is not needed.
+		return false, true
 	}
 	if t.search(g, x) >= 0 {
 		return false, false // an augmenting path: the duals do not describe this matching
