@@ -16,13 +16,25 @@ func TestTightDecisionsMatchTrials(t *testing.T) {
 	if testing.Short() {
 		events = 12
 	}
-	for ev := range events {
-		n := 9 + (ev*37)%140
-		rounds := 5 + ev%7
-		s := newSim(t, n, rounds, uint64(9000+ev))
+	pairTwice(t, events, "trials", func(ev int) (int, int, uint64, float64) {
+		forfeits := 0.0
 		if ev%3 == 0 {
-			s.forfeits = 0.05
+			forfeits = 0.05
 		}
+		return 9 + (ev*37)%140, 5 + ev%7, uint64(9000 + ev), forfeits
+	})
+}
+
+// pairTwice plays random events (players, rounds, seed and forfeit rate of
+// each from event), pairing every round with the tight graph and again
+// without it (tightOff), and fails at the first round the two pair
+// differently; other names the pairing without the tight graph.
+func pairTwice(t *testing.T, events int, other string, event func(ev int) (n, rounds int, seed uint64, forfeits float64)) {
+	t.Helper()
+	for ev := range events {
+		n, rounds, seed, forfeits := event(ev)
+		s := newSim(t, n, rounds, seed)
+		s.forfeits = forfeits
 		for r := 1; r <= rounds; r++ {
 			fast, errFast := PairSwiss(s.players, s.history, r, s.opt)
 			tightOff = true
@@ -35,7 +47,7 @@ func TestTightDecisionsMatchTrials(t *testing.T) {
 				break
 			}
 			if !slices.Equal(fast, slow) {
-				t.Fatalf("event %d (%d players) round %d: tight graph and trials pair differently:\n tight  %v\n trials %v", ev, n, r, fmtPairs(fast), fmtPairs(slow))
+				t.Fatalf("event %d (%d players) round %d: tight graph and %s pair differently:\n tight  %v\n %-6s %v", ev, n, r, other, fmtPairs(fast), other, fmtPairs(slow))
 			}
 			s.pairAndPlay(r)
 		}
@@ -63,30 +75,13 @@ func TestReachS1MatchesKeyedMatching(t *testing.T) {
 		events = 5
 	}
 	reached := s1Reached
-	for ev := range events {
-		n := 12 + (ev*53)%180
-		rounds := 4 + ev%6
-		s := newSim(t, n, rounds, uint64(7100+ev))
+	pairTwice(t, events, "keyed", func(ev int) (int, int, uint64, float64) {
+		forfeits := 0.0
 		if ev%4 == 1 {
-			s.forfeits = 0.05
+			forfeits = 0.05
 		}
-		for r := 1; r <= rounds; r++ {
-			fast, errFast := PairSwiss(s.players, s.history, r, s.opt)
-			tightOff = true
-			slow, errSlow := PairSwiss(s.players, s.history, r, s.opt)
-			tightOff = false
-			if (errFast == nil) != (errSlow == nil) {
-				t.Fatalf("event %d (%d players) round %d: errors differ: %v / %v", ev, n, r, errFast, errSlow)
-			}
-			if errFast != nil {
-				break
-			}
-			if !slices.Equal(fast, slow) {
-				t.Fatalf("event %d (%d players) round %d: tight graph and keyed matching pair differently:\n tight  %v\n keyed  %v", ev, n, r, fmtPairs(fast), fmtPairs(slow))
-			}
-			s.pairAndPlay(r)
-		}
-	}
+		return 12 + (ev*53)%180, 4 + ev%6, uint64(7100 + ev), forfeits
+	})
 	if s1Reached == reached {
 		t.Fatal("no remainder was settled by reachS1: the test checks nothing")
 	}
