@@ -303,32 +303,51 @@ func (c *Client) start(id uint64, send func(message)) (*remoteEngine, error) {
 // not worth the network.
 const stderrKept = 20
 
-// pumpStderr sends the engine's stderr lines in batches: whenever the
-// engine pauses, the latest stderrKept lines since the previous batch,
-// separated by newlines, in one message.
+// stderrEvery paces an engine's stderr: at most one message per interval
+// goes to the server, so a flood costs the connection (and the engine's
+// stdout, which shares it) a message per interval, not one per line.
+const stderrEvery = 50 * time.Millisecond
+
+// pumpStderr sends the engine's stderr lines in batches: stderrEvery after
+// the first line of a batch, the latest stderrKept lines since the previous
+// batch, separated by newlines, in one message; at the end of the stream
+// what is left goes at once, before the engine's exit is told.
 func (c *Client) pumpStderr(wg *sync.WaitGroup, r io.Reader, id uint64, send func(message)) {
 	defer wg.Done()
-	br := bufio.NewReaderSize(r, 64<<10)
-	var batch []string
+	var (
+		sending sync.Mutex // one flush at a time, so the last one is the last sent
+		mu      sync.Mutex
+		batch   []string
+		pending bool
+	)
 	flush := func() {
-		if len(batch) > 0 {
-			send(message{T: "err", S: id, L: strings.Join(batch, "\n")})
-			batch = batch[:0]
+		sending.Lock()
+		defer sending.Unlock()
+		mu.Lock()
+		lines := batch
+		batch, pending = nil, false
+		mu.Unlock()
+		if len(lines) > 0 {
+			send(message{T: "err", S: id, L: strings.Join(lines, "\n")})
 		}
 	}
+	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		l, err := readLine(br, MaxLine/stderrKept)
 		if err != nil {
 			flush()
 			return
 		}
+		mu.Lock()
 		if len(batch) == stderrKept {
 			batch = append(batch[:0], batch[1:]...)
 		}
 		batch = append(batch, l)
-		if br.Buffered() == 0 {
-			flush()
+		if !pending {
+			pending = true
+			time.AfterFunc(stderrEvery, flush)
 		}
+		mu.Unlock()
 	}
 }
 
