@@ -2,6 +2,7 @@ package remote
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -263,19 +264,8 @@ func (c *Client) start(id uint64, send func(message)) (*remoteEngine, error) {
 		}
 	}()
 	var readers sync.WaitGroup
-	pump := func(r io.Reader, kind string) {
-		defer readers.Done()
-		br := bufio.NewReaderSize(r, 64<<10)
-		for {
-			l, err := readLine(br, MaxLine)
-			if err != nil {
-				return
-			}
-			send(message{T: kind, S: id, L: l})
-		}
-	}
 	readers.Add(2)
-	go pump(out, "out")
+	go pumpStdout(&readers, out, id, send)
 	go c.pumpStderr(&readers, errp, id, send)
 	go func() {
 		readers.Wait()
@@ -296,6 +286,46 @@ func (c *Client) start(id uint64, send func(message)) (*remoteEngine, error) {
 		}
 	}()
 	return e, nil
+}
+
+// pumpStdout sends the engine's stdout lines as they come: the complete
+// lines already read go together in one message (up to MaxLine), so a burst
+// of lines costs a message, not one each, and no line waits for a later one.
+func pumpStdout(wg *sync.WaitGroup, r io.Reader, id uint64, send func(message)) {
+	defer wg.Done()
+	br := bufio.NewReaderSize(r, 64<<10)
+	var batch []byte
+	lines := 0
+	flush := func() {
+		send(message{T: "out", S: id, L: string(batch)})
+		batch, lines = batch[:0], 0
+	}
+	for {
+		l, err := readLine(br, MaxLine)
+		if err != nil {
+			if lines > 0 {
+				flush()
+			}
+			return
+		}
+		if lines > 0 && len(batch)+1+len(l) > MaxLine {
+			flush()
+		}
+		if lines > 0 {
+			batch = append(batch, '\n')
+		}
+		batch = append(batch, l...)
+		lines++
+		if !completeLineBuffered(br) {
+			flush()
+		}
+	}
+}
+
+// completeLineBuffered says whether br holds a whole line already read.
+func completeLineBuffered(br *bufio.Reader) bool {
+	b, _ := br.Peek(br.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 // stderrKept is how many of the latest stderr lines one message carries:

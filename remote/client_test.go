@@ -1,10 +1,12 @@
 package remote
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // A stderr flood costs the connection a message per stderrEvery, not one
@@ -54,4 +56,50 @@ func TestStderrFloodIsPaced(t *testing.T) {
 		t.Errorf("%d messages for 20,000 lines", len(sent))
 	}
 	t.Logf("%d messages, %d lines", len(sent), lines)
+}
+
+// A burst of stdout lines goes in few messages, every line in order; a
+// move followed by half a line is sent without waiting for the rest.
+func TestStdoutBurstIsBatched(t *testing.T) {
+	cmd := exec.Command("sh", "-c", `i=0; while [ $i -lt 5000 ]; do echo "MESSAGE $i"; i=$((i+1)); done | cat; printf '7,7\nDEBUG'; sleep 1; echo ' done'`)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan message, 10000)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go pumpStdout(&wg, out, 3, func(m message) { got <- m })
+	var lines []string
+	messages := 0
+	deadline := time.After(10 * time.Second)
+	for len(lines) == 0 || lines[len(lines)-1] != "7,7" {
+		select {
+		case m := <-got:
+			messages++
+			lines = append(lines, strings.Split(m.L, "\n")...)
+		case <-deadline:
+			t.Fatalf("no move after %d lines", len(lines))
+		}
+	}
+	for i := 0; i < 5000; i++ {
+		if want := fmt.Sprintf("MESSAGE %d", i); lines[i] != want {
+			t.Fatalf("line %d is %q, want %q", i, lines[i], want)
+		}
+	}
+	if len(lines) != 5001 {
+		t.Fatalf("%d lines before the move, want 5000", len(lines)-1)
+	}
+	if messages > 2500 {
+		t.Errorf("%d messages for 5,001 lines", messages)
+	}
+	wg.Wait()
+	cmd.Wait()
+	if m := <-got; m.L != "DEBUG done" {
+		t.Errorf("last line %q", m.L)
+	}
+	t.Logf("%d messages for 5,001 lines", messages)
 }
