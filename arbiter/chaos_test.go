@@ -16,7 +16,9 @@ import (
 // the time, while its opponent thinks 60ms a move: frozen, it ponders only
 // while on move; free, also on its opponent's time.
 func TestIdleEngineIsFrozen(t *testing.T) {
-	pondered := func(freeze bool) int {
+	// pondered is how long the pondering engine (black) ran, by its own
+	// count, and idle how long its opponent thought: the time it could ponder.
+	pondered := func(freeze bool) (ms int, idle time.Duration) {
 		spec := engine.Spec{Name: "ponder", Command: "builtin:faulty", Args: []string{"ponder"},
 			StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{FreezeIdle: freeze}}
 		e, err := engine.Start(spec)
@@ -26,22 +28,29 @@ func TestIdleEngineIsFrozen(t *testing.T) {
 		t.Cleanup(func() { closeAndCheckGone(t, e) })
 		opp := start(t, "faulty-slow", "think=60ms")
 		rec := mustPlay(t, context.Background(), Game{Rule: freestyle(t), Size: 15}, player(e, fast), player(opp, fast))
-		ms := 0
 		for _, m := range rec.Messages {
 			if n, ok := strings.CutPrefix(m, "ponder: MESSAGE pondered "); ok {
 				v, _ := strconv.Atoi(strings.TrimSuffix(n, "ms"))
 				ms += v
 			}
 		}
+		for _, m := range rec.Moves {
+			if m.Color == rules.White {
+				idle += m.Think
+			}
+		}
 		if rec.End.Forfeit() {
 			t.Fatalf("freeze=%v: %s %s", freeze, rec.End, rec.Detail)
 		}
-		return ms
+		return ms, idle
 	}
-	free, frozen := pondered(false), pondered(true)
-	t.Logf("pondered %dms free, %dms frozen", free, frozen)
-	if free < 100 {
-		t.Skipf("the engine hardly ran even free (%dms): machine too busy to tell", free)
+	free, idle := pondered(false)
+	frozen, _ := pondered(true)
+	t.Logf("pondered %dms free, %dms frozen; the opponent thought %v", free, frozen, idle.Round(time.Millisecond))
+	// A machine too busy to let the free engine ponder through half of
+	// its opponent's thinking cannot show what the freeze takes away.
+	if time.Duration(free)*time.Millisecond < idle/2 {
+		t.Skipf("the engine pondered %dms of %v even free: machine too busy to tell", free, idle.Round(time.Millisecond))
 	}
 	if frozen*4 > free {
 		t.Errorf("a frozen engine pondered %dms, a free one %dms", frozen, free)

@@ -14,8 +14,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// reapWait bounds how long Kill and Close wait for a killed group to vanish.
-const reapWait = 700 * time.Millisecond
+// reapWait bounds how long Kill and Close wait for a killed leader, and then
+// for the rest of its group, to vanish. A killed process normally goes in
+// microseconds; the bound is for a machine so loaded that a dying process
+// waits for a processor (0.7 s was seen to be too short at a load of 20),
+// and for one stuck in the kernel, which nothing can end sooner.
+const reapWait = 5 * time.Second
 
 var subreaperOnce sync.Once
 
@@ -247,7 +251,7 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 }
 
 // kill sends SIGKILL to the whole group, waits for the leader, reaps any
-// orphaned members and closes the pipes. It returns within about reapWait.
+// orphaned members and closes the pipes. It returns within about twice reapWait.
 func (p *proc) kill() {
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	p.cg.kill() // also what left the group; frozen processes die only once thawed
@@ -255,7 +259,7 @@ func (p *proc) kill() {
 	case <-p.exited:
 	case <-time.After(reapWait):
 	}
-	p.reapGroup(time.Now().Add(300 * time.Millisecond))
+	p.reapGroup(time.Now().Add(reapWait))
 	p.cg.remove()
 	p.out.close()
 	closeAll(p.stdin, p.stderr)
