@@ -150,75 +150,113 @@ func TestTableTakesItsOwnProcess(t *testing.T) {
 	}
 }
 
-// With a table per processor, every move of a game is played on its
-// table's thread, pinned to the table's own processor, and there are no
-// more threads than tables; the engines a table starts are not pinned: they
-// may run anywhere the arbiter may (see Director).
-func TestTablesPinTheirThreadsNotTheirEngines(t *testing.T) {
+// With a table per processor, each table plays its games on one thread
+// pinned to a processor of its own; a table's own engines (Instances) run on
+// its processor and on no other, an event's engines, which go from table to
+// table, on every processor.
+func TestTablesPinTheirThreadsAndTheirOwnEngines(t *testing.T) {
 	cpus := affinity.CPUs()
 	if len(cpus) < 2 {
 		t.Skipf("the arbiter may run on %d processor(s): nothing to pin", len(cpus))
 	}
-	d := director(t, 2, true)
-	d.Concurrency = len(cpus)
-	for i := range d.Entrants {
-		d.Entrants[i].Spec.Args = nil // instant
-	}
-	var mu sync.Mutex
-	threads := map[Key]map[int]bool{} // per game, the threads of its moves
-	pinned := map[int]bool{}          // per thread, its processor
-	d.Moved = func(f Fixture, _ Progress) {
-		var set unix.CPUSet
-		if err := unix.SchedGetaffinity(0, &set); err != nil {
-			t.Error(err)
-			return
+	for _, instances := range []bool{true, false} {
+		d := director(t, 2*len(cpus), instances)
+		d.Concurrency = len(cpus)
+		for i := range d.Entrants {
+			d.Entrants[i].Spec.Args = nil // instant
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		k := Key{f.Round, f.Number}
-		if threads[k] == nil {
-			threads[k] = map[int]bool{}
-		}
-		threads[k][unix.Gettid()] = true
-		if set.Count() != 1 {
-			t.Errorf("game %d: a move on a thread allowed %d processors", f.Number, set.Count())
-			return
-		}
-		for _, c := range cpus {
-			if set.IsSet(c) {
-				pinned[c] = true
+		var mu sync.Mutex
+		threads := map[Key]map[int]bool{} // per game, the threads of its moves
+		pinned := map[int]bool{}          // per thread, its processor
+		d.Moved = func(f Fixture, _ Progress) {
+			var set unix.CPUSet
+			if err := unix.SchedGetaffinity(0, &set); err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			k := Key{f.Round, f.Number}
+			if threads[k] == nil {
+				threads[k] = map[int]bool{}
+			}
+			threads[k][unix.Gettid()] = true
+			if set.Count() != 1 {
+				t.Errorf("game %d: a move on a thread allowed %d processors", f.Number, set.Count())
+				return
+			}
+			for _, c := range cpus {
+				if set.IsSet(c) {
+					pinned[c] = true
+				}
 			}
 		}
-	}
-	var fs []Fixture
-	for i := range 6 * len(cpus) {
-		fs = append(fs, Fixture{Number: i + 1, Black: i % 2, White: 1 - i%2})
-	}
-	if _, recs := overlaps(t, d, fs); len(recs) != len(fs) {
-		t.Fatalf("%d games played", len(recs))
-	}
-	all := map[int]bool{}
-	for k, ts := range threads {
-		if len(ts) != 1 {
-			t.Errorf("game %d was played on %d threads", k.Number, len(ts))
+		var fs []Fixture
+		for i := range 6 * len(cpus) {
+			// with Instances, every table plays entrants 0 and 1; without,
+			// entrant pairs that the tables deal among themselves
+			b, w := 0, 1
+			if !instances {
+				b, w = (2*i)%len(d.Entrants), (2*i+1)%len(d.Entrants)
+			}
+			if i%2 == 1 {
+				b, w = w, b
+			}
+			fs = append(fs, Fixture{Number: i + 1, Black: b, White: w})
 		}
-		for tid := range ts {
-			all[tid] = true
+		if _, recs := overlaps(t, d, fs); len(recs) != len(fs) {
+			t.Fatalf("%d games played", len(recs))
+		}
+		all := map[int]bool{}
+		for k, ts := range threads {
+			if len(ts) != 1 {
+				t.Errorf("game %d was played on %d threads", k.Number, len(ts))
+			}
+			for tid := range ts {
+				all[tid] = true
+			}
+		}
+		if len(all) > d.Concurrency {
+			t.Errorf("%d games at %d tables were played on %d threads", len(fs), d.Concurrency, len(all))
+		}
+		if len(pinned) != len(cpus) {
+			t.Errorf("moves were played on threads pinned to %v, want one per processor of %v", pinned, cpus)
+		}
+		onOne := map[int]int{} // processor -> engines held to it
+		for _, e := range d.all {
+			got, err := processorsOf(e.Pid())
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case !instances && len(got) != len(cpus):
+				t.Errorf("event: engine %s (pid %d) may run on %v, the arbiter on %v", e.Name(), e.Pid(), got, cpus)
+			case instances && len(got) != 1:
+				t.Errorf("match: engine %s (pid %d) may run on %v, want its table's processor", e.Name(), e.Pid(), got)
+			case instances:
+				onOne[got[0]]++
+				if c := cpus[d.table[e]%len(cpus)]; got[0] != c {
+					t.Errorf("match: engine %s (pid %d) runs on %d, its table on %d", e.Name(), e.Pid(), got[0], c)
+				}
+			}
+		}
+		if instances && len(onOne) != len(cpus) {
+			t.Errorf("match: the engines are held to processors %v, want each table's own of %v", onOne, cpus)
 		}
 	}
-	if len(all) > d.Concurrency {
-		t.Errorf("%d games at %d tables were played on %d threads", len(fs), d.Concurrency, len(all))
+}
+
+// processorsOf lists the processors process pid may run on.
+func processorsOf(pid int) ([]int, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(pid, &set); err != nil {
+		return nil, err
 	}
-	if len(pinned) != len(cpus) {
-		t.Errorf("moves were played on threads pinned to %v, want one per processor of %v", pinned, cpus)
-	}
-	for _, e := range d.all {
-		var set unix.CPUSet
-		if err := unix.SchedGetaffinity(e.Pid(), &set); err != nil {
-			t.Fatal(err)
+	var cpus []int
+	for c := 0; c < len(set)*64; c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
 		}
-		if set.Count() != len(cpus) {
-			t.Errorf("engine %s (pid %d) may run on %d processors, the arbiter on %v", e.Name(), e.Pid(), set.Count(), cpus)
-		}
 	}
+	return cpus, nil
 }

@@ -43,6 +43,10 @@ type Spec struct {
 	WriteTimeout time.Duration
 	Limits       Limits   // memory, processes, freezing (limits.go)
 	Sandbox      *Sandbox // nil: not confined (sandbox.go)
+	// CPUs are the processors the engine's processes start on and keep
+	// (their own children and threads inherit them); none: every processor
+	// the arbiter was given.
+	CPUs []int
 	// Transcript, when set, sees every line written to the engine (sent)
 	// and read from its output, long ones cut, with the process id; it is
 	// called from several goroutines and must not block for long.
@@ -186,7 +190,7 @@ func (e *Engine) spawn() error {
 		}
 	}
 	errs := new(ring) // each process's own, so that its last words are its own
-	p, err := spawn(path, args, e.dir, e.env, e.spec.Limits.Memory, errs, e.spec.Transcript)
+	p, err := spawn(path, args, e.dir, e.env, e.spec.Limits.Memory, e.spec.CPUs, errs, e.spec.Transcript)
 	if err == nil {
 		if err = applyLimits(p, e.spec.Limits); err != nil {
 			p.kill()

@@ -125,8 +125,9 @@ type proc struct {
 
 // spawn starts path in its own process group with fresh pipes and begins
 // draining its output. Where it may, it gives the process its own /tmp
-// and /dev/shm of at most tmpMax bytes each (tmpfs.go).
-func spawn(path string, args []string, dir string, env []string, tmpMax int64, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
+// and /dev/shm of at most tmpMax bytes each (tmpfs.go); it runs on the
+// processors cpus (all when none).
+func spawn(path string, args []string, dir string, env []string, tmpMax int64, cpus []int, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -159,7 +160,7 @@ func spawn(path string, args []string, dir string, env []string, tmpMax int64, e
 		cmd.Dir, cmd.Env = dir, env
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 		cmd.SysProcAttr = ns.sysProcAttr()
-		err = startIn(ns, tmpMax, cmd, exited)
+		err = startIn(ns, tmpMax, cpus, cmd, exited)
 		if err == nil && ns > first {
 			ns.settle()
 		}

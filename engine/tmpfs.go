@@ -187,11 +187,12 @@ func privateTmpUse(pids []int) int64 {
 	return total
 }
 
-// startIn starts cmd, in a mount namespace with its own /tmp and /dev/shm
-// when it will be in a PID namespace made by root (ns is pidNS) and the
-// kernel has not refused that before.
-func startIn(ns namespaces, tmpMax int64, cmd *exec.Cmd, exited <-chan struct{}) error {
-	start := func() error { return affinity.Free(cmd.Start) } // never a table's pin
+// startIn starts cmd on the processors cpus (all when none), in a mount
+// namespace with its own /tmp and /dev/shm when it will be in a PID
+// namespace made by root (ns is pidNS) and the kernel has not refused that
+// before.
+func startIn(ns namespaces, tmpMax int64, cpus []int, cmd *exec.Cmd, exited <-chan struct{}) error {
+	start := func() error { return affinity.Start(cpus, cmd.Start) } // whatever thread starts it
 	if ns != pidNS || privateTmpRefused.Load() {
 		return start()
 	}

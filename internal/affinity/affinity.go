@@ -1,6 +1,7 @@
-// Package affinity places the arbiter's own threads on processors: a table
-// of games pinned to one (see arbiter.Director), and the engine processes
-// it starts left free of that pin, on every processor the arbiter was given.
+// Package affinity places the arbiter's threads and the engines it starts on
+// processors: a table of games and its own engines on one (see
+// arbiter.Director), every other engine on every processor the arbiter was
+// given.
 package affinity
 
 import (
@@ -42,17 +43,28 @@ func Pin(cpu int) (restore func()) {
 	return func() { unix.SchedSetaffinity(0, &given) }
 }
 
-// Free runs start, which starts a process, with the calling thread allowed
-// every processor the arbiter was given, so that the process does not
-// inherit a pin: an engine's threads go where the kernel puts them.
-func Free(start func() error) error {
+// Start runs start, which starts a process, on the calling goroutine's
+// thread allowed only the processors cpus (all that the arbiter was given
+// when cpus is empty), so that the process begins there and keeps them:
+// a process inherits its parent thread's processors, and a table's thread
+// may be pinned to another one. The thread's own processors are restored.
+func Start(cpus []int, start func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	want := given
+	if len(cpus) > 0 {
+		want = unix.CPUSet{}
+		for _, c := range cpus {
+			want.Set(c)
+		}
+	}
 	var cur unix.CPUSet
-	if !known || unix.SchedGetaffinity(0, &cur) != nil || cur == given {
+	if !known || unix.SchedGetaffinity(0, &cur) != nil || cur == want {
 		return start()
 	}
-	unix.SchedSetaffinity(0, &given)
+	if unix.SchedSetaffinity(0, &want) != nil {
+		return start()
+	}
 	defer unix.SchedSetaffinity(0, &cur)
 	return start()
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // A process started from a pinned thread inherits the pin; started through
-// Free, it may run wherever the arbiter may.
-func TestFreeStartsProcessesUnpinned(t *testing.T) {
+// Start, it runs on the processors asked for, all the arbiter's by default,
+// whichever thread starts it.
+func TestStartPlacesProcesses(t *testing.T) {
 	cpus := CPUs()
 	if len(cpus) < 2 {
 		t.Skipf("the test may run on %d processor(s): nothing to pin", len(cpus))
@@ -19,13 +20,17 @@ func TestFreeStartsProcessesUnpinned(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	defer Pin(cpus[1])()
-	for _, free := range []bool{false, true} {
+	for _, c := range []struct {
+		name  string
+		start func(*exec.Cmd) error
+		want  []int
+	}{
+		{"inherited", (*exec.Cmd).Start, cpus[1:2]},
+		{"Start(nil)", func(cmd *exec.Cmd) error { return Start(nil, cmd.Start) }, cpus},
+		{"Start(first)", func(cmd *exec.Cmd) error { return Start(cpus[:1], cmd.Start) }, cpus[:1]},
+	} {
 		cmd := exec.Command("sleep", "5")
-		start := cmd.Start
-		if free {
-			start = func() error { return Free(cmd.Start) }
-		}
-		if err := start(); err != nil {
+		if err := c.start(cmd); err != nil {
 			t.Skipf("no sleep program: %v", err)
 		}
 		got, err := of(cmd.Process.Pid)
@@ -34,13 +39,12 @@ func TestFreeStartsProcessesUnpinned(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := cpus
-		if !free {
-			want = cpus[1:2]
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: the process may run on %v, want %v", c.name, got, c.want)
 		}
-		if !slices.Equal(got, want) {
-			t.Errorf("started with Free %v: the process may run on %v, want %v", free, got, want)
-		}
+	}
+	if got, _ := of(0); !slices.Equal(got, cpus[1:2]) {
+		t.Errorf("the starting thread may run on %v after, want its pin %v", got, cpus[1:2])
 	}
 }
 
