@@ -66,8 +66,12 @@ type bracketGraph struct {
 	nv, nb, nmdp int
 	whole        bool
 	kbits, gbits uint
-	edges        []matchEdge // criteria<<(kbits+gbits) + guidance
-	likely       []bool
+	// The pairs of the bracket an optimum may use (begin): their ends
+	// only, the weights (criteria<<(kbits+gbits) + guidance) are computed
+	// when read, and so is whether a pair is likely in an optimum.
+	edges        []pairEnds
+	pairWeight   func(u, v int) wide
+	likelyPair   func(u, v int) bool
 	adj          [][]int32
 	banned       []bool
 	work         int
@@ -105,21 +109,48 @@ type bracketGraph struct {
 	proxy bool // weigh the transposition proxy as guidance
 }
 
+// pairEnds is a stored edge of a bracket's graph.
+type pairEnds struct{ u, v int32 }
+
+// ends is edge k's ends.
+func (g *bracketGraph) ends(k int) (int, int) { e := g.edges[k]; return int(e.u), int(e.v) }
+
 // exchangeKeyBits is the room for the two additive remainder keys of a
 // bracket of nb players: fewest exchanges, then the smallest S1 sum.
 func exchangeKeyBits(nb int) uint {
 	return uint(bits.Len64(uint64(nb+1))) + uint(bits.Len64(uint64(nb*nb+1)))
 }
 
-func (g *bracketGraph) add(u, v int, crit, guide wide, likely bool) {
-	if g.adj == nil {
-		g.adj = make([][]int32, g.nv)
+// begin makes mate the first matching of the bracket, d the duals
+// certifying it on every pair (read from pairs, size of them), and stores
+// only the pairs a later optimum may still use (see accept), by their ends:
+// the others are never read again. It returns how many pairs it kept; past
+// maxBracketEdges it stores none and only counts them.
+func (g *bracketGraph) begin(mate []int, d *certificate, pairs edgeSeq, size int) int {
+	g.work, g.first = size, size
+	g.mate, g.zero = mate, d.zero()
+	g.dualsTight = g.noGuide
+	g.bound = g.slackBound(mate, g.pairWeight)
+	g.adj = make([][]int32, g.nv)
+	kept := 0
+	for e := range pairs {
+		s := d.slack(e)
+		if g.bound.less(s) {
+			continue
+		}
+		if kept++; kept > maxBracketEdges {
+			g.edges, g.tightAt, g.adj = nil, nil, nil
+			continue
+		}
+		k := int32(len(g.edges))
+		g.edges = append(g.edges, pairEnds{int32(e.u), int32(e.v)})
+		g.adj[e.u] = append(g.adj[e.u], k)
+		g.adj[e.v] = append(g.adj[e.v], k)
+		g.tightAt = append(g.tightAt, s.isZero())
 	}
-	k := int32(len(g.edges))
-	g.edges = append(g.edges, matchEdge{u, v, crit.shl(g.kbits + g.gbits).add(guide)})
-	g.likely = append(g.likely, likely)
-	g.adj[u] = append(g.adj[u], k)
-	g.adj[v] = append(g.adj[v], k)
+	g.banned = make([]bool, len(g.edges))
+	g.sortAdjacency()
+	return kept
 }
 
 // key is the exchange keys of a pair inside the remainder: one if its S1
@@ -148,11 +179,12 @@ func (g *bracketGraph) weight(k int) wide {
 
 // guided is edge k's weight with the guidance fields.
 func (g *bracketGraph) guided(k int) wide {
-	e := g.edges[k]
+	u, v := g.ends(k)
+	ew := g.pairWeight(u, v)
 	if g.rpos == nil {
-		return e.w
+		return ew
 	}
-	w := e.w.add(g.key(e.u, e.v).shl(g.gbits))
+	w := ew.add(g.key(u, v).shl(g.gbits))
 	if !g.proxy {
 		return w
 	}
@@ -161,9 +193,9 @@ func (g *bracketGraph) guided(k int) wide {
 	// (P-a)·(R-b), so the earlier S1 players get the earlier opponents
 	// first; other edges keep half their old guidance. Both halves stay
 	// below 2^(gbits-1), so the guidance still sums below 2^gbits.
-	low := e.w.sub(e.w.shr(g.gbits).shl(g.gbits))
+	low := ew.sub(ew.shr(g.gbits).shl(g.gbits))
 	w = w.sub(low)
-	a, b := g.rpos[e.u], g.rpos[e.v]
+	a, b := g.rpos[u], g.rpos[v]
 	if a < 0 || b < 0 {
 		return w.add(low.shr(1))
 	}
@@ -177,29 +209,21 @@ func (g *bracketGraph) guided(k int) wide {
 // giving each edge's slack under duals certifying the result (banned edges
 // get an out-of-reach slack) and which vertices have a zero dual. The
 // slacks are read off the duals when asked for, never stored for every
-// edge: a big bracket has tens of millions.
+// edge: a big bracket has millions.
 func (g *bracketGraph) solve() ([]int, func(k int) wide, []bool) {
 	// The last matching's tight edges are not needed while this one is
 	// found (every caller accepts the result): let them go first.
 	g.tightAt = nil
 	collectBig(len(g.edges))
-	if g.rpos == nil && !slices.Contains(g.banned, true) {
-		// Every edge as stored (weight is the stored weight before the
-		// remainder's keys): no copy of a graph that may be huge.
-		g.work += len(g.edges)
-		mate, d := matchWithCertificate(g.nv, g.edges, g.likely, g.whole, 0)
-		return mate, func(k int) wide { return d.slack(g.edges[k]) }, d.zero()
-	}
 	es := make([]matchEdge, 0, len(g.edges))
 	lk := make([]bool, 0, len(g.edges))
-	idx := make([]int32, 0, len(g.edges))
 	for k := range g.edges {
 		if g.banned[k] {
 			continue
 		}
-		es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
-		lk = append(lk, g.likely[k])
-		idx = append(idx, int32(k))
+		u, v := g.ends(k)
+		es = append(es, matchEdge{u, v, g.weight(k)})
+		lk = append(lk, g.likelyPair(u, v))
 	}
 	g.work += len(es)
 	// Once the exchange keys are weighed, the sparse matcher picks its
@@ -208,8 +232,8 @@ func (g *bracketGraph) solve() ([]int, func(k int) wide, []bool) {
 	if g.rpos != nil {
 		coarse = g.kbits + g.gbits
 	}
-	mate, d := matchWithCertificate(g.nv, es, lk, g.whole, coarse)
-	es, lk, idx = nil, nil, nil
+	mate, d, _ := matchWithCertificate(g.nv, storedEdges(es, lk), len(es), g.whole, coarse, len(es))
+	es, lk = nil, nil
 	// Banned now, banned when the slacks are read: accept reads them at
 	// once, before any new ban.
 	out := wideOf(1).shl(wideBits - 2)
@@ -217,7 +241,8 @@ func (g *bracketGraph) solve() ([]int, func(k int) wide, []bool) {
 		if g.banned[k] {
 			return out
 		}
-		return d.slack(matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
+		u, v := g.ends(k)
+		return d.slack(matchEdge{u, v, g.weight(k)})
 	}
 	return mate, slack, d.zero()
 }
@@ -241,8 +266,9 @@ func (g *bracketGraph) solveOnly(extra func(k int) bool) []int {
 		if g.banned[k] || (extra != nil && extra(k)) {
 			continue
 		}
-		es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
-		lk = append(lk, g.likely[k])
+		u, v := g.ends(k)
+		es = append(es, matchEdge{u, v, g.weight(k)})
+		lk = append(lk, g.likelyPair(u, v))
 	}
 	g.work += len(es)
 	return maxWeightMatchingHinted(g.nv, es, lk, g.whole)
@@ -256,15 +282,7 @@ func (g *bracketGraph) accept(mate []int, slack func(k int) wide, zero []bool) {
 	g.tg, g.noTight = nil, false
 	g.mate, g.zero = mate, zero
 	g.dualsTight = g.noGuide
-	var guide wide
-	for u, v := range mate {
-		if v > u {
-			guide = guide.add(g.weight(g.edge(u, v)))
-		}
-	}
-	// The low gbits bits of the total are the guidance sum.
-	guide = guide.sub(guide.shr(g.gbits).shl(g.gbits))
-	g.bound = guide.add(guide).add(guide).add(guide)
+	g.bound = g.slackBound(mate, func(u, v int) wide { return g.weight(g.edge(u, v)) })
 	// An edge out of bounds now is out of every later optimum too, and
 	// those optima are all the decisions care about: drop it, so that the
 	// later matchings run on the (sparse) near-tight subgraph.
@@ -279,6 +297,21 @@ func (g *bracketGraph) accept(mate []int, slack func(k int) wide, zero []bool) {
 			g.banned[k] = true
 		}
 	}
+}
+
+// slackBound is four times the guidance of mate (weight gives a pair's
+// weight): an optimum of the criteria weighs at most that much below mate
+// with the guidance, so no edge of more slack is in one.
+func (g *bracketGraph) slackBound(mate []int, weight func(u, v int) wide) wide {
+	var guide wide
+	for u, v := range mate {
+		if v > u {
+			guide = guide.add(weight(u, v))
+		}
+	}
+	// The low gbits bits of the total are the guidance sum.
+	guide = guide.sub(guide.shr(g.gbits).shl(g.gbits))
+	return guide.add(guide).add(guide).add(guide)
 }
 
 // possible says whether edge k can be in an optimal matching still: accept
@@ -339,10 +372,11 @@ type rule struct {
 }
 
 func (g *bracketGraph) other(k int, v int) int {
-	if g.edges[k].u == v {
-		return g.edges[k].v
+	if a, b := g.ends(k); a != v {
+		return a
+	} else {
+		return b
 	}
-	return g.edges[k].u
 }
 
 // satisfied says whether mate uses no edge r bans.
@@ -414,15 +448,11 @@ func (g *bracketGraph) try(pref, alt rule) bool {
 	return false
 }
 
-func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v || e.v == v }
+func (g *bracketGraph) touches(k, v int) bool { a, b := g.ends(k); return a == v || b == v }
 
 // refine returns the first pairing in the generation order among the
 // optimal ones.
 func (g *bracketGraph) refine() []int {
-	g.banned = make([]bool, len(g.edges))
-	g.sortAdjacency()
-	g.accept(g.solve())
-	g.first = g.work
 	g.size, g.best = g.value(g.mate)
 	nb, nmdp := g.nb, g.nmdp
 	inBracket := func(v int) bool { return v >= 0 && v < nb }
@@ -582,7 +612,7 @@ func (g *bracketGraph) keepS1(rem []int) bool {
 		return false
 	}
 	for _, k := range bans {
-		if e := g.edges[k]; g.mate[e.u] == e.v {
+		if u, v := g.ends(int(k)); g.mate[u] == v {
 			return false
 		}
 	}
@@ -595,7 +625,7 @@ func (g *bracketGraph) keepS1(rem []int) bool {
 // s1Bans lists the edges keepS1 bans; ok is false when an S1 player has a
 // zero dual (an optimum might leave it unmatched, which the bans cannot
 // rule out).
-func (g *bracketGraph) s1Bans(rem []int) (bans []int, ok bool) {
+func (g *bracketGraph) s1Bans(rem []int) (bans []int32, ok bool) {
 	for _, x := range rem {
 		inS1 := g.rpos[x] < g.p
 		if inS1 && g.zero[x] {
@@ -608,7 +638,7 @@ func (g *bracketGraph) s1Bans(rem []int) (bans []int, ok bool) {
 			y := g.other(int(k), x)
 			yRem := y >= 0 && g.rpos[y] >= 0
 			if inS1 && (!yRem || g.rpos[y] < g.p) || !inS1 && yRem && g.rpos[y] >= g.p {
-				bans = append(bans, int(k))
+				bans = append(bans, k)
 			}
 		}
 	}
@@ -654,9 +684,9 @@ func (g *bracketGraph) reachS1(rem []int) bool {
 	t.load(g.mate)
 	var exposed []int32
 	for _, k := range bans {
-		if e := g.edges[k]; g.mate[e.u] == e.v {
-			t.match[e.u], t.match[e.v] = -1, -1
-			exposed = append(exposed, int32(e.u), int32(e.v))
+		if u, v := g.ends(int(k)); g.mate[u] == v {
+			t.match[u], t.match[v] = -1, -1
+			exposed = append(exposed, int32(u), int32(v))
 		}
 	}
 	for _, v := range exposed {
@@ -689,7 +719,7 @@ func (g *bracketGraph) reachS1(rem []int) bool {
 func (g *bracketGraph) sameCriteria(a, b []int) bool {
 	var gain, loss wide
 	size := 0
-	crit := func(u, v int) wide { return g.edges[g.edge(u, v)].w.shr(g.kbits + g.gbits) }
+	crit := func(u, v int) wide { return g.pairWeight(u, v).shr(g.kbits + g.gbits) }
 	for u := range a {
 		if a[u] == b[u] {
 			continue
@@ -765,8 +795,7 @@ func (g *bracketGraph) fixPair(s int) {
 	if p := g.mate[s]; p >= 0 {
 		for _, v := range [2]int{s, p} {
 			for _, k := range g.adj[v] {
-				e := g.edges[k]
-				if !(e.u == s && e.v == p || e.u == p && e.v == s) {
+				if a, b := g.ends(int(k)); !(a == s && b == p || a == p && b == s) {
 					g.banned[k] = true
 				}
 			}

@@ -66,13 +66,14 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 		var idx []int32
 		for k := range g.edges {
 			if !g.banned[k] {
-				es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k).shr(g.gbits)})
+				u, v := g.ends(k)
+				es = append(es, matchEdge{u, v, g.weight(k).shr(g.gbits)})
 				idx = append(idx, int32(k))
 			}
 		}
 		lk := make([]bool, len(es))
 		for i, k := range idx {
-			lk[i] = g.likely[k]
+			lk[i] = g.likelyPair(g.ends(int(k)))
 		}
 		g.work += len(es)
 		_, sl, z := matchWithDuals(g.nv, es, lk, g.whole)
