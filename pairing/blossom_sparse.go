@@ -237,7 +237,7 @@ func pairKey(e matchEdge) uint64 {
 // the edges of negative slack, the worst few per vertex, adding them to in
 // (the candidates so far). None means the matching is certified.
 func (m *matcher) violators(n int, edges edgeSeq, bonus wide, in map[[2]int]bool) []matchEdge {
-	chain, zsum := m.blossomChains(n)
+	tree := m.blossomTree(n)
 	type viol struct {
 		e matchEdge
 		s wide
@@ -268,7 +268,7 @@ func (m *matcher) violators(n int, edges edgeSeq, bonus wide, in map[[2]int]bool
 		if !s.neg() {
 			continue // non-negative without blossom duals, which are never negative
 		}
-		s = s.add(sharedBlossomDuals(chain, zsum, e.u, e.v))
+		s = s.add(tree.shared(e.u, e.v))
 		// A candidate has non-negative slack: the subgraph's duals are
 		// optimal for it. The check only guards against running forever.
 		if !s.neg() || in[[2]int{e.u, e.v}] {
@@ -289,52 +289,99 @@ func (m *matcher) violators(n int, edges edgeSeq, bonus wide, in map[[2]int]bool
 	return out
 }
 
-// blossomChains lists, for every vertex, its blossoms from the outermost
-// in (chain) and the running sums of twice their duals (zsum): blossom duals
-// enter an edge's slack for every blossom holding both ends, and two ends
-// share a prefix of their chains.
-func (m *matcher) blossomChains(n int) ([][]int32, [][]wide) {
-	chain := make([][]int32, n)
-	zsum := make([][]wide, n)
-	for v := range n {
-		var c []int32
-		for b := m.bparent[v]; b != -1; b = m.bparent[b] {
-			c = append(c, int32(b))
-		}
-		if len(c) == 0 {
-			continue
-		}
-		reverse32(c)
-		z := make([]wide, len(c))
-		var acc wide
-		for i, b := range c {
-			acc = acc.add(m.dual[b]).add(m.dual[b])
-			z[i] = acc
-		}
-		chain[v], zsum[v] = c, z
-	}
-	return chain, zsum
+// blossomTree is the nesting of the blossoms m ended with, to add up the
+// blossom duals in an edge's slack: those of every blossom holding both
+// ends, which are the blossoms around the ends' innermost common one.
+// Blossoms can be nested hundreds deep, so each blossom keeps the sum for
+// itself and its enclosing ones (acc) and jumps up the tree by powers of two
+// (up): memory n·log n, where a list of each vertex's blossoms would be n
+// times the depth.
+type blossomTree struct {
+	n     int
+	inner []int     // per vertex: its innermost blossom, -1 for none
+	depth []int32   // per blossom (index b-n): how many blossoms enclose it
+	acc   []wide    // per blossom: twice the duals of it and those enclosing it
+	up    [][]int32 // up[j][b-n]: the blossom 2^j levels out from b, -1 past the top
 }
 
-// sharedBlossomDuals is twice the duals of the blossoms holding u and v.
-func sharedBlossomDuals(chain [][]int32, zsum [][]wide, u, v int) wide {
-	cu, cv := chain[u], chain[v]
-	if len(cu) == 0 || len(cv) == 0 || cu[0] != cv[0] {
-		return wide{}
-	}
-	// The chains agree up to the innermost blossom holding both and differ
-	// after it: bisect for its depth (nested blossoms can be hundreds deep,
-	// and this runs for millions of edges).
-	lo, hi := 1, min(len(cu), len(cv)) // cu[:lo] agrees; cu[hi:] need not be looked at
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if cu[mid] == cv[mid] {
-			lo = mid + 1
-		} else {
-			hi = mid
+func (m *matcher) blossomTree(n int) *blossomTree {
+	t := &blossomTree{n: n, inner: m.bparent[:n], depth: make([]int32, n), acc: make([]wide, n)}
+	done := make([]bool, n)
+	var path []int
+	top := 0
+	for v := range n {
+		// Settle v's blossoms from the first settled one (or the top) in.
+		path = path[:0]
+		for b := m.bparent[v]; b != -1 && !done[b-n]; b = m.bparent[b] {
+			path = append(path, b)
+		}
+		for i := len(path) - 1; i >= 0; i-- {
+			b := path[i]
+			d := m.dual[b].add(m.dual[b])
+			if p := m.bparent[b]; p != -1 {
+				t.depth[b-n] = t.depth[p-n] + 1
+				d = d.add(t.acc[p-n])
+			}
+			t.acc[b-n] = d
+			done[b-n] = true
+			top = max(top, int(t.depth[b-n]))
 		}
 	}
-	return zsum[u][lo-1]
+	t.up = [][]int32{make([]int32, n)}
+	for b := range n {
+		t.up[0][b] = -1
+		if done[b] {
+			if p := m.bparent[b+n]; p != -1 {
+				t.up[0][b] = int32(p)
+			}
+		}
+	}
+	for j := 1; 1<<j <= top; j++ {
+		prev, cur := t.up[j-1], make([]int32, n)
+		for b := range n {
+			cur[b] = -1
+			if x := prev[b]; x != -1 {
+				cur[b] = prev[int(x)-n]
+			}
+		}
+		t.up = append(t.up, cur)
+	}
+	return t
+}
+
+// shared is twice the duals of the blossoms holding both u and v.
+func (t *blossomTree) shared(u, v int) wide {
+	a, b := t.inner[u], t.inner[v]
+	if a == -1 || b == -1 {
+		return wide{}
+	}
+	n := t.n
+	lift := func(x, levels int) int {
+		for j := 0; levels > 0; j++ {
+			if levels&1 == 1 {
+				x = int(t.up[j][x-n])
+			}
+			levels >>= 1
+		}
+		return x
+	}
+	da, db := int(t.depth[a-n]), int(t.depth[b-n])
+	if da > db {
+		a = lift(a, da-db)
+	} else {
+		b = lift(b, db-da)
+	}
+	if a != b {
+		for j := len(t.up) - 1; j >= 0; j-- {
+			if x, y := t.up[j][a-n], t.up[j][b-n]; x != y {
+				a, b = int(x), int(y)
+			}
+		}
+		if a = int(t.up[0][a-n]); a == -1 {
+			return wide{}
+		}
+	}
+	return t.acc[a-n]
 }
 
 // matchWithDuals is maxWeightMatchingHinted that also returns every edge's
@@ -357,8 +404,7 @@ func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool
 // edges' slacks from (see matchWithDuals) without a slice of them all.
 type certificate struct {
 	m     *matcher
-	chain [][]int32
-	zsum  [][]wide
+	tree  *blossomTree
 	bonus wide // the cardinality bonus the duals are for
 }
 
@@ -397,30 +443,23 @@ func matchWithCertificate(n int, edges edgeSeq, size int, maxCardinality bool, c
 		m = &matcher{}
 		mate = m.run(n, work, false)
 	}
-	chain, zsum := m.blossomChains(n)
-	return mate, &certificate{m, chain, zsum, c}, true
+	return mate, &certificate{m, m.blossomTree(n), c}, true
 }
 
 // slack is edge e's slack, in quarters of the input weights.
 func (d *certificate) slack(e matchEdge) wide {
 	w := e.w.add(d.bonus)
 	w2 := w.add(w)
-	return d.m.dual[e.u].add(d.m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(d.chain, d.zsum, e.u, e.v))
+	return d.m.dual[e.u].add(d.m.dual[e.v]).sub(w2).sub(w2).add(d.tree.shared(e.u, e.v))
 }
 
 // zero says, per vertex, whether its dual is zero.
 func (d *certificate) zero() []bool {
-	zero := make([]bool, len(d.chain))
+	zero := make([]bool, d.tree.n)
 	for v := range zero {
 		zero[v] = d.m.dual[v].isZero()
 	}
 	return zero
-}
-
-func reverse32(s []int32) {
-	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
-		s[i], s[j] = s[j], s[i]
-	}
 }
 
 // mulSmall multiplies a non-negative a by k; ok is false on overflow of

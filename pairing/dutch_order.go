@@ -69,13 +69,13 @@ type bracketGraph struct {
 	// The pairs of the bracket an optimum may use (begin): their ends
 	// only, the weights (criteria<<(kbits+gbits) + guidance) are computed
 	// when read, and so is whether a pair is likely in an optimum.
-	edges        []pairEnds
-	pairWeight   func(u, v int) wide
-	likelyPair   func(u, v int) bool
-	adj          [][]int32
-	banned       []bool
-	work         int
-	first        int // work of the first matching, not counted against orderWork
+	edges      []pairEnds
+	pairWeight func(u, v int) wide
+	likelyPair func(u, v int) bool
+	adj        [][]int32
+	banned     []bool
+	work       int
+	first      int // work of the first matching, not counted against orderWork
 
 	mate    []int  // the current matching: optimal, obeying every decision
 	size    int    // its number of pairs
@@ -131,7 +131,11 @@ func (g *bracketGraph) begin(mate []int, d *certificate, pairs edgeSeq, size int
 	g.mate, g.zero = mate, d.zero()
 	g.dualsTight = g.noGuide
 	g.bound = g.slackBound(mate, g.pairWeight)
-	g.adj = make([][]int32, g.nv)
+	// The pairs are gathered in chunks and the lists made of their final
+	// size: growing slices of millions would leave as much again garbage.
+	const chunk = 1 << 16
+	var chunks [][]pairEnds
+	deg := make([]int32, g.nv)
 	kept := 0
 	for e := range pairs {
 		s := d.slack(e)
@@ -139,14 +143,33 @@ func (g *bracketGraph) begin(mate []int, d *certificate, pairs edgeSeq, size int
 			continue
 		}
 		if kept++; kept > maxBracketEdges {
-			g.edges, g.tightAt, g.adj = nil, nil, nil
+			chunks, g.tightAt = nil, nil
 			continue
 		}
-		k := int32(len(g.edges))
-		g.edges = append(g.edges, pairEnds{int32(e.u), int32(e.v)})
-		g.adj[e.u] = append(g.adj[e.u], k)
-		g.adj[e.v] = append(g.adj[e.v], k)
+		if len(chunks) == 0 || len(chunks[len(chunks)-1]) == chunk {
+			chunks = append(chunks, make([]pairEnds, 0, chunk))
+		}
+		c := &chunks[len(chunks)-1]
+		*c = append(*c, pairEnds{int32(e.u), int32(e.v)})
+		deg[e.u]++
+		deg[e.v]++
 		g.tightAt = append(g.tightAt, s.isZero())
+	}
+	if kept > maxBracketEdges {
+		return kept
+	}
+	g.edges = make([]pairEnds, 0, kept)
+	for i, c := range chunks {
+		g.edges = append(g.edges, c...)
+		chunks[i] = nil
+	}
+	g.adj = make([][]int32, g.nv)
+	for v, d := range deg {
+		g.adj[v] = make([]int32, 0, d)
+	}
+	for k, e := range g.edges {
+		g.adj[e.u] = append(g.adj[e.u], int32(k))
+		g.adj[e.v] = append(g.adj[e.v], int32(k))
 	}
 	g.banned = make([]bool, len(g.edges))
 	g.sortAdjacency()
@@ -626,18 +649,31 @@ func (g *bracketGraph) keepS1(rem []int) bool {
 // zero dual (an optimum might leave it unmatched, which the bans cannot
 // rule out).
 func (g *bracketGraph) s1Bans(rem []int) (bans []int32, ok bool) {
-	for _, x := range rem {
+	ban := func(x int, k int32) bool {
+		if g.banned[k] {
+			return false
+		}
 		inS1 := g.rpos[x] < g.p
-		if inS1 && g.zero[x] {
+		y := g.other(int(k), x)
+		yRem := y >= 0 && g.rpos[y] >= 0
+		return inS1 && (!yRem || g.rpos[y] < g.p) || !inS1 && yRem && g.rpos[y] >= g.p
+	}
+	// Counted first: in a big bracket the list holds millions.
+	n := 0
+	for _, x := range rem {
+		if g.rpos[x] < g.p && g.zero[x] {
 			return nil, false
 		}
 		for _, k := range g.adj[x] {
-			if g.banned[k] {
-				continue
+			if ban(x, k) {
+				n++
 			}
-			y := g.other(int(k), x)
-			yRem := y >= 0 && g.rpos[y] >= 0
-			if inS1 && (!yRem || g.rpos[y] < g.p) || !inS1 && yRem && g.rpos[y] >= g.p {
+		}
+	}
+	bans = make([]int32, 0, n)
+	for _, x := range rem {
+		for _, k := range g.adj[x] {
+			if ban(x, k) {
 				bans = append(bans, k)
 			}
 		}

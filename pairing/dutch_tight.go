@@ -1,5 +1,7 @@
 package pairing
 
+import "slices"
+
 // Deciding an opponent without a weighted matching per decision.
 //
 // The generation order asks, S1 player by S1 player, for the first opponent
@@ -34,8 +36,10 @@ type tightGraph struct {
 	tight  []bool // per edge of the bracket graph
 	free   []bool // per vertex: zero dual, may stay unmatched
 	double bool   // some vertex is free: search the doubled graph
-	// Per vertex, its tight neighbours and the edges to them.
-	nbr, eid [][]int32
+	// Per vertex, its tight edges: the bracket graph's own adjacency when
+	// every edge is tight (in a big bracket they are most of a few
+	// million, and begin stores only those).
+	eid [][]int32
 
 	// Search state, reused between searches.
 	match, base, parent []int32
@@ -82,25 +86,26 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 			tight[k] = sl[i].isZero()
 		}
 	}
-	t := &tightGraph{n: g.nv, tight: tight, free: zero,
-		nbr: make([][]int32, g.nv), eid: make([][]int32, g.nv)}
-	// Lists of their final size: big brackets have millions of tight edges.
-	deg := make([]int32, g.nv)
-	for k, e := range g.edges {
-		if tight[k] {
-			deg[e.u]++
-			deg[e.v]++
+	t := &tightGraph{n: g.nv, tight: tight, free: zero, eid: g.adj}
+	if slices.Contains(tight, false) {
+		// Lists of their final size: big brackets have millions of tight
+		// edges.
+		deg := make([]int32, g.nv)
+		for k, e := range g.edges {
+			if tight[k] {
+				deg[e.u]++
+				deg[e.v]++
+			}
 		}
-	}
-	for v, d := range deg {
-		t.nbr[v], t.eid[v] = make([]int32, 0, d), make([]int32, 0, d)
-	}
-	for k, e := range g.edges {
-		if tight[k] {
-			t.nbr[e.u] = append(t.nbr[e.u], int32(e.v))
-			t.eid[e.u] = append(t.eid[e.u], int32(k))
-			t.nbr[e.v] = append(t.nbr[e.v], int32(e.u))
-			t.eid[e.v] = append(t.eid[e.v], int32(k))
+		t.eid = make([][]int32, g.nv)
+		for v, d := range deg {
+			t.eid[v] = make([]int32, 0, d)
+		}
+		for k, e := range g.edges {
+			if tight[k] {
+				t.eid[e.u] = append(t.eid[e.u], int32(k))
+				t.eid[e.v] = append(t.eid[e.v], int32(k))
+			}
 		}
 	}
 	// The current matching is optimal, so it must be tight and leave only
@@ -189,11 +194,11 @@ func (t *tightGraph) search(g *bracketGraph, root int32) int32 {
 		if v >= n {
 			orig, shift = v-n, n
 		}
-		nbr, eid := t.nbr[orig], t.eid[orig]
-		for i, w := range nbr {
-			if shift == 0 && g.banned[eid[i]] {
+		for _, k := range t.eid[orig] {
+			if shift == 0 && g.banned[k] {
 				continue
 			}
+			w := int32(g.other(int(k), int(orig)))
 			if end := t.visit(v, w+shift, root); end >= 0 {
 				return end
 			}
