@@ -46,6 +46,17 @@ import (
 // Big graphs are matched sparsely (blossom_sparse.go), with likelyPair
 // naming the pairs near the Dutch order as the first candidates.
 //
+// A bracket's graph is never stored whole: an edge's weight is computed
+// from the two players whenever it is read (pairWeight in matchBracket).
+// The sparse matcher reads the graph once for its first candidates and
+// once per certificate, keeping only its subgraph; then only the pairs an
+// optimum may still use (slack within the bound, see accept) are stored,
+// by their ends, for the generation order. In big brackets those are the
+// tight pairs of the first matching, which Swiss weights (a few levels
+// shared by many players) make about two thirds of all pairs: memory is
+// still quadratic, at about 20 bytes per such pair instead of 140 per
+// possible pair, and maxBracketEdges bounds it.
+//
 // Every field is always in the weight (256 bits; a bracket needing more
 // than weightBudget is refused, never paired by fewer criteria). The 2,000
 // player benchmarks need at most about 155 bits.
@@ -72,12 +83,13 @@ import (
 // cardinality bonus (n/2+1 times the heaviest edge) to them.
 const weightBudget = wideBits - 24
 
-// maxBracketEdges bounds the pairs one bracket's matching may hold: every
-// pair costs about 140 bytes while the bracket is paired (measured: 2.1 GB
-// peak for the 15 million pairs of a 10,000-player round 2), so this keeps
-// a bracket near 4 GB. A round needing more is refused with an error
-// naming the bracket, never left to run out of memory. (A variable for
-// tests.)
+// maxBracketEdges bounds the pairs one bracket stores: the pairs an
+// optimum may use, about 20 bytes each while the bracket is paired (the
+// 10,000-player round 2 keeps about ten million of its 15 million possible
+// pairs), or every possible pair, about 140 bytes each, when the sparse
+// matcher finds no certificate and the graph is matched whole. A round
+// needing more is refused with an error naming the bracket and the count,
+// never left to run out of memory. (A variable for tests.)
 var maxBracketEdges = 30_000_000
 
 // fullLimit bounds the size of a bracket-plus-remainder matching done for
