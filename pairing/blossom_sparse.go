@@ -88,6 +88,13 @@ func sparseMatcher(n int, edges edgeSeq, maxCardinality bool, coarse uint) (mate
 		mate = m.run(n, sub, false)
 		viol := m.violators(n, edges, bonus, in)
 		if len(viol) == 0 {
+			if sparseSolved != nil {
+				var all []matchEdge
+				for e := range edges {
+					all = append(all, e)
+				}
+				sparseSolved(n, all, maxCardinality, mate)
+			}
 			return mate, m, bonus, true
 		}
 		cands = append(cands, viol...)
@@ -389,32 +396,22 @@ func (t *blossomTree) shared(u, v int) wide {
 	return t.acc[a-n]
 }
 
-// matchWithDuals is maxWeightMatchingHinted that also returns every edge's
-// slack under duals certifying the result, in units of a quarter of the
-// input weights, and zero[v] telling whether vertex v's dual is zero (an
-// optimum may leave v unmatched). An edge whose slack exceeds 4·g is in no
-// matching that weighs less than g below the optimum (for maxCardinality:
-// of the same size), because the duals bound every matching's weight by
-// the optimum plus zero, minus the slacks of its edges.
-func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, []wide, []bool) {
-	mate, d, _ := matchWithCertificate(n, storedEdges(edges, likely), len(edges), maxCardinality, 0, len(edges))
-	slack := make([]wide, len(edges))
-	for k, e := range edges {
-		slack[k] = d.slack(e)
-	}
-	return mate, slack, d.zero()
-}
-
 // certificate is the duals a maximum-weight matching ended with, to read
-// edges' slacks from (see matchWithDuals) without a slice of them all.
+// edges' slacks from without a slice of them all. An edge whose slack
+// exceeds 4·g is in no matching that weighs less than g below the optimum
+// (for maxCardinality: of the same size), because the duals bound every
+// matching's weight by the optimum plus zero, minus the slacks of its edges
+// (blossom_slack_test.go).
 type certificate struct {
 	m     *matcher
 	tree  *blossomTree
 	bonus wide // the cardinality bonus the duals are for
 }
 
-// matchWithCertificate is matchWithDuals returning the duals themselves,
-// for a graph of size edges read from edges. Big graphs are matched
+// matchWithCertificate returns a maximum-weight matching (for
+// maxCardinality, of maximum size first) and the duals certifying it, in
+// units of a quarter of the input weights, for a graph of size edges read
+// from edges. Big graphs are matched
 // sparsely, keeping only a subgraph; a graph the sparse matcher cannot
 // certify is matched whole, which stores every edge: ok is false, and
 // nothing is stored, when that is more than denseLimit edges.

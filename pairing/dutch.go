@@ -49,14 +49,15 @@ import (
 // A bracket's graph is never stored whole: an edge's weight is computed
 // from the two players whenever it is read (pairWeight in matchBracket).
 // The sparse matcher reads the graph once for its first candidates and
-// once per certificate, keeping only its subgraph; then only the pairs an
-// optimum may still use (slack within the bound, see accept) are stored,
-// by their ends, for the generation order. In big brackets those are the
-// tight pairs of the first matching, which Swiss weights (a few levels
-// shared by many players) make about two thirds of all pairs: memory is
-// still quadratic, at about 20 bytes per such pair instead of 140 per
-// possible pair, and maxBracketEdges bounds it.
-//
+// once per certificate, keeping only its subgraph; then the pairs an
+// optimum may still use (slack within the bound, see accept) are kept for
+// the generation order as a bit set, with bit sets of the bans and of the
+// tight pairs (bracketGraph). In big brackets those pairs are the tight
+// pairs of the first matching, which Swiss weights (a few levels shared by
+// many players) make 70 to 85% of all pairs. So memory is still quadratic,
+// but at about a byte per pair of a bracket where the whole graph cost 140
+// (maxBracketPairs bounds it); everything else grows with the players.
+
 // Every field is always in the weight (256 bits; a bracket needing more
 // than weightBudget is refused, never paired by fewer criteria). The 2,000
 // player benchmarks need at most about 155 bits.
@@ -83,13 +84,15 @@ import (
 // cardinality bonus (n/2+1 times the heaviest edge) to them.
 const weightBudget = wideBits - 24
 
-// maxBracketEdges bounds the pairs one bracket stores: the pairs an
-// optimum may use, about 20 bytes each while the bracket is paired (the
-// 10,000-player round 2 keeps about ten million of its 15 million possible
-// pairs), or every possible pair, about 140 bytes each, when the sparse
-// matcher finds no certificate and the graph is matched whole. A round
-// needing more is refused with an error naming the bracket and the count,
-// never left to run out of memory. (A variable for tests.)
+// Memory bounds. A bracket keeps three or four bit sets of its pairs
+// (bracketGraph), about a byte per pair: maxBracketPairs bounds that, the
+// square of the players of a bracket (with those below it) over two. And a
+// matching stores its whole graph, about 140 bytes per edge, only when the
+// sparse matcher finds no certificate: maxBracketEdges bounds those edges.
+// A round needing more is refused with an error naming the bracket and the
+// count, never left to run out of memory. (Variables for tests.)
+var maxBracketPairs = 1_000_000_000
+
 var maxBracketEdges = 30_000_000
 
 // fullLimit bounds the size of a bracket-plus-remainder matching done for
@@ -655,20 +658,24 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		}
 	}
 	collectBig(nEdges)
-	tooMany := func(what string, n int) error {
-		return fmt.Errorf("swiss: round %d: a bracket of %d players, matched with %d players below it, has %d %s, more than the %d this pairing holds in memory", t.round, nb, len(lower), n, what, maxBracketEdges)
+	tooMany := func(n int, what string, limit int) error {
+		return fmt.Errorf("swiss: round %d: a bracket of %d players, matched with %d players below it, has %d %s, more than the %d this pairing holds in memory", t.round, nb, len(lower), n, what, limit)
+	}
+	if n := nv * (nv - 1) / 2; n > maxBracketPairs {
+		return nil, tooMany(n, "pairs of players", maxBracketPairs)
 	}
 	mate, d, ok := matchWithCertificate(nv, pairs, nEdges, whole, 0, maxBracketEdges)
 	if !ok {
-		return nil, tooMany("possible pairs", nEdges)
+		return nil, tooMany(nEdges, "possible pairs to match whole", maxBracketEdges)
 	}
 	g := &bracketGraph{nv: nv, nb: nb, nmdp: nmdp, whole: whole, kbits: kbits, gbits: gbits, noGuide: noGuide,
 		pairWeight: func(u, v int) wide { w, _ := pairWeight(u, v); return w },
 		likelyPair: func(u, v int) bool { return v == byeNode || likelyPair(u, v, nb, nmdp, len(lower)) }}
-	if kept := g.begin(mate, d, pairs, nEdges); kept > maxBracketEdges {
-		return nil, tooMany("pairs an optimal pairing may use", kept)
+	g.begin(mate, d, pairs, nEdges)
+	if mate := g.refine(); mate != nil {
+		return mate, nil
 	}
-	return g.refine(), nil
+	return nil, tooMany(g.refused, "pairs left to match whole", maxBracketEdges)
 }
 
 // packWeight is an edge's weight from its criteria and its guidance (none
