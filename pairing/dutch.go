@@ -657,7 +657,6 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 			}
 		}
 	}
-	collectBig(nEdges)
 	tooMany := func(n int, what string, limit int) error {
 		return fmt.Errorf("swiss: round %d: a bracket of %d players, matched with %d players below it, has %d %s, more than the %d this pairing holds in memory", t.round, nb, len(lower), n, what, limit)
 	}

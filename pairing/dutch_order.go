@@ -3,7 +3,6 @@ package pairing
 import (
 	"iter"
 	"math/bits"
-	"runtime"
 )
 
 // The Dutch generation order inside a bracket.
@@ -70,7 +69,6 @@ type bracketGraph struct {
 	// a bit each; the weights (criteria<<(kbits+gbits) + guidance) are
 	// computed when read, and so is whether a pair is likely in an optimum.
 	edges      pairBits
-	nedges     int
 	pairWeight func(u, v int) wide
 	likelyPair func(u, v int) bool
 	banned     pairBits
@@ -189,7 +187,6 @@ func (g *bracketGraph) begin(mate []int, d *certificate, pairs edgeSeq, size int
 			continue
 		}
 		g.edges.add(e.u, e.v)
-		g.nedges++
 		if s.isZero() {
 			g.tightAt.add(e.u, e.v)
 		}
@@ -298,17 +295,6 @@ func (g *bracketGraph) unbanned(r *rule, weight func(u, v int) wide) (edges edge
 			}
 		}
 	}, n
-}
-
-// collectBig runs the garbage collector before a graph of millions of
-// edges is matched: its slices hold no pointers, so a collection costs
-// little, while leaving the last matching's slices to the collector's own
-// pace would let the heap grow to twice what is live, gigabytes in a
-// 10,000-player round.
-func collectBig(edges int) {
-	if edges >= 2_000_000 {
-		runtime.GC()
-	}
 }
 
 // solveOnly is solve without the duals and without the edges r bans, for
