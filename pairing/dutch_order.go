@@ -131,11 +131,6 @@ func (p pairBits) add(u, v int) {
 	p.bits[v*p.words+u>>6] |= 1 << (u & 63)
 }
 
-func (p pairBits) remove(u, v int) {
-	p.bits[u*p.words+v>>6] &^= 1 << (v & 63)
-	p.bits[v*p.words+u>>6] &^= 1 << (u & 63)
-}
-
 // row reads u's partners in order.
 func (p pairBits) row(u int) iter.Seq[int] {
 	return func(yield func(int) bool) {
