@@ -113,25 +113,15 @@ type matchEdge struct {
 // maximum weight. Edges must not be loops; weights must be non-negative and
 // below 2^(wideBits-4).
 func maxWeightMatching(n int, edges []matchEdge, maxCardinality bool) []int {
-	return maxWeightMatchingHinted(n, edges, nil, maxCardinality)
-}
-
-// maxWeightMatchingHinted is maxWeightMatching told which edges (likely[k])
-// an optimal matching probably uses; see sparseMatching. The hint only
-// affects speed, never the weight of the result.
-func maxWeightMatchingHinted(n int, edges []matchEdge, likely []bool, maxCardinality bool) []int {
 	if n >= sparseFrom && len(edges) >= sparseDensity*n {
-		if mate, ok := sparseMatching(n, edges, likely, maxCardinality); ok {
-			if sparseSolved != nil {
-				sparseSolved(n, edges, maxCardinality, mate)
-			}
+		if mate, ok := sparseMatching(n, edges, nil, maxCardinality); ok {
 			return mate
 		}
 	}
 	return denseMatching(n, edges, maxCardinality)
 }
 
-// sparseSolved, when set (by tests), sees every graph that sparseMatching
+// sparseSolved, when set (by tests), sees every graph that sparseMatcher
 // solved, to compare its result with denseMatching's.
 var sparseSolved func(n int, edges []matchEdge, maxCardinality bool, mate []int)
 

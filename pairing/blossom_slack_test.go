@@ -58,3 +58,14 @@ func TestMatchWithSlacksBound(t *testing.T) {
 		}
 	}
 }
+
+// matchWithDuals is matchWithCertificate with every edge's slack, and
+// whether each vertex's dual is zero.
+func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, []wide, []bool) {
+	mate, d, _ := matchWithCertificate(n, storedEdges(edges, likely), len(edges), maxCardinality, 0, len(edges))
+	slack := make([]wide, len(edges))
+	for k, e := range edges {
+		slack[k] = d.slack(e)
+	}
+	return mate, slack, d.zero()
+}

@@ -1,6 +1,7 @@
 package pairing
 
 import (
+	"iter"
 	"math/bits"
 )
 
@@ -18,6 +19,11 @@ import (
 // subgraph is solved again; after a few rounds without a proof the whole
 // graph is solved directly.
 //
+// Only the subgraph is stored: the whole graph is an edgeSeq, read once for
+// the first candidates and once per certificate, so that a bracket's graph
+// can be computed from its players as it is read instead of held in memory
+// (tens of millions of edges in a 10,000-player round).
+//
 // The result has the optimal weight, as the dense algorithm's has; when
 // several matchings share that weight, the two may return different ones.
 
@@ -33,57 +39,75 @@ var (
 	sparseRetries       = 6  // solves of a growing subgraph before giving up
 )
 
+// edgeSeq reads a graph's edges, each with whether an optimal matching
+// probably uses it (a hint for the first candidates, see likelyPair). It
+// may compute the edges as it reads them: the graph of a big bracket is
+// never stored whole (dutch.go), so every pass over it is a new reading.
+type edgeSeq = iter.Seq2[matchEdge, bool]
+
+// storedEdges reads a slice of edges, likely[k] (nil: none) hinting edge k.
+func storedEdges(edges []matchEdge, likely []bool) edgeSeq {
+	return func(yield func(matchEdge, bool) bool) {
+		for k, e := range edges {
+			if !yield(e, likely != nil && likely[k]) {
+				return
+			}
+		}
+	}
+}
+
 func sparseMatching(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, bool) {
-	mate, _, ok := sparseMatcher(n, edges, likely, maxCardinality, 0)
+	mate, _, _, ok := sparseMatcher(n, storedEdges(edges, likely), maxCardinality, 0)
 	return mate, ok
 }
 
 // sparseMatcher is sparseMatching that also returns the matcher of the last
-// subgraph, whose duals certify the result on the whole graph (for
-// maxCardinality, on the weights plus the constant cardinality bonus).
-// The bonus is added where an edge is read, never to a copy of the whole
-// graph: big brackets have tens of millions of edges. coarse is how many low
-// bits of the weights the first subgraph's choice ignores (see
-// initialCandidates).
-func sparseMatcher(n int, edges []matchEdge, likely []bool, maxCardinality bool, coarse uint) ([]int, *matcher, bool) {
-	var c wide
+// subgraph, whose duals certify the result on the whole graph for the
+// weights plus bonus (the cardinality bonus, with maxCardinality). It keeps
+// only the subgraph: the whole graph is read once for the first candidates
+// and once per certificate, and the bonus is added where an edge is read.
+// coarse is how many low bits of the weights the first subgraph's choice
+// ignores (see initialCandidates).
+func sparseMatcher(n int, edges edgeSeq, maxCardinality bool, coarse uint) (mate []int, m *matcher, bonus wide, ok bool) {
+	cands, maxw := initialCandidates(n, edges, coarse)
 	if maxCardinality {
-		var ok bool
-		if c, ok = cardinalityBonus(n, edges); !ok {
-			return nil, nil, false
+		if bonus, ok = cardinalityBonus(n, maxw); !ok {
+			return nil, nil, wide{}, false
 		}
 	}
-	in := make([]bool, len(edges))
-	copy(in, likely)
-	initialCandidates(n, edges, in, coarse)
+	in := map[[2]int]bool{}
+	for _, e := range cands {
+		in[[2]int{e.u, e.v}] = true
+	}
 	for range sparseRetries {
-		var sub []matchEdge
-		for k, e := range edges {
-			if in[k] {
-				sub = append(sub, matchEdge{e.u, e.v, e.w.add(c)})
+		sub := make([]matchEdge, len(cands))
+		for k, e := range cands {
+			sub[k] = matchEdge{e.u, e.v, e.w.add(bonus)}
+		}
+		m = &matcher{}
+		mate = m.run(n, sub, false)
+		viol := m.violators(n, edges, bonus, in)
+		if len(viol) == 0 {
+			if sparseSolved != nil {
+				var all []matchEdge
+				for e := range edges {
+					all = append(all, e)
+				}
+				sparseSolved(n, all, maxCardinality, mate)
 			}
+			return mate, m, bonus, true
 		}
-		m := &matcher{}
-		mate := m.run(n, sub, false)
-		nv := m.addViolators(n, edges, c, in)
-		if nv == 0 {
-			return mate, m, true
-		}
+		cands = append(cands, viol...)
 	}
-	return nil, nil, false
+	return nil, nil, wide{}, false
 }
 
 // cardinalityBonus is the constant c that makes maximum cardinality first,
 // then weight, the plain maximum weight once added to every edge: heavier
-// than any matching. c must keep the doubled weights and the duals well
-// inside the signed range; ok is false when it cannot.
-func cardinalityBonus(n int, edges []matchEdge) (c wide, ok bool) {
-	var maxw wide
-	for _, e := range edges {
-		if maxw.less(e.w) {
-			maxw = e.w
-		}
-	}
+// than any matching (maxw is the heaviest edge). c must keep the doubled
+// weights and the duals well inside the signed range; ok is false when it
+// cannot.
+func cardinalityBonus(n int, maxw wide) (c wide, ok bool) {
 	c, ok = maxw.mulSmall(uint64(n/2 + 1))
 	if !ok || c.bitLen() > wideBits-8 {
 		return wide{}, false
@@ -91,14 +115,16 @@ func cardinalityBonus(n int, edges []matchEdge) (c wide, ok bool) {
 	return c.add(wideOf(1)), true
 }
 
-// initialCandidates marks, for every vertex, a few edges of each of its
-// heaviest weight levels (candidateLevels of them). Swiss weights come in
-// few levels shared by many partners (players alike in score, colour
-// preference and floats weigh the same against each other), so a vertex's
-// heaviest edges are mostly ties; the few taken from each level are spread
-// over its partners by a hash rather than the lowest indices, which would
-// send every vertex to the same few partners and leave the subgraph
-// without a good matching.
+// initialCandidates picks the first subgraph in one pass over the graph,
+// and returns it with the heaviest weight: the likely edges, every edge of
+// a vertex with at most candidatesPerVertex of them, and for every other
+// vertex a few edges of each of its heaviest weight levels
+// (candidateLevels of them). Swiss weights come in few levels shared by
+// many partners (players alike in score, colour preference and floats
+// weigh the same against each other), so a vertex's heaviest edges are
+// mostly ties; the few taken from each level are spread over its partners
+// by a hash rather than the lowest indices, which would send every vertex
+// to the same few partners and leave the subgraph without a good matching.
 //
 // The levels are those of the weights less their low coarse bits. The
 // exchange keys of a bracket's remainder (dutch_order.go) give every pair a
@@ -106,76 +132,97 @@ func cardinalityBonus(n int, edges []matchEdge) (c wide, ok bool) {
 // levels, they would send every player to the same few top players, and the
 // subgraph would need several rounds of growth before a proof; without them
 // the levels are the criteria's, as in the first matching of the bracket.
-func initialCandidates(n int, edges []matchEdge, in []bool, coarse uint) {
-	perLevel := max(1, candidatesPerVertex/candidateLevels)
-	type pick struct {
-		k int
-		h uint64
+func initialCandidates(n int, edges edgeSeq, coarse uint) ([]matchEdge, wide) {
+	vs := make([]vertexPicks, n)
+	in := map[[2]int]bool{}
+	var cands []matchEdge
+	take := func(e matchEdge) {
+		if key := [2]int{e.u, e.v}; !in[key] {
+			in[key] = true
+			cands = append(cands, e)
+		}
 	}
-	type level struct {
-		w     wide
-		picks []pick
+	var maxw wide
+	for e, likely := range edges {
+		if maxw.less(e.w) {
+			maxw = e.w
+		}
+		if likely {
+			take(e)
+		}
+		vs[e.u].consider(e, e.u, coarse)
+		vs[e.v].consider(e, e.v, coarse)
 	}
-	deg := make([]int32, n)
-	for _, e := range edges {
-		deg[e.u]++
-		deg[e.v]++
-	}
-	adj := make([][]int32, n)
-	for v, d := range deg {
-		adj[v] = make([]int32, 0, d)
-	}
-	for k, e := range edges {
-		adj[e.u] = append(adj[e.u], int32(k))
-		adj[e.v] = append(adj[e.v], int32(k))
-	}
-	var levels []level
-	for v, ks := range adj {
-		if len(ks) <= candidatesPerVertex {
-			for _, k := range ks {
-				in[k] = true
+	for v := range vs {
+		if vs[v].deg <= candidatesPerVertex {
+			for _, e := range vs[v].few {
+				take(e)
 			}
 			continue
 		}
-		levels = levels[:0]
-		for _, k := range ks {
-			w := edges[k].w.shr(coarse)
-			// Find w's level among the heaviest kept, or make room for it.
-			i := 0
-			for i < len(levels) && w.less(levels[i].w) {
-				i++
-			}
-			if i == candidateLevels {
-				continue
-			}
-			if i == len(levels) || levels[i].w != w {
-				if len(levels) < candidateLevels {
-					levels = append(levels, level{})
-				}
-				copy(levels[i+1:], levels[i:])
-				levels[i] = level{w: w}
-			}
-			h := spread(uint64(v), uint64(k))
-			l := &levels[i]
-			if len(l.picks) < perLevel {
-				l.picks = append(l.picks, pick{int(k), h})
-				continue
-			}
-			j := 0
-			for x := range l.picks {
-				if l.picks[j].h < l.picks[x].h {
-					j = x
-				}
-			}
-			if h < l.picks[j].h {
-				l.picks[j] = pick{int(k), h}
-			}
-		}
-		for _, l := range levels {
+		for _, l := range vs[v].levels {
 			for _, p := range l.picks {
-				in[p.k] = true
+				take(p.e)
 			}
 		}
+	}
+	return cands, maxw
+}
+
+// vertexPicks is what initialCandidates keeps of one vertex's edges: the
+// first few, and the picks of its heaviest levels.
+type vertexPicks struct {
+	deg    int
+	few    []matchEdge // the first candidatesPerVertex edges
+	levels []pickLevel // heaviest first, at most candidateLevels
+}
+
+type pickLevel struct {
+	w     wide
+	picks []pick
+}
+
+type pick struct {
+	e matchEdge
+	h uint64
+}
+
+// consider takes edge e of vertex v into account.
+func (p *vertexPicks) consider(e matchEdge, v int, coarse uint) {
+	p.deg++
+	if p.deg <= candidatesPerVertex {
+		p.few = append(p.few, e)
+	}
+	w := e.w.shr(coarse)
+	// Find w's level among the heaviest kept, or make room for it.
+	i := 0
+	for i < len(p.levels) && w.less(p.levels[i].w) {
+		i++
+	}
+	if i == candidateLevels {
+		return
+	}
+	if i == len(p.levels) || p.levels[i].w != w {
+		if len(p.levels) < candidateLevels {
+			p.levels = append(p.levels, pickLevel{})
+		}
+		copy(p.levels[i+1:], p.levels[i:])
+		p.levels[i] = pickLevel{w: w}
+	}
+	h := spread(uint64(v), pairKey(e))
+	l := &p.levels[i]
+	if len(l.picks) < max(1, candidatesPerVertex/candidateLevels) {
+		l.picks = append(l.picks, pick{e, h})
+		return
+	}
+	j := 0
+	for x := range l.picks {
+		if l.picks[j].h < l.picks[x].h {
+			j = x
+		}
+	}
+	if h < l.picks[j].h {
+		l.picks[j] = pick{e, h}
 	}
 }
 
@@ -192,22 +239,26 @@ func spread(v, k uint64) uint64 {
 	return x ^ x>>29
 }
 
-// addViolators checks the duals m ended with against every edge of the
-// whole graph (weights plus bonus, not yet doubled, as given to run) and
-// marks as candidates the edges of negative slack, the worst few per
-// vertex. It returns how many edges it marked: zero means the matching is
-// certified.
-func (m *matcher) addViolators(n int, edges []matchEdge, bonus wide, in []bool) int {
-	chain, zsum := m.blossomChains(n)
+// pairKey names an edge by its ends, for spread.
+func pairKey(e matchEdge) uint64 {
+	return uint64(min(e.u, e.v))<<32 | uint64(max(e.u, e.v))
+}
+
+// violators checks the duals m ended with against every edge of the whole
+// graph (weights plus bonus, not yet doubled, as given to run) and returns
+// the edges of negative slack, the worst few per vertex, adding them to in
+// (the candidates so far). None means the matching is certified.
+func (m *matcher) violators(n int, edges edgeSeq, bonus wide, in map[[2]int]bool) []matchEdge {
+	tree := m.blossomTree(n)
 	type viol struct {
-		k int
+		e matchEdge
 		s wide
 	}
 	worst := make([][]viol, n)
-	keep := func(v, k int, s wide) {
+	keep := func(v int, e matchEdge, s wide) {
 		w := worst[v]
 		if len(w) < violatorsPerVertex {
-			worst[v] = append(w, viol{k, s})
+			worst[v] = append(w, viol{e, s})
 			return
 		}
 		// Replace the least violated (largest slack) if this one is worse.
@@ -218,157 +269,199 @@ func (m *matcher) addViolators(n int, edges []matchEdge, bonus wide, in []bool) 
 			}
 		}
 		// Among equal violations, spread the picks (see initialCandidates).
-		if s.less(w[j].s) || s == w[j].s && spread(uint64(v), uint64(k)) < spread(uint64(v), uint64(w[j].k)) {
-			w[j] = viol{k, s}
+		if s.less(w[j].s) || s == w[j].s && spread(uint64(v), pairKey(e)) < spread(uint64(v), pairKey(w[j].e)) {
+			w[j] = viol{e, s}
 		}
 	}
-	for k, e := range edges {
-		if in[k] {
-			continue
-		}
+	for e := range edges {
 		w := e.w.add(bonus)
 		w2 := w.add(w)
 		s := m.dual[e.u].add(m.dual[e.v]).sub(w2).sub(w2)
 		if !s.neg() {
 			continue // non-negative without blossom duals, which are never negative
 		}
-		s = s.add(sharedBlossomDuals(chain, zsum, e.u, e.v))
-		if !s.neg() {
+		s = s.add(tree.shared(e.u, e.v))
+		// A candidate has non-negative slack: the subgraph's duals are
+		// optimal for it. The check only guards against running forever.
+		if !s.neg() || in[[2]int{e.u, e.v}] {
 			continue
 		}
-		keep(e.u, k, s)
-		keep(e.v, k, s)
+		keep(e.u, e, s)
+		keep(e.v, e, s)
 	}
-	marked := 0
+	var out []matchEdge
 	for _, w := range worst {
 		for _, x := range w {
-			if !in[x.k] {
-				in[x.k] = true
-				marked++
+			if key := [2]int{x.e.u, x.e.v}; !in[key] {
+				in[key] = true
+				out = append(out, x.e)
 			}
 		}
 	}
-	return marked
+	return out
 }
 
-// blossomChains lists, for every vertex, its blossoms from the outermost
-// in (chain) and the running sums of twice their duals (zsum): blossom duals
-// enter an edge's slack for every blossom holding both ends, and two ends
-// share a prefix of their chains.
-func (m *matcher) blossomChains(n int) ([][]int32, [][]wide) {
-	chain := make([][]int32, n)
-	zsum := make([][]wide, n)
+// blossomTree is the nesting of the blossoms m ended with, to add up the
+// blossom duals in an edge's slack: those of every blossom holding both
+// ends, which are the blossoms around the ends' innermost common one.
+// Blossoms can be nested hundreds deep, so each blossom keeps the sum for
+// itself and its enclosing ones (acc) and jumps up the tree by powers of two
+// (up): memory n·log n, where a list of each vertex's blossoms would be n
+// times the depth.
+type blossomTree struct {
+	n     int
+	inner []int     // per vertex: its innermost blossom, -1 for none
+	depth []int32   // per blossom (index b-n): how many blossoms enclose it
+	acc   []wide    // per blossom: twice the duals of it and those enclosing it
+	up    [][]int32 // up[j][b-n]: the blossom 2^j levels out from b, -1 past the top
+}
+
+func (m *matcher) blossomTree(n int) *blossomTree {
+	t := &blossomTree{n: n, inner: m.bparent[:n], depth: make([]int32, n), acc: make([]wide, n)}
+	done := make([]bool, n)
+	var path []int
+	top := 0
 	for v := range n {
-		var c []int32
-		for b := m.bparent[v]; b != -1; b = m.bparent[b] {
-			c = append(c, int32(b))
+		// Settle v's blossoms from the first settled one (or the top) in.
+		path = path[:0]
+		for b := m.bparent[v]; b != -1 && !done[b-n]; b = m.bparent[b] {
+			path = append(path, b)
 		}
-		if len(c) == 0 {
-			continue
+		for i := len(path) - 1; i >= 0; i-- {
+			b := path[i]
+			d := m.dual[b].add(m.dual[b])
+			if p := m.bparent[b]; p != -1 {
+				t.depth[b-n] = t.depth[p-n] + 1
+				d = d.add(t.acc[p-n])
+			}
+			t.acc[b-n] = d
+			done[b-n] = true
+			top = max(top, int(t.depth[b-n]))
 		}
-		reverse32(c)
-		z := make([]wide, len(c))
-		var acc wide
-		for i, b := range c {
-			acc = acc.add(m.dual[b]).add(m.dual[b])
-			z[i] = acc
-		}
-		chain[v], zsum[v] = c, z
 	}
-	return chain, zsum
+	t.up = [][]int32{make([]int32, n)}
+	for b := range n {
+		t.up[0][b] = -1
+		if done[b] {
+			if p := m.bparent[b+n]; p != -1 {
+				t.up[0][b] = int32(p)
+			}
+		}
+	}
+	for j := 1; 1<<j <= top; j++ {
+		prev, cur := t.up[j-1], make([]int32, n)
+		for b := range n {
+			cur[b] = -1
+			if x := prev[b]; x != -1 {
+				cur[b] = prev[int(x)-n]
+			}
+		}
+		t.up = append(t.up, cur)
+	}
+	return t
 }
 
-// sharedBlossomDuals is twice the duals of the blossoms holding u and v.
-func sharedBlossomDuals(chain [][]int32, zsum [][]wide, u, v int) wide {
-	cu, cv := chain[u], chain[v]
-	if len(cu) == 0 || len(cv) == 0 || cu[0] != cv[0] {
+// shared is twice the duals of the blossoms holding both u and v.
+func (t *blossomTree) shared(u, v int) wide {
+	a, b := t.inner[u], t.inner[v]
+	if a == -1 || b == -1 {
 		return wide{}
 	}
-	// The chains agree up to the innermost blossom holding both and differ
-	// after it: bisect for its depth (nested blossoms can be hundreds deep,
-	// and this runs for millions of edges).
-	lo, hi := 1, min(len(cu), len(cv)) // cu[:lo] agrees; cu[hi:] need not be looked at
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if cu[mid] == cv[mid] {
-			lo = mid + 1
-		} else {
-			hi = mid
+	n := t.n
+	lift := func(x, levels int) int {
+		for j := 0; levels > 0; j++ {
+			if levels&1 == 1 {
+				x = int(t.up[j][x-n])
+			}
+			levels >>= 1
+		}
+		return x
+	}
+	da, db := int(t.depth[a-n]), int(t.depth[b-n])
+	if da > db {
+		a = lift(a, da-db)
+	} else {
+		b = lift(b, db-da)
+	}
+	if a != b {
+		for j := len(t.up) - 1; j >= 0; j-- {
+			if x, y := t.up[j][a-n], t.up[j][b-n]; x != y {
+				a, b = int(x), int(y)
+			}
+		}
+		if a = int(t.up[0][a-n]); a == -1 {
+			return wide{}
 		}
 	}
-	return zsum[u][lo-1]
-}
-
-// matchWithDuals is maxWeightMatchingHinted that also returns every edge's
-// slack under duals certifying the result, in units of a quarter of the
-// input weights, and zero[v] telling whether vertex v's dual is zero (an
-// optimum may leave v unmatched). An edge whose slack exceeds 4·g is in no
-// matching that weighs less than g below the optimum (for maxCardinality:
-// of the same size), because the duals bound every matching's weight by
-// the optimum plus zero, minus the slacks of its edges.
-func matchWithDuals(n int, edges []matchEdge, likely []bool, maxCardinality bool) ([]int, []wide, []bool) {
-	mate, d := matchWithCertificate(n, edges, likely, maxCardinality, 0)
-	slack := make([]wide, len(edges))
-	for k, e := range edges {
-		slack[k] = d.slack(e)
-	}
-	return mate, slack, d.zero()
+	return t.acc[a-n]
 }
 
 // certificate is the duals a maximum-weight matching ended with, to read
-// edges' slacks from (see matchWithDuals) without a slice of them all.
+// edges' slacks from without a slice of them all. An edge whose slack
+// exceeds 4·g is in no matching that weighs less than g below the optimum
+// (for maxCardinality: of the same size), because the duals bound every
+// matching's weight by the optimum plus zero, minus the slacks of its edges
+// (blossom_slack_test.go).
 type certificate struct {
 	m     *matcher
-	chain [][]int32
-	zsum  [][]wide
+	tree  *blossomTree
 	bonus wide // the cardinality bonus the duals are for
 }
 
-// matchWithCertificate is matchWithDuals returning the duals themselves.
-func matchWithCertificate(n int, edges []matchEdge, likely []bool, maxCardinality bool, coarse uint) ([]int, *certificate) {
-	// As in sparseMatcher: a bonus per edge heavier than any matching makes
-	// the plain maximum-weight duals certify the cardinality too.
-	var c wide
-	if maxCardinality {
-		c, _ = cardinalityBonus(n, edges)
-	}
+// matchWithCertificate returns a maximum-weight matching (for
+// maxCardinality, of maximum size first) and the duals certifying it, in
+// units of a quarter of the input weights, for a graph of size edges read
+// from edges. Big graphs are matched
+// sparsely, keeping only a subgraph; a graph the sparse matcher cannot
+// certify is matched whole, which stores every edge: ok is false, and
+// nothing is stored, when that is more than denseLimit edges.
+func matchWithCertificate(n int, edges edgeSeq, size int, maxCardinality bool, coarse uint, denseLimit int) ([]int, *certificate, bool) {
 	var m *matcher
 	var mate []int
-	if n >= sparseFrom && len(edges) >= sparseDensity*n {
-		mate, m, _ = sparseMatcher(n, edges, likely, maxCardinality, coarse)
+	var c wide
+	if n >= sparseFrom && size >= sparseDensity*n {
+		mate, m, c, _ = sparseMatcher(n, edges, maxCardinality, coarse)
 	}
 	if m == nil {
-		work := make([]matchEdge, len(edges))
-		for k, e := range edges {
-			work[k] = matchEdge{e.u, e.v, e.w.add(c)}
+		if size > denseLimit {
+			return nil, nil, false
+		}
+		// As in sparseMatcher: a bonus per edge heavier than any matching
+		// makes the plain maximum-weight duals certify the cardinality too.
+		work := make([]matchEdge, 0, size)
+		var maxw wide
+		for e := range edges {
+			work = append(work, e)
+			if maxw.less(e.w) {
+				maxw = e.w
+			}
+		}
+		if maxCardinality {
+			c, _ = cardinalityBonus(n, maxw)
+		}
+		for k := range work {
+			work[k].w = work[k].w.add(c)
 		}
 		m = &matcher{}
 		mate = m.run(n, work, false)
 	}
-	chain, zsum := m.blossomChains(n)
-	return mate, &certificate{m, chain, zsum, c}
+	return mate, &certificate{m, m.blossomTree(n), c}, true
 }
 
 // slack is edge e's slack, in quarters of the input weights.
 func (d *certificate) slack(e matchEdge) wide {
 	w := e.w.add(d.bonus)
 	w2 := w.add(w)
-	return d.m.dual[e.u].add(d.m.dual[e.v]).sub(w2).sub(w2).add(sharedBlossomDuals(d.chain, d.zsum, e.u, e.v))
+	return d.m.dual[e.u].add(d.m.dual[e.v]).sub(w2).sub(w2).add(d.tree.shared(e.u, e.v))
 }
 
 // zero says, per vertex, whether its dual is zero.
 func (d *certificate) zero() []bool {
-	zero := make([]bool, len(d.chain))
+	zero := make([]bool, d.tree.n)
 	for v := range zero {
 		zero[v] = d.m.dual[v].isZero()
 	}
 	return zero
-}
-
-func reverse32(s []int32) {
-	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
-		s[i], s[j] = s[j], s[i]
-	}
 }
 
 // mulSmall multiplies a non-negative a by k; ok is false on overflow of

@@ -150,3 +150,49 @@ func TestSparseMatchingOnSwissBrackets(t *testing.T) {
 	}
 	t.Logf("%d bracket graphs solved sparse and checked", solved)
 }
+
+// TestBlossomTreeShared checks the blossom duals an edge's slack sums
+// (blossomTree.shared, jumping up the nesting by powers of two) against a
+// walk up both ends' chains of enclosing blossoms, on graphs whose matchings
+// end with nested blossoms.
+func TestBlossomTreeShared(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	nested := 0
+	for trial := range 2000 {
+		n := 3 + rng.IntN(14)
+		var edges []matchEdge
+		for u := range n {
+			for v := u + 1; v < n; v++ {
+				if rng.IntN(3) > 0 {
+					edges = append(edges, matchEdge{u, v, wideOf(rng.Int64N(8))})
+				}
+			}
+		}
+		m := &matcher{}
+		m.run(n, edges, trial%2 == 0)
+		tree := m.blossomTree(n)
+		for u := range n {
+			if b := m.bparent[u]; b != -1 && m.bparent[b] != -1 {
+				nested++
+			}
+			for v := range n {
+				var want wide
+				around := map[int]bool{}
+				for b := m.bparent[u]; b != -1; b = m.bparent[b] {
+					around[b] = true
+				}
+				for b := m.bparent[v]; b != -1; b = m.bparent[b] {
+					if around[b] {
+						want = want.add(m.dual[b]).add(m.dual[b])
+					}
+				}
+				if got := tree.shared(u, v); got != want {
+					t.Fatalf("trial %d: vertices %d and %d share blossom duals %v, tree says %v", trial, u, v, want, got)
+				}
+			}
+		}
+	}
+	if nested == 0 {
+		t.Fatal("no nested blossom: the test checks little")
+	}
+}

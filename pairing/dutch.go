@@ -46,6 +46,18 @@ import (
 // Big graphs are matched sparsely (blossom_sparse.go), with likelyPair
 // naming the pairs near the Dutch order as the first candidates.
 //
+// A bracket's graph is never stored whole: an edge's weight is computed
+// from the two players whenever it is read (pairWeight in matchBracket).
+// The sparse matcher reads the graph once for its first candidates and
+// once per certificate, keeping only its subgraph; then the pairs an
+// optimum may still use (slack within the bound, see accept) are kept for
+// the generation order as a bit set, with bit sets of the bans and of the
+// tight pairs (bracketGraph). In big brackets those pairs are the tight
+// pairs of the first matching, which Swiss weights (a few levels shared by
+// many players) make 70 to 85% of all pairs. So memory is still quadratic,
+// but at about a byte per pair of a bracket where the whole graph cost 140
+// (maxBracketPairs bounds it); everything else grows with the players.
+
 // Every field is always in the weight (256 bits; a bracket needing more
 // than weightBudget is refused, never paired by fewer criteria). The 2,000
 // player benchmarks need at most about 155 bits.
@@ -72,12 +84,15 @@ import (
 // cardinality bonus (n/2+1 times the heaviest edge) to them.
 const weightBudget = wideBits - 24
 
-// maxBracketEdges bounds the pairs one bracket's matching may hold: every
-// pair costs about 140 bytes while the bracket is paired (measured: 2.1 GB
-// peak for the 15 million pairs of a 10,000-player round 2), so this keeps
-// a bracket near 4 GB. A round needing more is refused with an error
-// naming the bracket, never left to run out of memory. (A variable for
-// tests.)
+// Memory bounds. A bracket keeps three or four bit sets of its pairs
+// (bracketGraph), about a byte per pair: maxBracketPairs bounds that, the
+// square of the players of a bracket (with those below it) over two. And a
+// matching stores its whole graph, about 140 bytes per edge, only when the
+// sparse matcher finds no certificate: maxBracketEdges bounds those edges.
+// A round needing more is refused with an error naming the bracket and the
+// count, never left to run out of memory. (Variables for tests.)
+var maxBracketPairs = 1_000_000_000
+
 var maxBracketEdges = 30_000_000
 
 // fullLimit bounds the size of a bracket-plus-remainder matching done for
@@ -317,10 +332,8 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	if byeNode >= 0 {
 		nv++
 	}
-	inNext := map[*entrant]bool{}
-	for _, e := range next {
-		inNext[e] = true
-	}
+	// The following scoregroup is the first part of lower.
+	isNext := func(x int) bool { return x >= nb && x < nb+len(next) }
 	nmdp := nb - residents
 	resPts := bracket[nb-1].pts
 	// Distinct MDP scores, highest first (C7).
@@ -383,17 +396,19 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	// the biggest first (one field per difference, counting how often it
 	// occurs there). Not when the following bracket is the last one, which
 	// the completion criterion already decides.
-	nextSD := func(a, b *entrant, aIn, bIn bool) int { return -1 } // none
+	nextSD := func(i, j int) int { return -1 } // none (j < 0: the bye)
 	var sdLevels []int
 	nextPts := 0
 	if len(next) > 0 && !(whole && len(next) == len(lower)) {
 		nextPts = next[0].pts
 		floor := nextPts - 2 // one point below the following bracket
-		nextSD = func(a, b *entrant, aIn, bIn bool) int {
-			aN, bN := b != nil && inNext[a], b != nil && inNext[b]
-			if b == nil {
-				aN = inNext[a]
+		nextSD = func(i, j int) int {
+			a, b := nodes[i], (*entrant)(nil)
+			if j >= 0 {
+				b = nodes[j]
 			}
+			aIn, bIn := i < nb, j >= 0 && j < nb
+			aN, bN := isNext(i), j >= 0 && isNext(j)
 			switch {
 			case aIn && bIn:
 				return -1
@@ -430,21 +445,24 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	// each edge its owners' marks minus the difference it makes scores a
 	// matching by (owners - occurrences): a field only as wide as the
 	// number of owners, which is small for all but the smallest levels.
-	owns := make([]map[*entrant]bool, len(sdLevels))
+	owns := make([][]bool, len(sdLevels)) // by node
 	fNextSD := make([]int, len(sdLevels))
 	for l, v := range sdLevels {
-		owns[l] = map[*entrant]bool{}
-		for _, e := range bracket {
+		owns[l] = make([]bool, len(nodes))
+		n := int64(0)
+		for i, e := range bracket {
 			if e.pts-nextPts == v || e.pts-(nextPts-2) == v {
-				owns[l][e] = true
+				owns[l][i] = true
+				n++
 			}
 		}
 		if v == 2 {
-			for _, e := range next {
-				owns[l][e] = true
+			for i := range next {
+				owns[l][nb+i] = true
+				n++
 			}
 		}
-		fs = append(fs, field{2, int64(len(owns[l]))})
+		fs = append(fs, field{2, n})
 		fNextSD[l] = len(fs) - 1
 	}
 	fByeUnplayed := add(int64(maxUnplayed), true)
@@ -460,6 +478,11 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	fC16 := bounded(2, perPlayer)
 	fC17 := bounded(1, perPair)
 	sds := t.floatSDFields(bracket, nmdp, mdpLevels, mdpCount, mdpLevel, bounded)
+	// mdpAt[i] is node i's MDP score level, -1 for a resident or lower player.
+	mdpAt := filled(len(nodes), -1)
+	for i, e := range bracket[:nmdp] {
+		mdpAt[i] = mdpLevel[e]
+	}
 	nSig := len(fs)
 	fRank := bounded(int64(2*nb), int64(2*nb)*perPair)
 	fByeRank := add(int64(len(t.players)), true)
@@ -497,17 +520,17 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players needs %d-bit matching weights, more than the %d available", t.round, nb, total, weightBudget)
 	}
 	vals := make([]int64, len(fs))
-	setNextSD := func(a, b *entrant, aIn, bIn bool) {
+	setNextSD := func(i, j int) {
 		if len(sdLevels) == 0 {
 			return
 		}
-		sd := nextSD(a, b, aIn, bIn)
+		sd := nextSD(i, j)
 		for l, v := range sdLevels {
 			c := int64(0)
-			if owns[l][a] {
+			if owns[l][i] {
 				c++
 			}
-			if b != nil && owns[l][b] {
+			if j >= 0 && owns[l][j] {
 				c++
 			}
 			if sd == v {
@@ -525,100 +548,22 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 		}
 		return w
 	}
-	posIn := func(i int) int { return i } // position inside the bracket
-	collectBig(nEdges)
-	if nEdges > maxBracketEdges {
-		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players, matched with %d players below it, has %d possible pairs, more than the %d this pairing holds in memory", t.round, nb, len(lower), nEdges, maxBracketEdges)
-	}
-	guide := func() wide { return weigh(nSig, len(fs)) }
-	if noGuide {
-		guide = func() wide { return wide{} }
-	}
-	g := &bracketGraph{nv: nv, nb: nb, nmdp: nmdp, whole: whole, kbits: kbits, gbits: gbits, noGuide: noGuide,
-		edges: make([]matchEdge, 0, nEdges), likely: make([]bool, 0, nEdges), adj: make([][]int32, nv)}
-	for v := range g.adj {
-		g.adj[v] = make([]int32, 0, nv-1)
-	}
-	for i := range nodes {
+	// pairWeight is the weight of the edge between nodes i < j (j ==
+	// byeNode: i's bye), computed from the two players whenever it is
+	// read: the graph of a big bracket is never stored whole. ok is false
+	// when relax does not allow the pair.
+	pairWeight := func(i, j int) (w wide, ok bool) {
 		a := nodes[i]
-		for j := i + 1; j < len(nodes); j++ {
-			b := nodes[j]
-			v := t.violations(a, b, relax)
-			if v < 0 {
-				continue
-			}
-			clear(vals)
-			if fViol >= 0 {
-				vals[fViol] = int64(3 - v)
-			}
-			aIn, bIn := i < nb, j < nb
-			if (aIn || inNext[a]) && (bIn || inNext[b]) && !(aIn && bIn) {
-				vals[fNext] = 1
-			}
-			setNextSD(a, b, aIn, bIn)
-			if aIn && bIn {
-				vals[fPairs] = 1
-				for l, pts := range mdpLevels {
-					c := int64(0)
-					if i < nmdp && a.pts == pts {
-						c++
-					}
-					if j < nmdp && b.pts == pts {
-						c++
-					}
-					vals[fMDP[l]] = c
-				}
-				t.colourFields(a, b, vals, fC10, fC11, fC12, fC13)
-				// Floats: the higher score downfloats, the lower upfloats;
-				// a resident paired inside the bracket does not float down.
-				for _, e := range [2]*entrant{a, b} {
-					if e.pts == resPts {
-						if e.floats[0] == floatDown {
-							vals[fC14]++
-						}
-						if e.floats[1] == floatDown {
-							vals[fC16]++
-						}
-					}
-				}
-				vals[fC15], vals[fC17] = 1, 1
-				if a.pts != b.pts {
-					lo := a
-					if b.pts < a.pts {
-						lo = b
-					}
-					if lo.floats[0] == floatUp {
-						vals[fC15] = 0
-					}
-					if lo.floats[1] == floatUp {
-						vals[fC17] = 0
-					}
-				}
-				sds.fill(a, b, vals)
-				vals[fRank] = int64(2*nb - posIn(i) - posIn(j))
-				d := j - i
-				ideal := (nb - 2*nmdp) / 2
-				if i < nmdp && j >= nmdp {
-					ideal = nmdp
-				}
-				dev := d - ideal
-				if dev < 0 {
-					dev = -dev
-				}
-				vals[fSplit] = int64(max(nb-dev, 0))
-			}
-			g.add(i, j, weigh(0, nSig), guide(), likelyPair(i, j, nb, nmdp, len(lower)))
-		}
-		if byeNode >= 0 {
+		if j == byeNode {
 			v := t.violations(a, nil, relax)
 			if v < 0 {
-				continue
+				return wide{}, false
 			}
 			clear(vals)
 			if fViol >= 0 {
 				vals[fViol] = int64(3 - v)
 			}
-			setNextSD(a, nil, i < nb, false)
+			setNextSD(i, -1)
 			vals[fByeScore] = int64(maxPts - a.pts)
 			if c9 && i < nb {
 				// C9 decides the bye only in the bracket the assignee
@@ -628,10 +573,118 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 				vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
 			}
 			vals[fByeRank] = int64(a.rankPos)
-			g.add(i, byeNode, weigh(0, nSig), guide(), true)
+			return packWeight(weigh(0, nSig), weigh(nSig, len(fs)), kbits, gbits, noGuide), true
+		}
+		b := nodes[j]
+		v := t.violations(a, b, relax)
+		if v < 0 {
+			return wide{}, false
+		}
+		clear(vals)
+		if fViol >= 0 {
+			vals[fViol] = int64(3 - v)
+		}
+		aIn, bIn := i < nb, j < nb
+		if (aIn || isNext(i)) && (bIn || isNext(j)) && !(aIn && bIn) {
+			vals[fNext] = 1
+		}
+		setNextSD(i, j)
+		if aIn && bIn {
+			vals[fPairs] = 1
+			for l, pts := range mdpLevels {
+				c := int64(0)
+				if i < nmdp && a.pts == pts {
+					c++
+				}
+				if j < nmdp && b.pts == pts {
+					c++
+				}
+				vals[fMDP[l]] = c
+			}
+			t.colourFields(a, b, vals, fC10, fC11, fC12, fC13)
+			// Floats: the higher score downfloats, the lower upfloats;
+			// a resident paired inside the bracket does not float down.
+			for _, e := range [2]*entrant{a, b} {
+				if e.pts == resPts {
+					if e.floats[0] == floatDown {
+						vals[fC14]++
+					}
+					if e.floats[1] == floatDown {
+						vals[fC16]++
+					}
+				}
+			}
+			vals[fC15], vals[fC17] = 1, 1
+			if a.pts != b.pts {
+				lo := a
+				if b.pts < a.pts {
+					lo = b
+				}
+				if lo.floats[0] == floatUp {
+					vals[fC15] = 0
+				}
+				if lo.floats[1] == floatUp {
+					vals[fC17] = 0
+				}
+			}
+			sds.fill(a, b, mdpAt[i], mdpAt[j], vals)
+			vals[fRank] = int64(2*nb - i - j)
+			d := j - i
+			ideal := (nb - 2*nmdp) / 2
+			if i < nmdp && j >= nmdp {
+				ideal = nmdp
+			}
+			dev := d - ideal
+			if dev < 0 {
+				dev = -dev
+			}
+			vals[fSplit] = int64(max(nb-dev, 0))
+		}
+		return packWeight(weigh(0, nSig), weigh(nSig, len(fs)), kbits, gbits, noGuide), true
+	}
+	// Every pair the round allows, read afresh on every pass.
+	pairs := func(yield func(matchEdge, bool) bool) {
+		for i := range nodes {
+			for j := i + 1; j < len(nodes); j++ {
+				if w, ok := pairWeight(i, j); ok && !yield(matchEdge{i, j, w}, likelyPair(i, j, nb, nmdp, len(lower))) {
+					return
+				}
+			}
+			if byeNode >= 0 {
+				if w, ok := pairWeight(i, byeNode); ok && !yield(matchEdge{i, byeNode, w}, true) {
+					return
+				}
+			}
 		}
 	}
-	return g.refine(), nil
+	tooMany := func(n int, what string, limit int) error {
+		return fmt.Errorf("swiss: round %d: a bracket of %d players, matched with %d players below it, has %d %s, more than the %d this pairing holds in memory", t.round, nb, len(lower), n, what, limit)
+	}
+	if n := nv * (nv - 1) / 2; n > maxBracketPairs {
+		return nil, tooMany(n, "pairs of players", maxBracketPairs)
+	}
+	mate, d, ok := matchWithCertificate(nv, pairs, nEdges, whole, 0, maxBracketEdges)
+	if !ok {
+		return nil, tooMany(nEdges, "possible pairs to match whole", maxBracketEdges)
+	}
+	g := &bracketGraph{nv: nv, nb: nb, nmdp: nmdp, whole: whole, kbits: kbits, gbits: gbits, noGuide: noGuide,
+		pairWeight: func(u, v int) wide { w, _ := pairWeight(u, v); return w },
+		likelyPair: func(u, v int) bool { return v == byeNode || likelyPair(u, v, nb, nmdp, len(lower)) }}
+	g.begin(mate, d, pairs, nEdges)
+	if mate := g.refine(); mate != nil {
+		return mate, nil
+	}
+	return nil, tooMany(g.refused, "pairs left to match whole", maxBracketEdges)
+}
+
+// packWeight is an edge's weight from its criteria and its guidance (none
+// in graphs matched without it, see noGuide): the criteria in the high
+// bits, above room for the exchange keys of the remainder.
+func packWeight(crit, guide wide, kbits, gbits uint, noGuide bool) wide {
+	if noGuide {
+		guide = wide{}
+	}
+	return crit.shl(kbits + gbits).add(guide)
 }
 
 // countEdges is the number of edges matchBracket's graph will have: the

@@ -34,7 +34,6 @@ package pairing
 // floatSD holds the C18-C21 fields of one bracket.
 type floatSD struct {
 	crits []floatSDCrit
-	level map[*entrant]int // MDP -> index of its score in mdpLevels
 }
 
 // floatSDCrit is one of C18-C21: the float it repeats (dir, from the
@@ -50,7 +49,7 @@ type floatSDCrit struct {
 // floatSDFields adds the C18-C21 fields, highest priority first, with
 // bounded (maxEdge, maxSum) as matchBracket defines it.
 func (t *tourney) floatSDFields(bracket []*entrant, nmdp int, mdpLevels []int, mdpCount []int64, level map[*entrant]int, bounded func(maxEdge, maxSum int64) int) *floatSD {
-	sd := &floatSD{level: level}
+	sd := &floatSD{}
 	for _, k := range [2]int{0, 1} {
 		for _, dir := range [2]int{floatDown, floatUp} {
 			c := floatSDCrit{k: k, dir: dir, mdp: filled(len(mdpLevels), -1), res: -1}
@@ -97,11 +96,14 @@ func (t *tourney) floatSDFields(bracket []*entrant, nmdp int, mdpLevels []int, m
 // MDP paired, except one whose lower opponent repeats an upfloat; a
 // constant for every matching that pairs as many MDPs of each score (C7),
 // less the repeated upfloaters by their opponents' scores.
-func (sd *floatSD) fill(a, b *entrant, vals []int64) {
+func (sd *floatSD) fill(a, b *entrant, la, lb int, vals []int64) {
 	for _, c := range sd.crits {
-		for _, x := range [2][2]*entrant{{a, b}, {b, a}} {
-			e, o := x[0], x[1]
-			l, isMDP := sd.level[e]
+		for _, x := range [2]struct {
+			e, o *entrant
+			l    int
+		}{{a, b, la}, {b, a, lb}} {
+			e, o, l := x.e, x.o, x.l
+			isMDP := l >= 0
 			if c.dir == floatDown {
 				if e.floats[c.k] != floatDown {
 					continue

@@ -1,9 +1,8 @@
 package pairing
 
 import (
+	"iter"
 	"math/bits"
-	"runtime"
-	"slices"
 )
 
 // The Dutch generation order inside a bracket.
@@ -66,18 +65,21 @@ type bracketGraph struct {
 	nv, nb, nmdp int
 	whole        bool
 	kbits, gbits uint
-	edges        []matchEdge // criteria<<(kbits+gbits) + guidance
-	likely       []bool
-	adj          [][]int32
-	banned       []bool
-	work         int
-	first        int // work of the first matching, not counted against orderWork
+	// The edges are the pairs of the bracket an optimum may use (begin),
+	// a bit each; the weights (criteria<<(kbits+gbits) + guidance) are
+	// computed when read, and so is whether a pair is likely in an optimum.
+	edges      pairBits
+	pairWeight func(u, v int) wide
+	likelyPair func(u, v int) bool
+	banned     pairBits
+	work       int
+	first      int // work of the first matching, not counted against orderWork
 
-	mate    []int  // the current matching: optimal, obeying every decision
-	size    int    // its number of pairs
-	best    wide   // its weight above the guidance, which decisions keep
-	tightAt []bool // per edge: zero slack under the duals of the current matching
-	bound   wide   // the most slack an edge of a later optimum may have
+	mate    []int    // the current matching: optimal, obeying every decision
+	size    int      // its number of pairs
+	best    wide     // its weight above the guidance, which decisions keep
+	tightAt pairBits // zero slack under the duals of the current matching
+	bound   wide     // the most slack an edge of a later optimum may have
 
 	// The tight graph of the current phase (dutch_tight.go), built on first
 	// use; noTight when it cannot describe the phase. zero marks the
@@ -96,6 +98,9 @@ type bracketGraph struct {
 	// approx marks a bracket where some decision kept the first matching's
 	// choice because the exact trials were out of reach.
 	approx bool
+	// refused is the size of a graph a matching would have had to store
+	// whole, beyond maxBracketEdges: the bracket is refused.
+	refused int
 
 	// The remainder (phase 3), once the MDPs' pairs are fixed: rpos[v] is
 	// v's position in it or -1; p is its number of pairs.
@@ -105,21 +110,82 @@ type bracketGraph struct {
 	proxy bool // weigh the transposition proxy as guidance
 }
 
+// pairBits is a set of pairs of a bracket's vertices, one bit per ordered
+// pair: row u holds u's partners, so that they are read in order. Three of
+// them (edges, bans, tight edges) cost under a byte per pair of a bracket,
+// where a list of the pairs would cost tens.
+type pairBits struct {
+	words int // per row
+	bits  []uint64
+}
+
+func newPairBits(n int) pairBits {
+	w := (n + 63) / 64
+	return pairBits{w, make([]uint64, n*w)}
+}
+
+func (p pairBits) has(u, v int) bool { return p.bits[u*p.words+v>>6]>>(v&63)&1 != 0 }
+
+func (p pairBits) add(u, v int) {
+	p.bits[u*p.words+v>>6] |= 1 << (v & 63)
+	p.bits[v*p.words+u>>6] |= 1 << (u & 63)
+}
+
+// row reads u's partners in order.
+func (p pairBits) row(u int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		r := p.bits[u*p.words : (u+1)*p.words]
+		for i, w := range r {
+			for w != 0 {
+				b := bits.TrailingZeros64(w)
+				w &= w - 1
+				if !yield(i<<6 | b) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// pairs reads the edges u < v, by u then v.
+func (g *bracketGraph) pairs() iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for u := range g.nv {
+			for v := range g.edges.row(u) {
+				if v > u && !yield(u, v) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // exchangeKeyBits is the room for the two additive remainder keys of a
 // bracket of nb players: fewest exchanges, then the smallest S1 sum.
 func exchangeKeyBits(nb int) uint {
 	return uint(bits.Len64(uint64(nb+1))) + uint(bits.Len64(uint64(nb*nb+1)))
 }
 
-func (g *bracketGraph) add(u, v int, crit, guide wide, likely bool) {
-	if g.adj == nil {
-		g.adj = make([][]int32, g.nv)
+// begin makes mate the first matching of the bracket, d the duals
+// certifying it on every pair (read from pairs, size of them), and keeps
+// only the pairs a later optimum may still use (see accept), a bit each:
+// the others are never read again.
+func (g *bracketGraph) begin(mate []int, d *certificate, pairs edgeSeq, size int) {
+	g.work, g.first = size, size
+	g.mate, g.zero = mate, d.zero()
+	g.dualsTight = g.noGuide
+	g.bound = g.slackBound(mate, g.pairWeight)
+	g.edges, g.banned, g.tightAt = newPairBits(g.nv), newPairBits(g.nv), newPairBits(g.nv)
+	for e := range pairs {
+		s := d.slack(e)
+		if g.bound.less(s) {
+			continue
+		}
+		g.edges.add(e.u, e.v)
+		if s.isZero() {
+			g.tightAt.add(e.u, e.v)
+		}
 	}
-	k := int32(len(g.edges))
-	g.edges = append(g.edges, matchEdge{u, v, crit.shl(g.kbits + g.gbits).add(guide)})
-	g.likely = append(g.likely, likely)
-	g.adj[u] = append(g.adj[u], k)
-	g.adj[v] = append(g.adj[v], k)
 }
 
 // key is the exchange keys of a pair inside the remainder: one if its S1
@@ -138,21 +204,21 @@ func (g *bracketGraph) key(u, v int) wide {
 	return wideOf(orig).shl(sumBits).add(wideOf(int64(g.nb - hi)))
 }
 
-func (g *bracketGraph) weight(k int) wide {
-	w := g.guided(k)
+func (g *bracketGraph) weight(u, v int) wide {
+	w := g.guided(u, v)
 	if g.noGuide {
 		return w.shr(g.gbits).shl(g.gbits)
 	}
 	return w
 }
 
-// guided is edge k's weight with the guidance fields.
-func (g *bracketGraph) guided(k int) wide {
-	e := g.edges[k]
+// guided is edge u-v's weight with the guidance fields.
+func (g *bracketGraph) guided(u, v int) wide {
+	ew := g.pairWeight(u, v)
 	if g.rpos == nil {
-		return e.w
+		return ew
 	}
-	w := e.w.add(g.key(e.u, e.v).shl(g.gbits))
+	w := ew.add(g.key(u, v).shl(g.gbits))
 	if !g.proxy {
 		return w
 	}
@@ -161,9 +227,9 @@ func (g *bracketGraph) guided(k int) wide {
 	// (P-a)·(R-b), so the earlier S1 players get the earlier opponents
 	// first; other edges keep half their old guidance. Both halves stay
 	// below 2^(gbits-1), so the guidance still sums below 2^gbits.
-	low := e.w.sub(e.w.shr(g.gbits).shl(g.gbits))
+	low := ew.sub(ew.shr(g.gbits).shl(g.gbits))
 	w = w.sub(low)
-	a, b := g.rpos[e.u], g.rpos[e.v]
+	a, b := g.rpos[u], g.rpos[v]
 	if a < 0 || b < 0 {
 		return w.add(low.shr(1))
 	}
@@ -177,145 +243,114 @@ func (g *bracketGraph) guided(k int) wide {
 // giving each edge's slack under duals certifying the result (banned edges
 // get an out-of-reach slack) and which vertices have a zero dual. The
 // slacks are read off the duals when asked for, never stored for every
-// edge: a big bracket has tens of millions.
-func (g *bracketGraph) solve() ([]int, func(k int) wide, []bool) {
+// edge: a big bracket has millions. ok is false when the matching would
+// store more than maxBracketEdges edges (see refused).
+func (g *bracketGraph) solve() (mate []int, slack func(u, v int) wide, zero []bool, ok bool) {
 	// The last matching's tight edges are not needed while this one is
 	// found (every caller accepts the result): let them go first.
-	g.tightAt = nil
-	collectBig(len(g.edges))
-	if g.rpos == nil && !slices.Contains(g.banned, true) {
-		// Every edge as stored (weight is the stored weight before the
-		// remainder's keys): no copy of a graph that may be huge.
-		g.work += len(g.edges)
-		mate, d := matchWithCertificate(g.nv, g.edges, g.likely, g.whole, 0)
-		return mate, func(k int) wide { return d.slack(g.edges[k]) }, d.zero()
-	}
-	es := make([]matchEdge, 0, len(g.edges))
-	lk := make([]bool, 0, len(g.edges))
-	idx := make([]int32, 0, len(g.edges))
-	for k := range g.edges {
-		if g.banned[k] {
-			continue
-		}
-		es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
-		lk = append(lk, g.likely[k])
-		idx = append(idx, int32(k))
-	}
-	g.work += len(es)
+	g.tightAt = pairBits{}
+	es, n := g.unbanned(nil, g.weight)
+	g.work += n
 	// Once the exchange keys are weighed, the sparse matcher picks its
 	// first candidates by the criteria alone (see initialCandidates).
 	var coarse uint
 	if g.rpos != nil {
 		coarse = g.kbits + g.gbits
 	}
-	mate, d := matchWithCertificate(g.nv, es, lk, g.whole, coarse)
-	es, lk, idx = nil, nil, nil
+	mate, d, ok := matchWithCertificate(g.nv, es, n, g.whole, coarse, maxBracketEdges)
+	if !ok {
+		g.refused = n
+		return nil, nil, nil, false
+	}
 	// Banned now, banned when the slacks are read: accept reads them at
 	// once, before any new ban.
 	out := wideOf(1).shl(wideBits - 2)
-	slack := func(k int) wide {
-		if g.banned[k] {
+	slack = func(u, v int) wide {
+		if g.banned.has(u, v) {
 			return out
 		}
-		return d.slack(matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
+		return d.slack(matchEdge{u, v, g.weight(u, v)})
 	}
-	return mate, slack, d.zero()
+	return mate, slack, d.zero(), true
 }
 
-// collectBig runs the garbage collector before a graph of millions of
-// edges is matched: its slices hold no pointers, so a collection costs
-// little, while leaving the last matching's slices to the collector's own
-// pace would let the heap grow to twice what is live, gigabytes in a
-// 10,000-player round.
-func collectBig(edges int) {
-	if edges >= 2_000_000 {
-		runtime.GC()
-	}
-}
-
-// solveOnly is solve without the duals, for the trials.
-func (g *bracketGraph) solveOnly(extra func(k int) bool) []int {
-	es := make([]matchEdge, 0, len(g.edges))
-	lk := make([]bool, 0, len(g.edges))
-	for k := range g.edges {
-		if g.banned[k] || (extra != nil && extra(k)) {
-			continue
+// unbanned reads the edges neither banned nor banned by r (if not nil),
+// weighed by weight, computing them as it goes; n is how many there are.
+func (g *bracketGraph) unbanned(r *rule, weight func(u, v int) wide) (edges edgeSeq, n int) {
+	use := func(u, v int) bool { return !g.banned.has(u, v) && (r == nil || !r.bans(u, v)) }
+	for u, v := range g.pairs() {
+		if use(u, v) {
+			n++
 		}
-		es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k)})
-		lk = append(lk, g.likely[k])
 	}
-	g.work += len(es)
-	return maxWeightMatchingHinted(g.nv, es, lk, g.whole)
+	return func(yield func(matchEdge, bool) bool) {
+		for u, v := range g.pairs() {
+			if use(u, v) && !yield(matchEdge{u, v, weight(u, v)}, g.likelyPair(u, v)) {
+				return
+			}
+		}
+	}, n
+}
+
+// solveOnly is solve without the duals and without the edges r bans, for
+// the trials; nil when refused as solve is.
+func (g *bracketGraph) solveOnly(r rule) []int {
+	es, n := g.unbanned(&r, g.weight)
+	g.work += n
+	mate, _, ok := matchWithCertificate(g.nv, es, n, g.whole, 0, maxBracketEdges)
+	if !ok {
+		g.refused = n
+		return nil
+	}
+	return mate
 }
 
 // accept makes mate (with its slacks) the current matching and sets the
 // bound on the slack of an edge any later optimal matching may use: a
 // later optimum has the same weight above the guidance, so it weighs at
-// most the guidance of mate less (see matchWithDuals).
-func (g *bracketGraph) accept(mate []int, slack func(k int) wide, zero []bool) {
+// most the guidance of mate less (see certificate).
+func (g *bracketGraph) accept(mate []int, slack func(u, v int) wide, zero []bool) {
 	g.tg, g.noTight = nil, false
 	g.mate, g.zero = mate, zero
 	g.dualsTight = g.noGuide
+	g.bound = g.slackBound(mate, g.weight)
+	// An edge out of bounds now is out of every later optimum too, and
+	// those optima are all the decisions care about: drop it, so that the
+	// later matchings run on the (sparse) near-tight subgraph.
+	g.tightAt = newPairBits(g.nv)
+	for u, v := range g.pairs() {
+		if g.banned.has(u, v) {
+			continue
+		}
+		s := slack(u, v)
+		if s.isZero() {
+			g.tightAt.add(u, v)
+		}
+		if g.bound.less(s) {
+			g.banned.add(u, v)
+		}
+	}
+}
+
+// slackBound is four times the guidance of mate (weight gives a pair's
+// weight): an optimum of the criteria weighs at most that much below mate
+// with the guidance, so no edge of more slack is in one.
+func (g *bracketGraph) slackBound(mate []int, weight func(u, v int) wide) wide {
 	var guide wide
 	for u, v := range mate {
 		if v > u {
-			guide = guide.add(g.weight(g.edge(u, v)))
+			guide = guide.add(weight(u, v))
 		}
 	}
 	// The low gbits bits of the total are the guidance sum.
 	guide = guide.sub(guide.shr(g.gbits).shl(g.gbits))
-	g.bound = guide.add(guide).add(guide).add(guide)
-	// An edge out of bounds now is out of every later optimum too, and
-	// those optima are all the decisions care about: drop it, so that the
-	// later matchings run on the (sparse) near-tight subgraph.
-	g.tightAt = make([]bool, len(g.edges))
-	for k := range g.edges {
-		if g.banned[k] {
-			continue
-		}
-		s := slack(k)
-		g.tightAt[k] = s.isZero()
-		if g.bound.less(s) {
-			g.banned[k] = true
-		}
-	}
+	return guide.add(guide).add(guide).add(guide)
 }
 
-// possible says whether edge k can be in an optimal matching still: accept
-// banned every edge of more slack than bound.
-func (g *bracketGraph) possible(k int) bool {
-	return k >= 0 && !g.banned[k]
-}
-
-// edge returns the index of the edge u-v, or -1. Each adjacency list is
-// ordered by the other end (sortAdjacency), so this is a binary search:
-// big brackets ask it for millions of pairs.
-func (g *bracketGraph) edge(u, v int) int {
-	adj := g.adj[u]
-	lo, hi := 0, len(adj)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if g.other(int(adj[mid]), u) < v {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo < len(adj) && g.other(int(adj[lo]), u) == v {
-		return int(adj[lo])
-	}
-	return -1
-}
-
-// sortAdjacency orders every adjacency list by the other end, for edge.
-// matchBracket adds the edges in that order already; this makes sure.
-func (g *bracketGraph) sortAdjacency() {
-	for u, adj := range g.adj {
-		by := func(a, b int32) int { return g.other(int(a), u) - g.other(int(b), u) }
-		if !slices.IsSortedFunc(adj, by) {
-			slices.SortFunc(adj, by)
-		}
-	}
+// possible says whether edge u-v can be in an optimal matching still:
+// accept banned every edge of more slack than bound.
+func (g *bracketGraph) possible(u, v int) bool {
+	return g.edges.has(u, v) && !g.banned.has(u, v)
 }
 
 // value is a matching's size and its weight above the guidance fields:
@@ -326,29 +361,33 @@ func (g *bracketGraph) value(mate []int) (int, wide) {
 	for u, v := range mate {
 		if v > u {
 			n++
-			w = w.add(g.weight(g.edge(u, v)))
+			w = w.add(g.weight(u, v))
 		}
 	}
 	return n, w.shr(g.gbits)
 }
 
-// rule is one decision: it bans edges at the vertices vs only.
+// rule is one decision: it bans, at each of the vertices vs, the edges to
+// the partners ban names.
 type rule struct {
 	vs  []int
-	ban func(k int) bool
+	ban func(v, w int) bool
 }
 
-func (g *bracketGraph) other(k int, v int) int {
-	if g.edges[k].u == v {
-		return g.edges[k].v
+// bans says whether r bans edge u-v.
+func (r rule) bans(u, v int) bool {
+	for _, x := range r.vs {
+		if x == u && r.ban(u, v) || x == v && r.ban(v, u) {
+			return true
+		}
 	}
-	return g.edges[k].u
+	return false
 }
 
 // satisfied says whether mate uses no edge r bans.
 func (g *bracketGraph) satisfied(mate []int, r rule) bool {
 	for _, v := range r.vs {
-		if mate[v] >= 0 && r.ban(g.edge(v, mate[v])) {
+		if mate[v] >= 0 && r.ban(v, mate[v]) {
 			return false
 		}
 	}
@@ -357,9 +396,9 @@ func (g *bracketGraph) satisfied(mate []int, r rule) bool {
 
 func (g *bracketGraph) commit(r rule) {
 	for _, v := range r.vs {
-		for _, k := range g.adj[v] {
-			if r.ban(int(k)) {
-				g.banned[k] = true
+		for w := range g.edges.row(v) {
+			if r.ban(v, w) {
+				g.banned.add(v, w)
 			}
 		}
 	}
@@ -383,9 +422,9 @@ func (g *bracketGraph) try(pref, alt rule) bool {
 	if len(pref.vs) == 1 {
 		v := pref.vs[0]
 		var cands []int
-		for _, k := range g.adj[v] {
-			if !g.banned[k] && !pref.ban(int(k)) {
-				cands = append(cands, g.other(int(k), v))
+		for w := range g.edges.row(v) {
+			if !g.banned.has(v, w) && !pref.ban(v, w) {
+				cands = append(cands, w)
 			}
 		}
 		if found, ok := g.fastDecide(v, cands, true); ok {
@@ -402,7 +441,11 @@ func (g *bracketGraph) try(pref, alt rule) bool {
 		g.commit(alt)
 		return false
 	}
-	trial := g.solveOnly(pref.ban)
+	trial := g.solveOnly(pref)
+	if trial == nil {
+		g.commit(alt)
+		return false
+	}
 	if n, w := g.value(trial); n == g.size && w == g.best && g.satisfied(trial, pref) {
 		// The slack bound of the phase's first matching stays valid: later
 		// optima are optima of that problem too.
@@ -414,23 +457,18 @@ func (g *bracketGraph) try(pref, alt rule) bool {
 	return false
 }
 
-func (g *bracketGraph) touches(k, v int) bool { e := g.edges[k]; return e.u == v || e.v == v }
-
 // refine returns the first pairing in the generation order among the
-// optimal ones.
+// optimal ones; nil, with refused set, when a matching it needs would store
+// more than maxBracketEdges edges.
 func (g *bracketGraph) refine() []int {
-	g.banned = make([]bool, len(g.edges))
-	g.sortAdjacency()
-	g.accept(g.solve())
-	g.first = g.work
 	g.size, g.best = g.value(g.mate)
 	nb, nmdp := g.nb, g.nmdp
 	inBracket := func(v int) bool { return v >= 0 && v < nb }
 
 	// 1. Which MDPs are paired, lowest BSN first.
 	for i := 0; i < nmdp; i++ {
-		out := rule{[]int{i}, func(k int) bool { return g.touches(k, i) && !inBracket(g.other(k, i)) }}
-		in := rule{[]int{i}, func(k int) bool { return g.touches(k, i) && inBracket(g.other(k, i)) }}
+		out := rule{[]int{i}, func(_, w int) bool { return !inBracket(w) }}
+		in := rule{[]int{i}, func(_, w int) bool { return inBracket(w) }}
 		// C7 fixes how many MDPs of each score are paired, so i can only
 		// be paired instead of a later MDP that is.
 		later := false
@@ -475,8 +513,7 @@ func (g *bracketGraph) refine() []int {
 		}
 	}
 	if g.p == 0 {
-		g.done()
-		return g.mate
+		return g.result()
 	}
 	g.tg, g.noTight, g.dualsTight = nil, false, false // the keys change the weights
 	g.nrem = len(rem)
@@ -504,15 +541,19 @@ func (g *bracketGraph) refine() []int {
 		// current one has the least keys possible, and the slack bound of
 		// the criteria alone stays valid: a later optimum is optimal on
 		// them too.)
-		g.accept(g.solve())
+		mate, slack, zero, ok := g.solve()
+		if !ok {
+			return nil
+		}
+		g.accept(mate, slack, zero)
 		exchanges = countExchanges()
 	}
 	g.size, g.best = g.value(g.mate)
 	outS1 := func(x int) rule {
-		return rule{[]int{x}, func(k int) bool { return g.touches(k, x) && lower(x, g.other(k, x)) }}
+		return rule{[]int{x}, func(_, w int) bool { return lower(x, w) }}
 	}
 	inS1 := func(x int) rule {
-		return rule{[]int{x}, func(k int) bool { return g.touches(k, x) && !lower(x, g.other(k, x)) }}
+		return rule{[]int{x}, func(_, w int) bool { return !lower(x, w) }}
 	}
 	if exchanges > 0 {
 		// 3c: the highest player moved out of S1 as low as possible;
@@ -559,8 +600,7 @@ func (g *bracketGraph) refine() []int {
 		g.lowestOpponent(s, cands)
 		taken[g.mate[s]] = true
 	}
-	g.done()
-	return g.mate
+	return g.result()
 }
 
 // keepS1 weighs the exchange keys, when the current matching needs no
@@ -581,38 +621,52 @@ func (g *bracketGraph) keepS1(rem []int) bool {
 	if !ok {
 		return false
 	}
-	for _, k := range bans {
-		if e := g.edges[k]; g.mate[e.u] == e.v {
+	for u, v := range g.mate {
+		if v > u && bans.has(u, v) {
 			return false
 		}
 	}
-	for _, k := range bans {
-		g.banned[k] = true
-	}
+	g.banned.or(bans)
 	return true
 }
 
-// s1Bans lists the edges keepS1 bans; ok is false when an S1 player has a
-// zero dual (an optimum might leave it unmatched, which the bans cannot
-// rule out).
-func (g *bracketGraph) s1Bans(rem []int) (bans []int, ok bool) {
+// s1Bans is the set of edges keepS1 bans (those not banned yet); ok is
+// false when an S1 player has a zero dual (an optimum might leave it
+// unmatched, which the bans cannot rule out).
+func (g *bracketGraph) s1Bans(rem []int) (bans pairBits, ok bool) {
+	for _, x := range rem {
+		if g.rpos[x] < g.p && g.zero[x] {
+			return pairBits{}, false
+		}
+	}
+	bans = newPairBits(g.nv)
 	for _, x := range rem {
 		inS1 := g.rpos[x] < g.p
-		if inS1 && g.zero[x] {
-			return nil, false
-		}
-		for _, k := range g.adj[x] {
-			if g.banned[k] {
+		for y := range g.edges.row(x) {
+			if g.banned.has(x, y) {
 				continue
 			}
-			y := g.other(int(k), x)
 			yRem := y >= 0 && g.rpos[y] >= 0
 			if inS1 && (!yRem || g.rpos[y] < g.p) || !inS1 && yRem && g.rpos[y] >= g.p {
-				bans = append(bans, int(k))
+				bans.add(x, y)
 			}
 		}
 	}
 	return bans, true
+}
+
+// or adds q's pairs to p.
+func (p pairBits) or(q pairBits) {
+	for i, w := range q.bits {
+		p.bits[i] |= w
+	}
+}
+
+// andNot removes q's pairs from p.
+func (p pairBits) andNot(q pairBits) {
+	for i, w := range q.bits {
+		p.bits[i] &^= w
+	}
 }
 
 // reachS1 is keepS1 when the current matching needs exchanges: it looks on
@@ -641,22 +695,18 @@ func (g *bracketGraph) reachS1(rem []int) bool {
 		g.tg, g.noTight, g.dualsTight = nil, false, false
 		return false
 	}
-	for _, k := range bans {
-		g.banned[k] = true
-	}
+	g.banned.or(bans)
 	undo := func() bool {
-		for _, k := range bans {
-			g.banned[k] = false
-		}
+		g.banned.andNot(bans)
 		g.tg, g.noTight, g.dualsTight = nil, false, false
 		return false
 	}
 	t.load(g.mate)
 	var exposed []int32
-	for _, k := range bans {
-		if e := g.edges[k]; g.mate[e.u] == e.v {
-			t.match[e.u], t.match[e.v] = -1, -1
-			exposed = append(exposed, int32(e.u), int32(e.v))
+	for u, v := range g.mate {
+		if v > u && bans.has(u, v) {
+			t.match[u], t.match[v] = -1, -1
+			exposed = append(exposed, int32(u), int32(v))
 		}
 	}
 	for _, v := range exposed {
@@ -689,7 +739,7 @@ func (g *bracketGraph) reachS1(rem []int) bool {
 func (g *bracketGraph) sameCriteria(a, b []int) bool {
 	var gain, loss wide
 	size := 0
-	crit := func(u, v int) wide { return g.edges[g.edge(u, v)].w.shr(g.kbits + g.gbits) }
+	crit := func(u, v int) wide { return g.pairWeight(u, v).shr(g.kbits + g.gbits) }
 	for u := range a {
 		if a[u] == b[u] {
 			continue
@@ -706,11 +756,16 @@ func (g *bracketGraph) sameCriteria(a, b []int) bool {
 	return size == 0 && gain == loss
 }
 
-// done counts the bracket if some decision in it was approximate.
-func (g *bracketGraph) done() {
+// result ends refine: it counts the bracket if some decision in it was
+// approximate, and returns the matching, or nil if a matching was refused.
+func (g *bracketGraph) result() []int {
 	if g.approx {
 		orderExhausted++
 	}
+	if g.refused > 0 {
+		return nil
+	}
+	return g.mate
 }
 
 // lowestOpponent gives s the first of cands (ranked above its current
@@ -725,10 +780,10 @@ func (g *bracketGraph) lowestOpponent(s int, all []int) {
 	// matching; the others are ruled out at once.
 	var cands []int
 	for _, y := range all {
-		if k := g.edge(s, y); g.possible(k) {
+		if g.possible(s, y) {
 			cands = append(cands, y)
-		} else if k >= 0 {
-			g.banned[k] = true
+		} else if g.edges.has(s, y) {
+			g.banned.add(s, y)
 		}
 	}
 	set := map[int]bool{}
@@ -743,8 +798,8 @@ func (g *bracketGraph) lowestOpponent(s int, all []int) {
 		for _, y := range cands[lo : mid+1] {
 			set[y] = true
 		}
-		within := rule{[]int{s}, func(k int) bool { return g.touches(k, s) && !set[g.other(k, s)] }}
-		notWithin := rule{[]int{s}, func(k int) bool { return g.touches(k, s) && set[g.other(k, s)] }}
+		within := rule{[]int{s}, func(_, w int) bool { return !set[w] }}
+		notWithin := rule{[]int{s}, func(_, w int) bool { return set[w] }}
 		if g.try(within, notWithin) {
 			for j := lo; j <= mid; j++ {
 				if g.mate[s] == cands[j] {
@@ -764,10 +819,9 @@ func (g *bracketGraph) lowestOpponent(s int, all []int) {
 func (g *bracketGraph) fixPair(s int) {
 	if p := g.mate[s]; p >= 0 {
 		for _, v := range [2]int{s, p} {
-			for _, k := range g.adj[v] {
-				e := g.edges[k]
-				if !(e.u == s && e.v == p || e.u == p && e.v == s) {
-					g.banned[k] = true
+			for w := range g.edges.row(v) {
+				if w != s && w != p {
+					g.banned.add(v, w)
 				}
 			}
 		}

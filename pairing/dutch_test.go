@@ -155,21 +155,34 @@ func TestBigBracketKeepsEveryCriterion(t *testing.T) {
 	}
 }
 
-// A round whose bracket would hold more pairs than the memory bound allows
-// is refused with an error naming the bracket, not paired until memory runs
-// out.
+// A round whose bracket would hold more pairs than the memory bounds allow
+// is refused with an error naming the bracket and the count, not paired
+// until memory runs out: the bit sets of the pairs (every bracket), and the
+// whole graph where a matching stores it (a small graph, or one the sparse
+// matcher cannot certify).
 func TestBracketBeyondMemoryBoundIsRefused(t *testing.T) {
-	s := newSim(t, 120, 5, 4)
-	s.pairAndPlay(1)
-	old := maxBracketEdges
-	maxBracketEdges = 500
-	defer func() { maxBracketEdges = old }()
-	_, err := PairSwiss(s.players, s.history, 2, s.opt)
-	if err == nil || !strings.Contains(err.Error(), "round 2: a bracket of") || !strings.Contains(err.Error(), "more than the 500 this pairing holds in memory") {
-		t.Fatalf("got %v, want the memory bound's error", err)
-	}
-	maxBracketEdges = old
-	if _, err := PairSwiss(s.players, s.history, 2, s.opt); err != nil {
-		t.Fatalf("within the bound: %v", err)
+	for _, c := range []struct {
+		name  string
+		bound *int
+		what  string
+	}{
+		{"pair sets", &maxBracketPairs, "pairs of players"},
+		{"whole graph", &maxBracketEdges, "possible pairs to match whole"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSim(t, 120, 5, 4)
+			s.pairAndPlay(1)
+			old := *c.bound
+			*c.bound = 500
+			defer func() { *c.bound = old }()
+			_, err := PairSwiss(s.players, s.history, 2, s.opt)
+			if err == nil || !strings.Contains(err.Error(), "round 2: a bracket of") || !strings.Contains(err.Error(), c.what+", more than the 500 this pairing holds in memory") {
+				t.Fatalf("got %v, want the memory bound's error on %s", err, c.what)
+			}
+			*c.bound = old
+			if _, err := PairSwiss(s.players, s.history, 2, s.opt); err != nil {
+				t.Fatalf("within the bound: %v", err)
+			}
+		})
 	}
 }

@@ -30,12 +30,10 @@ var tightOff bool
 // tightGraph is the tight subgraph of a bracket's graph under duals optimal
 // for the current phase's criteria.
 type tightGraph struct {
-	n      int    // vertices of the bracket graph; the copy is n..2n-1
-	tight  []bool // per edge of the bracket graph
-	free   []bool // per vertex: zero dual, may stay unmatched
-	double bool   // some vertex is free: search the doubled graph
-	// Per vertex, its tight neighbours and the edges to them.
-	nbr, eid [][]int32
+	n      int      // vertices of the bracket graph; the copy is n..2n-1
+	tight  pairBits // the tight edges of the bracket graph
+	free   []bool   // per vertex: zero dual, may stay unmatched
+	double bool     // some vertex is free: search the doubled graph
 
 	// Search state, reused between searches.
 	match, base, parent []int32
@@ -62,46 +60,21 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 	g.noTight = true
 	tight, zero := g.tightAt, g.zero
 	if !g.dualsTight {
-		var es []matchEdge
-		var idx []int32
-		for k := range g.edges {
-			if !g.banned[k] {
-				es = append(es, matchEdge{g.edges[k].u, g.edges[k].v, g.weight(k).shr(g.gbits)})
-				idx = append(idx, int32(k))
+		criteria := func(u, v int) wide { return g.weight(u, v).shr(g.gbits) }
+		es, n := g.unbanned(nil, criteria)
+		g.work += n
+		_, d, ok := matchWithCertificate(g.nv, es, n, g.whole, 0, maxBracketEdges)
+		if !ok {
+			return nil // the trials decide, or are refused in turn
+		}
+		tight, zero = newPairBits(g.nv), d.zero()
+		for e := range es {
+			if d.slack(e).isZero() {
+				tight.add(e.u, e.v)
 			}
 		}
-		lk := make([]bool, len(es))
-		for i, k := range idx {
-			lk[i] = g.likely[k]
-		}
-		g.work += len(es)
-		_, sl, z := matchWithDuals(g.nv, es, lk, g.whole)
-		tight, zero = make([]bool, len(g.edges)), z
-		for i, k := range idx {
-			tight[k] = sl[i].isZero()
-		}
 	}
-	t := &tightGraph{n: g.nv, tight: tight, free: zero,
-		nbr: make([][]int32, g.nv), eid: make([][]int32, g.nv)}
-	// Lists of their final size: big brackets have millions of tight edges.
-	deg := make([]int32, g.nv)
-	for k, e := range g.edges {
-		if tight[k] {
-			deg[e.u]++
-			deg[e.v]++
-		}
-	}
-	for v, d := range deg {
-		t.nbr[v], t.eid[v] = make([]int32, 0, d), make([]int32, 0, d)
-	}
-	for k, e := range g.edges {
-		if tight[k] {
-			t.nbr[e.u] = append(t.nbr[e.u], int32(e.v))
-			t.eid[e.u] = append(t.eid[e.u], int32(k))
-			t.nbr[e.v] = append(t.nbr[e.v], int32(e.u))
-			t.eid[e.v] = append(t.eid[e.v], int32(k))
-		}
-	}
+	t := &tightGraph{n: g.nv, tight: tight, free: zero}
 	// The current matching is optimal, so it must be tight and leave only
 	// free vertices unmatched; anything else means these duals do not
 	// describe the phase, and the slow path decides.
@@ -110,7 +83,7 @@ func (g *bracketGraph) tightGraph() *tightGraph {
 			if !t.free[u] {
 				return nil
 			}
-		} else if k := g.edge(u, v); k < 0 || !t.tight[k] {
+		} else if !t.tight.has(u, v) {
 			return nil
 		}
 	}
@@ -188,11 +161,11 @@ func (t *tightGraph) search(g *bracketGraph, root int32) int32 {
 		if v >= n {
 			orig, shift = v-n, n
 		}
-		nbr, eid := t.nbr[orig], t.eid[orig]
-		for i, w := range nbr {
-			if shift == 0 && g.banned[eid[i]] {
+		for x := range t.tight.row(int(orig)) {
+			if shift == 0 && g.banned.has(int(orig), x) {
 				continue
 			}
+			w := int32(x)
 			if end := t.visit(v, w+shift, root); end >= 0 {
 				return end
 			}
@@ -333,7 +306,7 @@ func (g *bracketGraph) decideTight(t *tightGraph, v int, cands []int, twinOK boo
 	// the search may stop as soon as the first of them is outer.
 	usable := make([]bool, len(cands))
 	for i, c := range cands {
-		if k := g.edge(v, c); int32(c) != x && k >= 0 && !g.banned[k] && t.tight[k] {
+		if int32(c) != x && t.tight.has(v, c) && !g.banned.has(v, c) {
 			usable[i] = true
 			if t.stop < 0 {
 				t.stop = int32(c)
@@ -403,11 +376,11 @@ func (g *bracketGraph) sameValue(a, b []int) bool {
 			continue
 		}
 		if v := a[u]; v > u {
-			loss = loss.add(g.weight(g.edge(u, v)).shr(g.gbits))
+			loss = loss.add(g.weight(u, v).shr(g.gbits))
 			size--
 		}
 		if v := b[u]; v > u {
-			gain = gain.add(g.weight(g.edge(u, v)).shr(g.gbits))
+			gain = gain.add(g.weight(u, v).shr(g.gbits))
 			size++
 		}
 	}
