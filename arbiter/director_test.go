@@ -224,7 +224,7 @@ func TestTablesPinTheirThreadsAndTheirOwnEngines(t *testing.T) {
 		}
 		onOne := map[int]int{} // processor -> engines held to it
 		for _, e := range d.all {
-			got, err := processorsOf(e.Pid())
+			got, err := affinity.Of(e.Pid())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -244,19 +244,4 @@ func TestTablesPinTheirThreadsAndTheirOwnEngines(t *testing.T) {
 			t.Errorf("match: the engines are held to processors %v, want each table's own of %v", onOne, cpus)
 		}
 	}
-}
-
-// processorsOf lists the processors process pid may run on.
-func processorsOf(pid int) ([]int, error) {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(pid, &set); err != nil {
-		return nil, err
-	}
-	var cpus []int
-	for c := 0; c < len(set)*64; c++ {
-		if set.IsSet(c) {
-			cpus = append(cpus, c)
-		}
-	}
-	return cpus, nil
 }

@@ -22,13 +22,7 @@ func CPUs() []int {
 	if !known {
 		return nil
 	}
-	var cpus []int
-	for c := 0; c < len(given)*64 && len(cpus) < given.Count(); c++ {
-		if given.IsSet(c) {
-			cpus = append(cpus, c)
-		}
-	}
-	return cpus
+	return list(given)
 }
 
 // Pin keeps the calling goroutine's thread on processor cpu until restore
@@ -67,4 +61,25 @@ func Start(cpus []int, start func() error) error {
 	}
 	defer unix.SchedSetaffinity(0, &cur)
 	return start()
+}
+
+// Of lists the processors process (or thread) pid may run on; 0 is the
+// calling thread.
+func Of(pid int) ([]int, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(pid, &set); err != nil {
+		return nil, err
+	}
+	return list(set), nil
+}
+
+// list lists the processors in s.
+func list(s unix.CPUSet) []int {
+	var cpus []int
+	for c := 0; c < len(s)*64 && len(cpus) < s.Count(); c++ {
+		if s.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus
 }

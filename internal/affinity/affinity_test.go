@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"testing"
-
-	"golang.org/x/sys/unix"
 )
 
 // A process started from a pinned thread inherits the pin; started through
@@ -33,7 +31,7 @@ func TestStartPlacesProcesses(t *testing.T) {
 		if err := c.start(cmd); err != nil {
 			t.Skipf("no sleep program: %v", err)
 		}
-		got, err := of(cmd.Process.Pid)
+		got, err := Of(cmd.Process.Pid)
 		cmd.Process.Kill()
 		cmd.Wait()
 		if err != nil {
@@ -43,22 +41,7 @@ func TestStartPlacesProcesses(t *testing.T) {
 			t.Errorf("%s: the process may run on %v, want %v", c.name, got, c.want)
 		}
 	}
-	if got, _ := of(0); !slices.Equal(got, cpus[1:2]) {
+	if got, _ := Of(0); !slices.Equal(got, cpus[1:2]) {
 		t.Errorf("the starting thread may run on %v after, want its pin %v", got, cpus[1:2])
 	}
-}
-
-// of lists the processors process pid may run on.
-func of(pid int) ([]int, error) {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(pid, &set); err != nil {
-		return nil, err
-	}
-	var cpus []int
-	for c := 0; c < len(set)*64; c++ {
-		if set.IsSet(c) {
-			cpus = append(cpus, c)
-		}
-	}
-	return cpus, nil
 }
