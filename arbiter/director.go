@@ -54,8 +54,8 @@ func KeyOf(rec *record.Record) Key { return Key{rec.Round, rec.Game} }
 // table's processor and keep it, so a game is played on one processor and
 // does not take another game's: left to the kernel, two tables' engines
 // often settled each on the other table's processor, every move then waking
-// a processor across (1,000 instant games at two tables: 0.35 s pinned
-// every time, 0.35-0.66 s not). An event's engines go from table to table,
+// a processor across (1,000 instant games at two tables: 0.33-0.36 s pinned,
+// 0.34-0.66 s not). An event's engines go from table to table,
 // and run wherever the kernel puts them. With fewer tables than processors
 // nothing is locked or pinned: a locked thread made one game at a time
 // slower (1.56 s for 1,000 instant games unlocked, 2.06 s locked), and the
