@@ -13,14 +13,7 @@ func TestMatchWithSlacksBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for it := range 400 {
 		n := 2 + rng.IntN(8)
-		var edges []matchEdge
-		for u := range n {
-			for v := u + 1; v < n; v++ {
-				if rng.IntN(3) > 0 {
-					edges = append(edges, matchEdge{u, v, wideOf(int64(rng.IntN(20)))})
-				}
-			}
-		}
+		edges := randomGraph(rng, n, 20)
 		maxCard := it%2 == 0
 		mate, slack, _ := matchWithDuals(n, edges, nil, maxCard)
 		card, opt := bruteMatching(n, edges, maxCard)

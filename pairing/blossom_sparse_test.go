@@ -160,14 +160,7 @@ func TestBlossomTreeShared(t *testing.T) {
 	nested := 0
 	for trial := range 2000 {
 		n := 3 + rng.IntN(14)
-		var edges []matchEdge
-		for u := range n {
-			for v := u + 1; v < n; v++ {
-				if rng.IntN(3) > 0 {
-					edges = append(edges, matchEdge{u, v, wideOf(rng.Int64N(8))})
-				}
-			}
-		}
+		edges := randomGraph(rng, n, 8)
 		m := &matcher{}
 		m.run(n, edges, trial%2 == 0)
 		tree := m.blossomTree(n)
@@ -195,4 +188,18 @@ func TestBlossomTreeShared(t *testing.T) {
 	if nested == 0 {
 		t.Fatal("no nested blossom: the test checks little")
 	}
+}
+
+// randomGraph is a graph on n vertices with two pairs in three joined, at
+// weights below maxW.
+func randomGraph(rng *rand.Rand, n int, maxW int64) []matchEdge {
+	var edges []matchEdge
+	for u := range n {
+		for v := u + 1; v < n; v++ {
+			if rng.IntN(3) > 0 {
+				edges = append(edges, matchEdge{u, v, wideOf(rng.Int64N(maxW))})
+			}
+		}
+	}
+	return edges
 }
