@@ -186,3 +186,32 @@ func TestBracketBeyondMemoryBoundIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// A later matching of a bracket (the generation order's trials, the tight
+// graph, the exchange keys) that would have to be stored whole is refused
+// too, after a first matching the sparse matcher certified: here the sparse
+// matcher stops finding certificates once it has found the first one.
+func TestLaterMatchingBeyondMemoryBoundIsRefused(t *testing.T) {
+	s := newSim(t, 120, 5, 4)
+	s.pairAndPlay(1)
+	old := []int{sparseFrom, sparseDensity, sparseRetries, maxBracketEdges}
+	defer func() {
+		sparseFrom, sparseDensity, sparseRetries, maxBracketEdges = old[0], old[1], old[2], old[3]
+		sparseSolved = nil
+	}()
+	// Brackets of 60 (1,770 pairs) go through the sparse matcher.
+	sparseFrom, sparseDensity, maxBracketEdges = 16, 2, 500
+	first := 0
+	sparseSolved = func(int, []matchEdge, bool, []int) {
+		first++
+		sparseRetries = 0
+	}
+	_, err := PairSwiss(s.players, s.history, 2, s.opt)
+	if first != 1 || err == nil || !strings.Contains(err.Error(), "round 2: a bracket of") || !strings.Contains(err.Error(), "pairs left to match whole, more than the 500 this pairing holds in memory") {
+		t.Fatalf("got %v after %d certified matchings, want the memory bound's error on a later matching after 1", err, first)
+	}
+	sparseRetries, sparseSolved = old[2], nil
+	if _, err := PairSwiss(s.players, s.history, 2, s.opt); err != nil {
+		t.Fatalf("with certificates: %v", err)
+	}
+}
