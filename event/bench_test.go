@@ -2,7 +2,9 @@ package event
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
+	"time"
 
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
@@ -53,4 +55,40 @@ func BenchmarkLiveStandingsCompute(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkLiveFilesSwiss is BenchmarkLiveFiles for a Swiss event after its
+// first round, by the number of entrants: the cost of publishing a result
+// grows with the event.
+func BenchmarkLiveFilesSwiss(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprintf("entrants=%d", n), func(b *testing.B) {
+			id, done := swissAfterRound1(n)
+			out := b.TempDir()
+			for b.Loop() {
+				if _, err := writeStandings(out, id, done); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// swissAfterRound1 is a Swiss event of n entrants with its first round
+// played: top half against bottom half, random results.
+func swissAfterRound1(n int) (*Identity, []*record.Record) {
+	id := &Identity{Kind: KindEvent, Name: "big", Rule: "freestyle", Size: 15, Pairing: "swiss", Rounds: 11}
+	for i := range n {
+		id.Engines = append(id.Engines, Entrant{Name: fmt.Sprintf("e%d", i+1)})
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	start := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	var done []*record.Record
+	for g := range n / 2 {
+		rec := &record.Record{Event: id.Name, Round: 1, Game: g + 1, Rule: id.Rule, Size: id.Size,
+			Black: id.Engines[g].Name, White: id.Engines[g+n/2].Name, End: record.Five, Start: start, Finish: start.Add(time.Minute),
+			Winner: []rules.Color{rules.Black, rules.White}[rng.IntN(2)]}
+		done = append(done, rec)
+	}
+	return id, done
 }

@@ -58,13 +58,13 @@ dt { font-weight: 600; } dd { margin: 0; }
 <p>{{range $i, $f := .Facts}}{{if $i}} · {{end}}{{$f}}{{end}}</p>
 </header>
 <main>
-{{- with .Report.StandingsTable}}
+{{- with $t := .Report.StandingsTable}}
 <h2>Standings</h2>
 <table>
-<thead><tr>{{range $i, $h := .Header}}<th{{if $.Report.StandingsTable.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<thead><tr>{{range $i, $h := .Header}}<th{{if $t.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
-<tr>{{range $i, $c := .}}<td{{if $.Report.StandingsTable.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
+<tr>{{range $i, $c := .}}<td{{if $t.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
 </table>
@@ -73,13 +73,13 @@ dt { font-weight: 600; } dd { margin: 0; }
 <dl>{{range .Columns}}<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>{{end}}</dl>
 {{- if .Note}}<p class="note">{{.Note}}</p>{{end}}
 {{- end}}
-{{- with .Report.CrosstableTable}}
+{{- with $t := .Report.CrosstableTable}}
 <h2>Crosstable</h2>
 <table>
-<thead><tr>{{range $i, $h := .Header}}<th{{if $.Report.CrosstableTable.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<thead><tr>{{range $i, $h := .Header}}<th{{if $t.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
-<tr>{{range $i, $c := .}}<td{{if $.Report.CrosstableTable.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
+<tr>{{range $i, $c := .}}<td{{if $t.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
 </table>
