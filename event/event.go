@@ -41,8 +41,10 @@ func (ev *Event) Folder() string { return ev.out }
 // Run plays the event, or continues it when its folder already holds it:
 // the journal's games are kept and unfinished ones are replayed from the
 // start. The folder is locked for the whole run. After every game the
-// journal, the game's files, the standings and the crosstable are written
-// before obs hears of it. Cancelling drain stops new games from starting;
+// journal and the game's files are written before obs hears of it
+// (GameFinished); the standings, crosstable and page follow, after every
+// game in all but events of thousands (see publisher), each rewrite
+// announced by StandingsUpdated. Cancelling drain stops new games from starting;
 // cancelling abort also stops the games in progress. Every engine process is
 // ended before Run returns. The report is the standings of every finished
 // game, nil when there are none to give (the folder could not be claimed).
@@ -85,33 +87,27 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
 	ev.t.RoundDone = ev.writeTRF
+	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done),
+		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
 	runErr := ev.t.Run(drain, abort, done, func(rec *record.Record) error {
 		if err := f.append(rec); err != nil {
 			return err
 		}
-		done = append(done, rec)
 		if rec.IsGame() {
 			if err := writeGame(ev.out, rec); err != nil {
 				return err
 			}
-		}
-		rep, err := writeStandings(ev.out, id, done)
-		if err != nil {
-			return err
-		}
-		if rec.IsGame() {
 			s.send(GameFinished{Record: rec})
 		}
-		s.send(StandingsUpdated{Report: rep})
-		return nil
+		return pub.add(rec)
 	})
 	if runErr == nil && (drain.Err() != nil || abort.Err() != nil) {
-		runErr = fmt.Errorf("stopped: %d finished games are in %s; run the same command to continue", played(done), ev.out)
+		runErr = fmt.Errorf("stopped: %d finished games are in %s; run the same command to continue", pub.played(), ev.out)
 	}
 	if gw != nil && runErr == nil {
 		gw.Over() // the clients stop rather than wait for a continuation
 	}
-	rep, err := writeStandings(ev.out, id, done)
+	rep, err := pub.close()
 	if err != nil && runErr == nil {
 		runErr = err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
@@ -98,6 +99,8 @@ func (c *liveCheck) Observe(u Update) {
 }
 
 func TestStandingsAreLiveDuringARun(t *testing.T) {
+	defer func(old time.Duration) { rewriteAlways = old }(rewriteAlways)
+	rewriteAlways = time.Hour // every rewrite is quick enough: one per game
 	for _, format := range []string{"double-round-robin", "swiss"} {
 		t.Run(format, func(t *testing.T) {
 			cfg := smallEvent(t, format)
@@ -113,6 +116,108 @@ func TestStandingsAreLiveDuringARun(t *testing.T) {
 				t.Errorf("%d games, the standings updated %d times", c.games, c.updates)
 			}
 		})
+	}
+}
+
+// When rewriting the standings takes long (an event of thousands), the
+// games that end meanwhile are published together, and the files Run
+// leaves hold every game. Here every rewrite counts as slow and the wait
+// after it outlasts the event.
+func TestSlowStandingsAreRewrittenLessOften(t *testing.T) {
+	defer func(always time.Duration, spacing int) { rewriteAlways, rewriteSpacing = always, spacing }(rewriteAlways, rewriteSpacing)
+	rewriteAlways, rewriteSpacing = 0, 1_000_000
+	ev, err := New(smallEvent(t, "swiss"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o observer
+	rep, err := ev.Run(context.Background(), context.Background(), &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, updates := 0, 0
+	for _, u := range o.updates {
+		switch u.(type) {
+		case GameFinished:
+			games++
+		case StandingsUpdated:
+			updates++
+		}
+	}
+	if games < 3 || updates != 1 {
+		t.Errorf("%d games, %d rewrites announced; want only the first rewrite before the end", games, updates)
+	}
+	want, _, err := Standings(ev.Folder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	rep.WriteStandings(&a, report.Markdown)
+	want.WriteStandings(&b, report.Markdown)
+	onDisk, err := os.ReadFile(filepath.Join(ev.Folder(), "standings.md"))
+	if err != nil || !bytes.Equal(a.Bytes(), b.Bytes()) || !bytes.Equal(onDisk, b.Bytes()) {
+		t.Errorf("the journal says\n%s\nRun returned\n%s\nstandings.md says\n%s (%v)", b.Bytes(), a.Bytes(), onDisk, err)
+	}
+}
+
+// Games that end while a rewrite waits are published by a timer when no
+// later game comes to carry them, and a timed rewrite's failure is
+// returned by the next game's.
+func TestPublisherTimerWritesTheLastGames(t *testing.T) {
+	id, recs := swissAfterRound1(10)
+	dir := t.TempDir()
+	rewrites := make(chan int, 10)
+	p := &publisher{out: dir, id: id, updated: func(rep *report.Report) {
+		n := 0
+		for _, s := range rep.Standings {
+			n += s.Games
+		}
+		rewrites <- n / 2
+	}}
+	if err := p.add(recs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if n := <-rewrites; n != 1 {
+		t.Fatalf("first rewrite with %d games, want 1", n)
+	}
+	p.mu.Lock()
+	p.after = time.Now().Add(200 * time.Millisecond) // as after a slow rewrite
+	p.mu.Unlock()
+	for _, rec := range recs[1:3] {
+		if err := p.add(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case n := <-rewrites:
+		if n != 3 {
+			t.Fatalf("the timed rewrite has %d games, want 3", n)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no rewrite after the wait")
+	}
+	notDir := filepath.Join(dir, "standings.md")
+	p.mu.Lock()
+	p.out, p.after = filepath.Join(notDir, "sub"), time.Now().Add(50*time.Millisecond)
+	p.mu.Unlock()
+	if err := p.add(recs[3]); err != nil {
+		t.Fatalf("a deferred rewrite failed at once: %v", err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		p.mu.Lock()
+		failed := p.err != nil
+		p.mu.Unlock()
+		if failed || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := p.add(recs[4]); err == nil || !strings.Contains(err.Error(), notDir) {
+		t.Fatalf("after a failed timed rewrite, add says %v", err)
+	}
+	if _, err := p.close(); err == nil {
+		t.Fatal("close hid the failed rewrite")
 	}
 }
 

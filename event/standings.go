@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"gomoku-arena/arbiter"
@@ -110,6 +111,103 @@ func standingsReport(id *Identity, done []*record.Record) (*report.Report, error
 // TableFormats are the formats the standings and crosstable files are
 // written in: standings.md, crosstable.csv, ...
 var TableFormats = []report.TableFormat{report.Markdown, report.CSV, report.JSON, report.HTML}
+
+// A rewrite of the standings, crosstable and page grows with the event: a
+// few milliseconds for a round robin, under a second for 10,000 entrants
+// (most of it the HTML). After a rewrite that took longer than
+// rewriteAlways, the next waits until rewriteSpacing times as long has
+// passed, so that publishing results takes at most a twentieth of a big
+// event's time. Variables for tests.
+var (
+	rewriteAlways  = 50 * time.Millisecond
+	rewriteSpacing = 20
+)
+
+// publisher rewrites the standings files as games end, after every game
+// unless a rewrite takes long (see rewriteAlways): then the games that end
+// while the next waits are taken in together, by the next game's rewrite
+// or by a timer when no game ends sooner. The journal, not these files,
+// is what a game's result waits for.
+type publisher struct {
+	out     string
+	id      *Identity
+	updated func(*report.Report) // after each rewrite
+
+	mu    sync.Mutex
+	done  []*record.Record
+	stale bool      // games finished since the last rewrite
+	after time.Time // no rewrite before
+	timer *time.Timer
+	err   error // a timed rewrite's failure, for the next add or close
+	shut  bool
+}
+
+// add counts a finished game (or bye) and rewrites the files now, or when
+// the wait since the last rewrite is over.
+func (p *publisher) add(rec *record.Record) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = append(p.done, rec)
+	p.stale = true
+	if p.err != nil {
+		return p.err
+	}
+	if wait := time.Until(p.after); wait > 0 {
+		if p.timer == nil {
+			p.timer = time.AfterFunc(wait, p.timed)
+		}
+		return nil
+	}
+	return p.rewrite()
+}
+
+func (p *publisher) timed() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.timer = nil
+	if p.stale && !p.shut && p.err == nil {
+		p.err = p.rewrite()
+	}
+}
+
+// rewrite writes the files of every game so far; p.mu is held.
+func (p *publisher) rewrite() error {
+	start := time.Now()
+	rep, err := writeStandings(p.out, p.id, p.done)
+	if err != nil {
+		return err
+	}
+	p.stale, p.after = false, time.Time{}
+	if d := time.Since(start); d > rewriteAlways {
+		p.after = time.Now().Add(time.Duration(rewriteSpacing) * d)
+	}
+	p.updated(rep)
+	return nil
+}
+
+// played is the number of games finished.
+func (p *publisher) played() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return played(p.done)
+}
+
+// close writes the files of every game, whether or not a rewrite is due,
+// and stops the timer: the report is the final standings.
+func (p *publisher) close() (*report.Report, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.shut = true
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
+	rep, err := writeStandings(p.out, p.id, p.done)
+	if p.err != nil {
+		err = p.err
+	}
+	return rep, err
+}
 
 // writeStandings computes the standings of the records and writes them.
 func writeStandings(out string, id *Identity, done []*record.Record) (*report.Report, error) {
