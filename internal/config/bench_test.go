@@ -20,7 +20,7 @@ func fill(line func(i int) string) []byte {
 
 // BenchmarkParseAtTheBounds is what the largest, deepest files a config may
 // be cost the TOML parser (go test -bench ParseAtTheBounds -benchmem
-// ./internal/config/), beside what a file of a thousand engines costs and
+// ./internal/config/), beside what a file of engines that large costs and
 // what refusing the 32 KB nested file of issue 20 costs.
 func BenchmarkParseAtTheBounds(b *testing.B) {
 	d := MaxDepth - 1

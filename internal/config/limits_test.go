@@ -51,7 +51,7 @@ func TestShapeBounds(t *testing.T) {
 		{"header and key", "[a.a.a.b]\nc.c.c.d = {e = 1}\n", `t.toml:2: nested deeper`},
 		{"engine clock", "[[engine]]\nclock = {match = {a = {b = {c = {d = {e = 1}}}}}}\n", `t.toml:2: nested deeper`},
 		{"array of tables", "[[" + strings.Repeat("a.", 15) + "b]]\n", `t.toml:1: nested deeper`},
-		{"too large", "# " + strings.Repeat("x", MaxBytes) + "\n", `t.toml: larger than 262144 bytes (256 KiB)`},
+		{"too large", "# " + strings.Repeat("x", MaxBytes) + "\n", `t.toml: larger than 2097152 bytes (2048 KiB)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
