@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -40,7 +41,10 @@ func KeyOf(rec *record.Record) Key { return Key{rec.Round, rec.Game} }
 
 // Director plays fixtures between entrants: up to Concurrency games at once,
 // and unless Instances is set never one entrant in two games at the same
-// time. It owns the engine processes, reused from game to game.
+// time. It owns the engine processes, reused from game to game while their
+// entrant has another game among the fixtures being played, and ended after
+// its last one: a Swiss round starts each entrant's process afresh, and an
+// event of thousands never holds more processes than its games in play.
 //
 // Games are played at tables, Concurrency of them: a table is a goroutine
 // that takes its next fixture itself when its game ends (nothing is handed
@@ -85,12 +89,13 @@ type Director struct {
 	// to itself.
 	Instances bool
 
-	mu      sync.Mutex
-	idle    [][]*engine.Engine // per entrant, processes between games
-	started []int              // per entrant, processes started
-	all     []*engine.Engine
-	table   map[*engine.Engine]int // where each process was started
-	cpus    [][]int                // per table, the processor its own engines run on (none: any)
+	mu       sync.Mutex
+	idle     [][]*engine.Engine // per entrant, processes between games
+	started  []int              // per entrant, processes started
+	all      []*engine.Engine
+	table    map[*engine.Engine]int // where each process was started
+	cpus     [][]int                // per table, the processor its own engines run on (none: any)
+	retiring sync.WaitGroup         // processes being ended after their entrant's last game
 }
 
 // Play plays the fixtures. Cancelling drain stops new games from starting;
@@ -102,7 +107,12 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 		d.started = make([]int, len(d.Entrants))
 		d.table = make(map[*engine.Engine]int)
 	}
-	l := &lineup{d: d, drain: drain, abort: abort, pending: append([]Fixture(nil), fixtures...), busy: make([]bool, len(d.Entrants))}
+	l := &lineup{d: d, drain: drain, abort: abort, pending: append([]Fixture(nil), fixtures...), busy: make([]bool, len(d.Entrants)),
+		left: make([]int, len(d.Entrants))}
+	for _, f := range fixtures {
+		l.left[f.Black]++
+		l.left[f.White]++
+	}
 	l.free = sync.NewCond(&l.mu)
 	cpus := affinity.CPUs()
 	pin := len(cpus) > 1 && d.Concurrency >= len(cpus) // a game per processor, or more
@@ -125,7 +135,7 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 				if !ok {
 					return
 				}
-				rec, err := d.play(abort, f, t)
+				rec, err := d.play(abort, f, t, l.needs)
 				l.finish(f, rec, err)
 			}
 		})
@@ -144,6 +154,7 @@ type lineup struct {
 	free         *sync.Cond // signalled when a game ends: its entrants are free
 	pending      []Fixture
 	busy         []bool // per entrant, in a game
+	left         []int  // per entrant, pending fixtures
 	err          error  // the first error: no game starts after it
 }
 
@@ -164,6 +175,8 @@ func (l *lineup) next() (Fixture, bool) {
 			}
 			l.pending = append(l.pending[:i], l.pending[i+1:]...)
 			l.busy[f.Black], l.busy[f.White] = true, true
+			l.left[f.Black]--
+			l.left[f.White]--
 			if l.d.Started != nil {
 				l.d.Started(f)
 			}
@@ -171,6 +184,13 @@ func (l *lineup) next() (Fixture, bool) {
 		}
 		l.free.Wait() // some fixture's entrant is in a game, which will end
 	}
+}
+
+// needs says whether entrant i has a game still to be dealt.
+func (l *lineup) needs(i int) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.left[i] > 0
 }
 
 // finish reports a table's game (to Finished) before its entrants may play
@@ -189,10 +209,11 @@ func (l *lineup) finish(f Fixture, rec *record.Record, err error) {
 	}
 }
 
-// play plays one fixture at a table, taking an engine process for each side. An
-// engine that cannot be started loses the game as a crash; the error is for
-// a game that cannot be played at all (Play).
-func (d *Director) play(abort context.Context, f Fixture, table int) (*record.Record, error) {
+// play plays one fixture at a table, taking an engine process for each side
+// and giving it back after the game, kept if needs says its entrant has
+// another game to play. An engine that cannot be started loses the game as
+// a crash; the error is for a game that cannot be played at all (Play).
+func (d *Director) play(abort context.Context, f Fixture, table int, needs func(int) bool) (*record.Record, error) {
 	g := Game{Event: d.Event, Round: f.Round, Number: f.Number, Rule: d.Rule, Size: d.Size,
 		Opening: f.Opening, Procedure: d.Procedure, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
 	if d.Moved != nil {
@@ -203,7 +224,7 @@ func (d *Director) play(abort context.Context, f Fixture, table int) (*record.Re
 		e, err := d.take(idx, table)
 		if err != nil {
 			if i == 1 {
-				d.give(f.Black, players[0].Engine)
+				d.give(f.Black, players[0].Engine, needs(f.Black))
 			}
 			winner := rules.White
 			if i == 1 {
@@ -218,8 +239,8 @@ func (d *Director) play(abort context.Context, f Fixture, table int) (*record.Re
 		players[i] = &Player{Engine: e, BoardMode: ent.BoardMode, Infos: ent.Infos, Clock: ent.Clock, Swap2Colors: ent.Swap2Colors}
 	}
 	rec, err := Play(abort, g, players[0], players[1])
-	d.give(f.Black, players[0].Engine)
-	d.give(f.White, players[1].Engine)
+	d.give(f.Black, players[0].Engine, needs(f.Black))
+	d.give(f.White, players[1].Engine, needs(f.White))
 	return rec, err
 }
 
@@ -269,11 +290,19 @@ func (d *Director) take(i, table int) (*engine.Engine, error) {
 	return e, nil
 }
 
-// give returns a process to entrant i's idle list.
-func (d *Director) give(i int, e *engine.Engine) {
+// give returns a process to entrant i's idle list, or ends it when the
+// entrant has no game left to play (keep false), in the background: an
+// engine that ignores END takes its grace period, and the table goes on.
+func (d *Director) give(i int, e *engine.Engine, keep bool) {
 	d.mu.Lock()
-	d.idle[i] = append(d.idle[i], e)
-	d.mu.Unlock()
+	defer d.mu.Unlock()
+	if keep {
+		d.idle[i] = append(d.idle[i], e)
+		return
+	}
+	d.all = slices.DeleteFunc(d.all, func(x *engine.Engine) bool { return x == e })
+	delete(d.table, e)
+	d.retiring.Go(func() { e.Close() })
 }
 
 // Close ends every engine process the director started, all at once: an
@@ -289,4 +318,5 @@ func (d *Director) Close() {
 		wg.Go(func() { e.Close() }) // its exit status after END is not the event's concern
 	}
 	wg.Wait()
+	d.retiring.Wait()
 }

@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -141,11 +142,69 @@ func TestTableTakesItsOwnProcess(t *testing.T) {
 		}
 		started[table] = e
 	}
-	d.give(0, started[1])
-	d.give(0, started[0]) // the last freed: what a plain stack would hand out first
+	d.give(0, started[1], true)
+	d.give(0, started[0], true) // the last freed: what a plain stack would hand out first
 	for _, table := range []int{1, 0} {
 		if e, _ := d.take(0, table); e != started[table] {
 			t.Errorf("table %d got the process of table %d", table, 1-table)
+		}
+	}
+}
+
+// An entrant's process is kept while the entrant has a game to come and
+// ended after its last one: an event of many entrants holds no more
+// processes than the games in play need, and a Play that returns (a Swiss
+// round) leaves none.
+func TestProcessEndsAfterItsEntrantsLastGame(t *testing.T) {
+	d := director(t, 12, false)
+	d.Concurrency = 2
+	for i := range d.Entrants {
+		d.Entrants[i].Spec.Args = nil // instant
+	}
+	// Entrant 0 plays all five of its games; the others one or two each.
+	fs := []Fixture{{Round: 1, Number: 1, Black: 0, White: 1}, {Round: 1, Number: 2, Black: 2, White: 3},
+		{Round: 1, Number: 3, Black: 4, White: 0}, {Round: 1, Number: 4, Black: 5, White: 6},
+		{Round: 1, Number: 5, Black: 0, White: 7}, {Round: 1, Number: 6, Black: 8, White: 9},
+		{Round: 1, Number: 7, Black: 10, White: 0}, {Round: 1, Number: 8, Black: 11, White: 2},
+		{Round: 1, Number: 9, Black: 0, White: 11}}
+	var pids []int
+	most := 0
+	d.Started = func(Fixture) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		most = max(most, len(d.all))
+	}
+	d.Moved = func(Fixture, Progress) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		for _, e := range d.all {
+			if !slices.Contains(pids, e.Pid()) {
+				pids = append(pids, e.Pid())
+			}
+		}
+	}
+	d.Finished = func(*record.Record) error { return nil }
+	if err := d.Play(context.Background(), context.Background(), fs); err != nil {
+		t.Fatal(err)
+	}
+	// Before a game starts, the processes held are at most those of the
+	// games in play and entrant 0's and 2's, which have games to come.
+	if most > 2*d.Concurrency+2 {
+		t.Errorf("%d processes held at once by %d tables", most, d.Concurrency)
+	}
+	d.mu.Lock()
+	left := len(d.all)
+	d.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d processes still held after the last game", left)
+	}
+	d.retiring.Wait()
+	if len(pids) < 12 {
+		t.Fatalf("saw %d processes, want one per entrant at least", len(pids))
+	}
+	for _, pid := range pids {
+		if err := unix.Kill(pid, 0); err == nil {
+			t.Errorf("process %d outlived its entrant's last game", pid)
 		}
 	}
 }
@@ -168,7 +227,38 @@ func TestTablesPinTheirThreadsAndTheirOwnEngines(t *testing.T) {
 		var mu sync.Mutex
 		threads := map[Key]map[int]bool{} // per game, the threads of its moves
 		pinned := map[int]bool{}          // per thread, its processor
+		// Engines end after their entrant's last game: each is looked at
+		// during the games, once.
+		onOne := map[int]int{} // processor -> engines held to it
+		seen := map[int]bool{}
+		held := func() {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			for _, e := range d.all {
+				if seen[e.Pid()] {
+					continue
+				}
+				seen[e.Pid()] = true
+				got, err := affinity.Of(e.Pid())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				switch {
+				case !instances && len(got) != len(cpus):
+					t.Errorf("event: engine %s (pid %d) may run on %v, the arbiter on %v", e.Name(), e.Pid(), got, cpus)
+				case instances && len(got) != 1:
+					t.Errorf("match: engine %s (pid %d) may run on %v, want its table's processor", e.Name(), e.Pid(), got)
+				case instances:
+					onOne[got[0]]++
+					if c := cpus[d.table[e]%len(cpus)]; got[0] != c {
+						t.Errorf("match: engine %s (pid %d) runs on %d, its table on %d", e.Name(), e.Pid(), got[0], c)
+					}
+				}
+			}
+		}
 		d.Moved = func(f Fixture, _ Progress) {
+			held()
 			var set unix.CPUSet
 			if err := unix.SchedGetaffinity(0, &set); err != nil {
 				t.Error(err)
@@ -221,24 +311,6 @@ func TestTablesPinTheirThreadsAndTheirOwnEngines(t *testing.T) {
 		}
 		if len(pinned) != len(cpus) {
 			t.Errorf("moves were played on threads pinned to %v, want one per processor of %v", pinned, cpus)
-		}
-		onOne := map[int]int{} // processor -> engines held to it
-		for _, e := range d.all {
-			got, err := affinity.Of(e.Pid())
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch {
-			case !instances && len(got) != len(cpus):
-				t.Errorf("event: engine %s (pid %d) may run on %v, the arbiter on %v", e.Name(), e.Pid(), got, cpus)
-			case instances && len(got) != 1:
-				t.Errorf("match: engine %s (pid %d) may run on %v, want its table's processor", e.Name(), e.Pid(), got)
-			case instances:
-				onOne[got[0]]++
-				if c := cpus[d.table[e]%len(cpus)]; got[0] != c {
-					t.Errorf("match: engine %s (pid %d) runs on %d, its table on %d", e.Name(), e.Pid(), got[0], c)
-				}
-			}
 		}
 		if instances && len(onOne) != len(cpus) {
 			t.Errorf("match: the engines are held to processors %v, want each table's own of %v", onOne, cpus)
