@@ -246,6 +246,10 @@ func (ev *Event) total() int {
 	return len(fs)
 }
 
+// maxTRFPlayers is where writeTRF turns to the JSON event form; a variable
+// so that tests need not run events of 10,000.
+var maxTRFPlayers = pairing.MaxTRFPlayers
+
 // writeTRF writes the Swiss event so far as a TRF-16 report (event.trf),
 // which any pairing engine can check: arena pair event.trf pairs the next
 // round. An event too big for TRF-16's starting ranks is written in the
@@ -261,7 +265,7 @@ func (ev *Event) writeTRF(round int, all []*record.Record) error {
 	}
 	var b bytes.Buffer
 	name, write := "event.trf", pairing.WriteTRF
-	if len(trf.Players) > pairing.MaxTRFPlayers {
+	if len(trf.Players) > maxTRFPlayers {
 		name, write = "event-pairing.json", pairing.WriteEventJSON
 	}
 	if err := write(&b, trf); err != nil {

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
+	"gomoku-arena/pairing"
 	"gomoku-arena/results/report"
 )
 
@@ -218,6 +220,80 @@ func TestPublisherTimerWritesTheLastGames(t *testing.T) {
 	}
 	if _, err := p.close(); err == nil {
 		t.Fatal("close hid the failed rewrite")
+	}
+}
+
+// A Swiss too big for TRF-16 writes its rounds in the JSON event form, which
+// pairs the next round as the event itself does.
+func TestSwissBeyondTRFWritesTheJSONForm(t *testing.T) {
+	defer func(old int) { maxTRFPlayers = old }(maxTRFPlayers)
+	maxTRFPlayers = 2 // the event's three entrants are too many
+	cfg := smallEvent(t, "swiss")
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(ev.Folder(), "event.trf")); err == nil {
+		t.Error("event.trf written for an event beyond TRF-16")
+	}
+	f, err := os.Open(filepath.Join(ev.Folder(), "event-pairing.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	report, err := pairing.ReadEventJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Players) != 3 || report.Rounds != 3 {
+		t.Errorf("%d players, %d rounds; want the event's 3 and 3", len(report.Players), report.Rounds)
+	}
+	_, done, err := Standings(ev.Folder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[string]int{"": 0}
+	for i, e := range cfg.Engines {
+		rank[e.Name] = i + 1
+	}
+	games := report.Games
+	for r := 1; r <= 3; r++ {
+		var inFile int
+		for _, g := range games {
+			if g.Round == r {
+				inFile++
+			}
+		}
+		var played []string
+		for _, rec := range done {
+			if rec.Round == r {
+				played = append(played, fmt.Sprintf("%d %d", rank[rec.Black], rank[rec.White]))
+			}
+		}
+		if inFile != len(played) || inFile != 2 {
+			t.Errorf("round %d: %d games and byes in the file, %d in the journal, want 2", r, inFile, len(played))
+		}
+		if r == 1 {
+			continue
+		}
+		// The rounds before r, paired from the file: round r as played.
+		report.Games = slices.DeleteFunc(slices.Clone(games), func(g pairing.Game) bool { return g.Round >= r })
+		var js, plain bytes.Buffer
+		if err := pairing.WriteEventJSON(&js, report); err != nil {
+			t.Fatal(err)
+		}
+		if err := pairing.PairJSON(&js, &plain); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(plain.String()), "\n")[1:]
+		slices.Sort(lines)
+		slices.Sort(played)
+		if !slices.Equal(lines, played) {
+			t.Errorf("round %d: the file pairs %q, the event played %q", r, lines, played)
+		}
 	}
 }
 
