@@ -2,6 +2,9 @@ package pairing
 
 import (
 	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,17 +25,23 @@ func TestReferencePairings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) == 0 {
+	// Events of thousands are kept compressed: NAME.trf.gz, NAME.want.gz.
+	big, err := filepath.Glob(filepath.Join("testdata", "reference", "*.trf.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 || len(big) == 0 {
 		t.Fatal("no reference fixtures under testdata/reference")
 	}
-	for _, trf := range files {
-		name := strings.TrimSuffix(filepath.Base(trf), ".trf")
+	for _, trf := range append(files, big...) {
+		base, gz := strings.CutSuffix(filepath.Base(trf), ".gz")
+		name := strings.TrimSuffix(base, ".trf")
 		t.Run(name, func(t *testing.T) {
-			in, err := os.ReadFile(trf)
+			in, err := readFixture(trf, gz)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := os.ReadFile(strings.TrimSuffix(trf, ".trf") + ".want")
+			want, err := readFixture(filepath.Join(filepath.Dir(trf), name+".want"), gz)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,6 +60,26 @@ func TestReferencePairings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readFixture reads a fixture file, NAME.gz when compressed.
+func readFixture(path string, compressed bool) ([]byte, error) {
+	if !compressed {
+		return os.ReadFile(path)
+	}
+	if !strings.HasSuffix(path, ".gz") {
+		path += ".gz"
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return io.ReadAll(z)
 }
 
 // sideBySide lays two pairing outputs next to each other, marking the
