@@ -37,11 +37,15 @@ func TestReferencePairings(t *testing.T) {
 		base, gz := strings.CutSuffix(filepath.Base(trf), ".gz")
 		name := strings.TrimSuffix(base, ".trf")
 		t.Run(name, func(t *testing.T) {
-			in, err := readFixture(trf, gz)
+			in, err := readFixture(trf)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := readFixture(filepath.Join(filepath.Dir(trf), name+".want"), gz)
+			wantFile := filepath.Join(filepath.Dir(trf), name+".want")
+			if gz {
+				wantFile += ".gz"
+			}
+			want, err := readFixture(wantFile)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,13 +66,10 @@ func TestReferencePairings(t *testing.T) {
 	}
 }
 
-// readFixture reads a fixture file, NAME.gz when compressed.
-func readFixture(path string, compressed bool) ([]byte, error) {
-	if !compressed {
-		return os.ReadFile(path)
-	}
+// readFixture reads a fixture file, uncompressing a NAME.gz.
+func readFixture(path string) ([]byte, error) {
 	if !strings.HasSuffix(path, ".gz") {
-		path += ".gz"
+		return os.ReadFile(path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
