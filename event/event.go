@@ -87,7 +87,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
 	ev.t.RoundDone = ev.writeTRF
-	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done),
+	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
 	runErr := ev.t.Run(drain, abort, done, func(rec *record.Record) error {
 		if err := f.append(rec); err != nil {
