@@ -262,6 +262,7 @@ func (d *Director) take(i, table int) (*engine.Engine, error) {
 		e := d.idle[i][k]
 		d.idle[i] = append(d.idle[i][:k], d.idle[i][k+1:]...)
 		d.mu.Unlock()
+		e.Thaw()
 		return e, nil
 	}
 	spec := d.Entrants[i].Spec
@@ -290,13 +291,15 @@ func (d *Director) take(i, table int) (*engine.Engine, error) {
 	return e, nil
 }
 
-// give returns a process to entrant i's idle list, or ends it when the
+// give returns a process to entrant i's idle list, stopped there if its
+// limits freeze it while idle (take resumes it), or ends it when the
 // entrant has no game left to play (keep false), in the background: an
 // engine that ignores END takes its grace period, and the table goes on.
 func (d *Director) give(i int, e *engine.Engine, keep bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if keep {
+		e.Freeze() // no thinking between games either
 		d.idle[i] = append(d.idle[i], e)
 		return
 	}

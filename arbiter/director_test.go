@@ -1,7 +1,10 @@
 package arbiter
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -206,6 +209,50 @@ func TestProcessEndsAfterItsEntrantsLastGame(t *testing.T) {
 		if err := unix.Kill(pid, 0); err == nil {
 			t.Errorf("process %d outlived its entrant's last game", pid)
 		}
+	}
+}
+
+// With freeze_idle, an entrant's process waiting for its next game is
+// stopped there, not only while its opponent is on move, and resumed for
+// the game.
+func TestProcessIsFrozenBetweenGames(t *testing.T) {
+	d := director(t, 4, false)
+	d.Concurrency = 1 // the games one after another, in order
+	for i := range d.Entrants {
+		d.Entrants[i].Spec.Args = nil
+		d.Entrants[i].Spec.Limits.FreezeIdle = true
+	}
+	fs := []Fixture{{Round: 1, Number: 1, Black: 0, White: 1}, {Round: 1, Number: 2, Black: 2, White: 3},
+		{Round: 1, Number: 3, Black: 2, White: 0}}
+	var states []string
+	d.Moved = func(f Fixture, _ Progress) {
+		if f.Number != 2 {
+			return
+		}
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		for _, e := range d.idle[0] {
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", e.Pid()))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			// pid (comm) state ...: the state follows the last ')'.
+			rest := string(stat[bytes.LastIndexByte(stat, ')')+2:])
+			states = append(states, rest[:1])
+		}
+	}
+	var recs []*record.Record
+	d.Finished = func(rec *record.Record) error { recs = append(recs, rec); return nil }
+	if err := d.Play(context.Background(), context.Background(), fs); err != nil {
+		t.Fatal(err)
+	}
+	// T: stopped by SIGSTOP; D: held by the cgroup freezer.
+	if len(states) == 0 || slices.ContainsFunc(states, func(s string) bool { return s != "T" && s != "D" }) {
+		t.Errorf("entrant 0's idle process during game 2 was in states %v, want stopped (T) or frozen (D)", states)
+	}
+	if len(recs) != 3 || recs[2].End.Forfeit() {
+		t.Fatalf("%d games; the last ended %v %q", len(recs), recs[len(recs)-1].End, recs[len(recs)-1].Detail)
 	}
 }
 

@@ -567,6 +567,7 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 // directory the Engine created. It is idempotent and returns within about
 // CloseGrace + 1s.
 func (e *Engine) Close() error {
+	e.Thaw() // a frozen engine must hear END
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
