@@ -61,7 +61,7 @@ func BenchmarkLiveStandingsCompute(b *testing.B) {
 // first round, by the number of entrants: the cost of publishing a result
 // grows with the event.
 func BenchmarkLiveFilesSwiss(b *testing.B) {
-	for _, n := range []int{100, 1000, 10000} {
+	for _, n := range []int{100, 500, 1000, 10000} {
 		b.Run(fmt.Sprintf("entrants=%d", n), func(b *testing.B) {
 			id, done := swissAfterRound1(n)
 			out := b.TempDir()

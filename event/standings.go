@@ -113,18 +113,20 @@ func standingsReport(id *Identity, done []*record.Record) (*report.Report, error
 var TableFormats = []report.TableFormat{report.Markdown, report.CSV, report.JSON, report.HTML}
 
 // A rewrite of the standings, crosstable and page grows with the event: a
-// few milliseconds for a round robin, under a second for 10,000 entrants
-// (most of it the HTML). After a rewrite that took longer than
-// rewriteAlways, the next waits until rewriteSpacing times as long has
-// passed, so that publishing results takes at most a twentieth of a big
-// event's time. Variables for tests.
+// few milliseconds for a round robin, 60 ms at 500 entrants, under a
+// second at 10,000 (most of it the HTML). In an event of more than
+// rewriteFrom entrants, the next rewrite waits until rewriteSpacing times
+// as long as the last one took has passed, so that publishing results
+// takes at most a twentieth of a big event's time; smaller events, whose
+// every game is watched, rewrite after every game whatever the machine's
+// load. Variables for tests.
 var (
-	rewriteAlways  = 50 * time.Millisecond
+	rewriteFrom    = 500
 	rewriteSpacing = 20
 )
 
 // publisher rewrites the standings files as games end, after every game
-// unless a rewrite takes long (see rewriteAlways): then the games that end
+// unless the event is big (see rewriteFrom): then the games that end
 // while the next waits are taken in together, by the next game's rewrite
 // or by a timer when no game ends sooner. The journal, not these files,
 // is what a game's result waits for.
@@ -178,8 +180,8 @@ func (p *publisher) rewrite() error {
 		return err
 	}
 	p.stale, p.after = false, time.Time{}
-	if d := time.Since(start); d > rewriteAlways {
-		p.after = time.Now().Add(time.Duration(rewriteSpacing) * d)
+	if len(p.id.Engines) > rewriteFrom {
+		p.after = time.Now().Add(time.Duration(rewriteSpacing) * time.Since(start))
 	}
 	p.updated(rep)
 	return nil
