@@ -15,7 +15,7 @@ import (
 // size leaves room for a Swiss of 20,000 engines and more.
 const (
 	MaxBytes = 2 << 20 // 2 MiB
-	MaxDepth = 8         // tables, arrays and dotted-key parts, counted together
+	MaxDepth = 8       // tables, arrays and dotted-key parts, counted together
 )
 
 // read reads the file at path, refusing one larger than MaxBytes without
