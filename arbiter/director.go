@@ -296,13 +296,15 @@ func (d *Director) take(i, table int) (*engine.Engine, error) {
 // entrant has no game left to play (keep false), in the background: an
 // engine that ignores END takes its grace period, and the table goes on.
 func (d *Director) give(i int, e *engine.Engine, keep bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	if keep {
-		e.Freeze() // no thinking between games either
+		e.Freeze() // no thinking between games either; outside d.mu, which the other tables' take waits on
+		d.mu.Lock()
 		d.idle[i] = append(d.idle[i], e)
+		d.mu.Unlock()
 		return
 	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	d.all = slices.DeleteFunc(d.all, func(x *engine.Engine) bool { return x == e })
 	delete(d.table, e)
 	d.retiring.Go(func() { e.Close() })
