@@ -113,8 +113,8 @@ func standingsReport(id *Identity, done []*record.Record) (*report.Report, error
 var TableFormats = []report.TableFormat{report.Markdown, report.CSV, report.JSON, report.HTML}
 
 // A rewrite of the standings, crosstable and page grows with the event: a
-// few milliseconds for a round robin, 60 ms at 500 entrants, under a
-// second at 10,000 (most of it the HTML). In an event of more than
+// few milliseconds for a round robin, 33 ms at 500 entrants, 0.66 s at
+// 10,000 (most of it the HTML; BenchmarkLiveFilesSwiss). In an event of more than
 // rewriteFrom entrants, the next rewrite waits until rewriteSpacing times
 // as long as the last one took has passed, so that publishing results
 // takes at most a twentieth of a big event's time; smaller events, whose

@@ -9,7 +9,7 @@ import (
 // Bounds on what a config file may be, checked before the TOML parser sees
 // it. The parser's time and memory grow with the square of the nesting (a
 // 32 KB file of nested inline tables exhausted 4 GiB) and with the size: at
-// these bounds the worst file we found costs it about 2.5 s and 480 MB
+// these bounds the worst file we found costs it about 1.2 s and 480 MB
 // resident (BenchmarkParseAtTheBounds). A real event nests four levels at
 // most (an [[engine]]'s inline clock = {match = "1m"}), and the bound on
 // size leaves room for a Swiss of 20,000 engines and more.
