@@ -76,7 +76,6 @@ func (s *sim) check(r int, ps []Pairing, relax Relaxation) {
 		cols    []int
 		met     map[int]bool
 		noBye   bool
-		hadGame bool
 	}
 	cards := make([]*card, len(s.players))
 	for i := range cards {
