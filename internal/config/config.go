@@ -84,11 +84,16 @@ type Clock struct {
 
 // Engine is one [[engine]] table.
 type Engine struct {
-	Name      string            `toml:"name"`
-	Command   string            `toml:"command"`
-	Args      []string          `toml:"args"`
-	Dir       string            `toml:"dir"`
-	Env       []string          `toml:"env"`
+	Name    string   `toml:"name"`
+	Command string   `toml:"command"`
+	Args    []string `toml:"args"`
+	Dir     string   `toml:"dir"`
+	Env     []string `toml:"env"`
+	// Files are the files and folders beside its program that the engine
+	// needs (weights, settings), relative to the config's folder: the
+	// sandbox shows them read-only, and nothing else of the program's
+	// folder (files.go).
+	Files     []string          `toml:"files"`
 	BoardMode bool              `toml:"board_mode"`
 	Info      map[string]string `toml:"info"`
 	Clock     *Clock            `toml:"clock"`
@@ -340,6 +345,9 @@ func (ev *Event) check() error {
 			if err := bundled.Check(engine.Spec{Name: e.Name, Command: ev.Command(e)}); err != nil {
 				return ev.errAt(at("command"), err.Error())
 			}
+		}
+		if err := ev.checkFiles(i, e); err != nil {
+			return err
 		}
 		for _, kv := range e.Env {
 			if !strings.Contains(kv, "=") {
