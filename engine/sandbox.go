@@ -322,6 +322,7 @@ func (s *Sandbox) mounts(path, dir string, make bool) ([]mount, error) {
 }
 
 func depth(p string) int { return strings.Count(p, string(filepath.Separator)) }
+
 // realPath is p absolute and clean with the symbolic links of its longest
 // existing part resolved (a folder not made yet keeps its name).
 func realPath(p string) string {
