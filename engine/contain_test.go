@@ -1,8 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -68,11 +69,81 @@ func TestEngineEnvironmentIsDeclared(t *testing.T) {
 	}
 }
 
-// sameFile reports whether a and b name one file.
-func sameFile(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+// TestUnconfinedEngineCannotFillRAM runs a hostile engine unconfined as
+// root that writes a file into every filesystem kept in memory it can
+// reach (/dev, a tmpfs /sys/fs/cgroup, /run...): each is read-only to it,
+// but for its own /tmp and /dev/shm, which count as its memory; and
+// nothing it wrote is left once it is gone.
+func TestUnconfinedEngineCannotFillRAM(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root: an ordinary user's unconfined engine shares the machine's /tmp and /dev/shm (docs/security.md)")
+	}
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Skip(err)
+	}
+	const fill = 1 << 20
+	var targets []string
+	for _, line := range strings.Split(string(b), "\n") {
+		mp, opts, fstype, ok := parseMountInfo(line)
+		if !ok || !strings.HasPrefix(opts, "rw") || fstype != "tmpfs" && fstype != "devtmpfs" && fstype != "ramfs" || !isDir(mp) {
+			continue
+		}
+		if !slices.Contains(targets, mp) && !within(mp, "/tmp") {
+			targets = append(targets, mp)
+		}
+	}
+	if !slices.Contains(targets, "/tmp") {
+		targets = append(targets, "/tmp")
+	}
+	var args []string
+	for _, mp := range targets {
+		args = append(args, fmt.Sprintf("fill=%s:%d", mp, fill))
+	}
+	spec := Spec{Name: "ram", Command: hostile(t), Args: args, Dir: t.TempDir(), StartTimeout: generous}
+	e, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if p := e.current(); p.ns != pidNS || privateTmpRefused.Load() {
+		t.Skipf("the engine got no mount namespace of its own here (%v)", p.ns)
+	}
+	if err := e.NewGame(15, nil, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Begin(in(generous))
+	if r.Fault != "" {
+		t.Fatalf("%v %s %v", r.Fault, r.Detail, e.Stderr())
+	}
+	used, _ := e.Memory()
+	e.Close()
+	var files []string
+	for _, n := range r.Notes {
+		var file string
+		var wrote int64
+		if _, err := fmt.Sscanf(n, "MESSAGE fill %s wrote %d", &file, &wrote); err != nil {
+			continue
+		}
+		own := slices.ContainsFunc(privateTmpFolders, func(d string) bool { return within(file, d) })
+		switch {
+		case own && wrote != fill:
+			t.Errorf("%s: wrote %d of %d bytes into its own tmpfs", file, wrote, fill)
+		case !own && wrote > 0:
+			t.Errorf("%s: an unconfined engine wrote %d bytes into a filesystem kept in memory", file, wrote)
+		}
+		files = append(files, file)
+	}
+	if len(files) != len(targets) {
+		t.Fatalf("%d fills reported for %d targets: %q", len(files), len(targets), r.Notes)
+	}
+	if used < 2*fill {
+		t.Errorf("memory %d bytes: its /tmp and /dev/shm (%d bytes) are not counted", used, 2*fill)
+	}
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil && !st.IsDir() {
+			os.Remove(f)
+			t.Errorf("%s outlives the engine", f)
+		}
+	}
 }
-
-var _ = filepath.Join
