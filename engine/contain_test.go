@@ -147,3 +147,24 @@ func TestUnconfinedEngineCannotFillRAM(t *testing.T) {
 		}
 	}
 }
+
+// TestUnconfinedWorkingFolderInRAM: a working folder that lies in a
+// filesystem kept in memory (made read-only to an unconfined root engine)
+// stays writable to its engine: it is the engine's own.
+func TestUnconfinedWorkingFolderInRAM(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root (the read-only filesystems are made for a root engine)")
+	}
+	dir, err := os.MkdirTemp("/dev", "engine-work-") // devtmpfs
+	if err != nil {
+		t.Skip(err)
+	}
+	defer os.RemoveAll(dir)
+	own := dir + "/own.txt"
+	os.WriteFile(own, []byte("x\n"), 0o644)
+	spec := Spec{Name: "ram-dir", Command: hostile(t), Dir: dir, StartTimeout: generous}
+	got := messages(t, spec, "write="+own, "write=/dev/null")
+	if got["write "+own] != "yes" || got["write /dev/null"] != "yes" {
+		t.Errorf("the engine cannot write its own working folder in /dev, or /dev/null: %q", got)
+	}
+}
