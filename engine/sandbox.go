@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -243,9 +244,6 @@ func (s *Sandbox) mounts(path, dir string, make bool) ([]mount, error) {
 		}
 	}
 	shown := []mount{{path: prog, access: ReadOnly, what: "program"}, {path: work, access: ReadWrite, what: "working folder"}}
-	if within(work, prog) {
-		shown = shown[1:] // a working directory inside the program? (a folder named like it): the folder wins
-	}
 	for _, f := range s.Show {
 		f = realPath(f)
 		st, err := os.Stat(f)
@@ -288,8 +286,8 @@ func (s *Sandbox) mounts(path, dir string, make bool) ([]mount, error) {
 				own = own || m.path == h
 				inside = inside || within(h, m.path) && h != m.path
 			}
-			if own || !inside {
-				continue
+			if own || !inside || slices.ContainsFunc(ms, func(m mount) bool { return m.path == h }) {
+				continue // its own, out of view anyway, or hidden already
 			}
 			st, err := os.Stat(h)
 			switch {
@@ -311,7 +309,7 @@ func (s *Sandbox) mounts(path, dir string, make bool) ([]mount, error) {
 		list  []string
 		what  string
 		rival bool
-	}{{s.Hide, "not the engine's", false}, {s.RivalDirs, "another engine's working folder", false}, {s.RivalFiles, "another engine's", true}} {
+	}{{s.Hide, "the event's or the organizer's", false}, {s.RivalDirs, "another engine's working folder", false}, {s.RivalFiles, "another engine's", true}} {
 		if err := hide(l.list, l.what, l.rival); err != nil {
 			return nil, err
 		}
