@@ -84,16 +84,11 @@ type Clock struct {
 
 // Engine is one [[engine]] table.
 type Engine struct {
-	Name    string   `toml:"name"`
-	Command string   `toml:"command"`
-	Args    []string `toml:"args"`
-	Dir     string   `toml:"dir"`
-	Env     []string `toml:"env"`
-	// Files are the files and folders beside its program that the engine
-	// needs (weights, settings), relative to the config's folder: the
-	// sandbox shows them read-only, and nothing else of the program's
-	// folder (files.go).
-	Files     []string          `toml:"files"`
+	Name      string            `toml:"name"`
+	Command   string            `toml:"command"`
+	Args      []string          `toml:"args"`
+	Dir       string            `toml:"dir"`
+	Env       []string          `toml:"env"`
 	BoardMode bool              `toml:"board_mode"`
 	Info      map[string]string `toml:"info"`
 	Clock     *Clock            `toml:"clock"`
@@ -110,6 +105,11 @@ type Engine struct {
 	// Remote: the engine runs on its entrant's machine and plays through
 	// `arena connect` (package remote); it has no command here.
 	Remote bool `toml:"remote"`
+	// Files are the files and folders beside its program that the engine
+	// needs (weights, settings), relative to the config's folder: the
+	// sandbox shows them read-only, and nothing else of the program's
+	// folder (files.go).
+	Files []string `toml:"files"`
 }
 
 // Remote is the [remote] table: the server remote entrants connect to.
