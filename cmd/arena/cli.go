@@ -264,7 +264,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		case "-sprt":
 			var vals []string
 			i, vals = values(i)
-			s, err := parseSPRT(strings.Join(vals, " "), " ", rating.ModelTrinomial)
+			s, err := parseSPRT(strings.Join(vals, " "), " ", rating.ModelCGomokuCli)
 			if err != nil {
 				return nil, usage("-sprt: %v", err)
 			}
@@ -290,8 +290,9 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
-	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), ScoreLines: true, Debug: debug}
+	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CGomokuCli: true, Debug: debug}
 	p.PGN, p.SGF, p.Msg, p.Sample = pgn, sgf, msg, sampling
+	p.FileStyle, p.RuleCode = arbiter.StyleCGomokuCli, cliRuleCode(rule)
 	if transcript {
 		p.Log = cliLog
 	}
@@ -311,7 +312,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if trans {
 		suite.Transform = arbiter.TransformCycle
 	}
-	suite.Pairs = repeat
+	suite.Pairs, suite.Style = repeat, arbiter.StyleCGomokuCli
 	if err := suite.Validate(); err != nil {
 		return nil, usage("-openings: %v", err)
 	}
@@ -341,6 +342,18 @@ func cliRule(s string) (rules.Rule, error) {
 		return nil, fmt.Errorf("rule code %s: want 0 (freestyle), 1 (exact five), 4 (renju), 8 (caro) or 9 (caro-exact)", s)
 	}
 	return rules.ByName(s)
+}
+
+// cliRuleCode is the rule's c-gomoku-cli number, for its SGF's RU: 0, 1,
+// 4, and the codes cliRule reads as extensions; the rule's name for a rule
+// that has no number.
+func cliRuleCode(r rules.Rule) string {
+	for _, code := range []string{"0", "1", "4", "8", "9"} {
+		if c, err := cliRule(code); err == nil && c.Name() == r.Name() {
+			return code
+		}
+	}
+	return r.Name()
 }
 
 // parseCliEngine reads one -engine or -each block.
