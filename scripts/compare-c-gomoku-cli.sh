@@ -44,11 +44,12 @@ cat >"$work/mixed.txt" <<'EOF'
 -1,2, 2,1, 1,-2
 EOF
 
-# search under a fixed time of 10 minutes a move: its depth, never the
-# clock, ends its search, so its moves do not depend on the machine's load.
+# search under a fixed time of 10 minutes a move and a node limit: its
+# depth or its nodes, never the clock, end its search, so its moves do not
+# depend on the machine's load.
 g1=(-engine "cmd=$ARENA engine greedy" name=greedy)
-s1=(-engine "cmd=$ARENA engine search depth=1 time=600000" name=search1)
-s2=(-engine "cmd=$ARENA engine search depth=2 time=600000" name=search2)
+s1=(-engine "cmd=$ARENA engine search depth=1 nodes=3000 time=600000" name=search1)
+s2=(-engine "cmd=$ARENA engine search depth=2 nodes=3000 time=600000" name=search2)
 status=0
 
 # stdout_lines FILE: the lines from the first game on that c-gomoku-cli's

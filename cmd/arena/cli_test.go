@@ -13,6 +13,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/results/rating"
 )
 
 func TestParseCliTC(t *testing.T) {
@@ -54,10 +55,10 @@ func TestParseCli(t *testing.T) {
 	if p.Rule.Name() != "renju" || p.Size != 15 || p.Games != 8 || p.Rounds != 2 || p.Concurrency != 3 || p.MoveCap != 100 || !p.FatalError {
 		t.Errorf("plan %+v", p)
 	}
-	if p.Suite.Order != arbiter.OrderRandom || p.Suite.Seed != 9 || p.Suite.Transform != arbiter.TransformCycle || !p.Suite.Pairs {
+	if p.Suite.Order != arbiter.OrderRandom || p.Suite.Seed != 9 || p.Suite.Transform != arbiter.TransformCycle || !p.Suite.Pairs || p.Suite.Style != arbiter.StyleCGomokuCli {
 		t.Errorf("suite %+v", p.Suite)
 	}
-	if p.SPRT == nil || p.SPRT.Elo1 != 10 || p.SPRT.Alpha != 0.1 || p.SPRT.Beta != 0.05 || p.SPRT.Model != "trinomial" {
+	if p.SPRT == nil || p.SPRT.Elo1 != 10 || p.SPRT.Alpha != 0.1 || p.SPRT.Beta != 0.05 || p.SPRT.Model != rating.ModelCGomokuCli {
 		t.Errorf("sprt %+v", p.SPRT)
 	}
 	n, r := p.Entrants[0], p.Entrants[1]
@@ -120,9 +121,13 @@ func TestGomokuCliGauntletLoseOnly(t *testing.T) {
 	}
 	p, _ := os.ReadFile(pgn)
 	s, _ := os.ReadFile(sgf)
+	// The last Score line of each pair holds its tally: W - L - D.
+	lost := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^Score of weak vs (\S+): \d+ - (\d+) - \d+ `).FindAllStringSubmatch(out, -1) {
+		lost[m[1]], _ = strconv.Atoi(m[2])
+	}
 	losses := 0
-	for _, m := range regexp.MustCompile(`(?m)^stats  weak vs \S+  games \d+  \+\d+ =\d+ -(\d+)`).FindAllStringSubmatch(out, -1) {
-		n, _ := strconv.Atoi(m[1])
+	for _, n := range lost {
 		losses += n
 	}
 	if c := strings.Count(string(p), "[Result "); c != losses || losses == 0 || strings.Count(string(s), "(;FF[4]") != c {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
@@ -39,10 +40,13 @@ type cliView struct {
 	dealt  int         // games started so far (its job index)
 	tables map[int]int // game number -> the table playing it
 	fatal  error
+	// encounters are the match's pairs in c-gomoku-cli's order, for the
+	// tournament update (the plan's, once it runs).
+	encounters func() []*arbiter.Encounter
 }
 
 func newCliView(w io.Writer, p *matchPlan) *cliView {
-	return &cliView{w: w, plan: p, now: time.Now, tables: map[int]int{}}
+	return &cliView{w: w, plan: p, now: time.Now, tables: map[int]int{}, encounters: p.Encounters}
 }
 
 func (v *cliView) Observe(u event.Update) {
@@ -102,7 +106,7 @@ func (v *cliView) println(line string) { fmt.Fprintln(v.w, term.Clean(line)) }
 func (v *cliView) tournamentUpdate() {
 	var b strings.Builder
 	b.WriteString("Tournament update:\n")
-	for _, e := range v.plan.Encounters() {
+	for _, e := range v.encounters() {
 		if e.WDL.Games() > 0 {
 			fmt.Fprintf(&b, "%s vs %s: %s\n", v.plan.Entrants[e.First].Spec.Name, v.plan.Entrants[e.Second].Spec.Name, cliScore(e.WDL))
 		}
