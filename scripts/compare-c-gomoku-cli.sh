@@ -6,8 +6,8 @@
 # deterministic ones (greedy, search depth=N): the same position gives the
 # same move, so the same openings with the same colours in the same order
 # give the same games. Times are masked (think times, dates, the pace line);
-# c-gomoku-cli's option dump and "Load ..." lines, which precede the games,
-# are left out (docs/gomoku-cli.md lists what still differs).
+# c-gomoku-cli's dump of its options, which precedes the games, is left out
+# (docs/gomoku-cli.md lists what still differs).
 #
 # usage: scripts/compare-c-gomoku-cli.sh C_GOMOKU_CLI [ARENA] [KEEP_DIR]
 #   C_GOMOKU_CLI  path of a c-gomoku-cli binary (built from its public source,
@@ -52,11 +52,11 @@ s1=(-engine "cmd=$ARENA engine search depth=1 nodes=3000 time=600000" name=searc
 s2=(-engine "cmd=$ARENA engine search depth=2 nodes=3000 time=600000" name=search2)
 status=0
 
-# stdout_lines FILE: the lines from the first game on that c-gomoku-cli's
-# scripts read, the pace masked.
+# stdout_lines FILE: the lines after c-gomoku-cli's dump of its options
+# (its last line of dashes), the pace masked.
 stdout_lines() {
-	sed -n '/Started game 1 of/,$p' "$1" | grep -v -e '^\[[0-9]*\] Load engine' -e '^seed ' |
-		sed -E 's/^Matches\/min: .*/Matches\/min: (masked)/'
+	awk 'NR == FNR { if ($0 == "---------------------------") last = FNR; next } FNR > last' "$1" "$1" |
+		grep -v -e '^seed ' | sed -E 's/^Matches\/min: .*/Matches\/min: (masked)/'
 }
 mask_records() { sed -E -e 's/DT\[[^]]*\]/DT[]/' -e 's/C\[[0-9]+ms\]/C[ms]/g' -e 's/^\[Date "[^"]*"\]/[Date ""]/' "$1"; }
 
@@ -104,10 +104,13 @@ scenario gauntlet-sequential "${g1[@]}" "${s1[@]}" "${s2[@]}" -each tc=1200 -rul
 	-openings file="$work/mixed.txt" -transform
 # An SPRT that stops the match.
 scenario sprt "${s1[@]}" "${g1[@]}" -each tc=1200 -rule 0 -boardsize 15 -games 400 -repeat \
-	-openings file="$work/odd.txt" order=random srand=7 -transform -sprt elo0=-10 elo1=10 alpha=0.2 beta=0.2
+	-openings file="$work/odd.txt" order=random srand=7 -transform -sprt elo0=-60 elo1=-20 alpha=0.2 beta=0.2
 # Renju, 15x15, on the mixed list.
 scenario renju "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 4 -boardsize 15 -games 26 -repeat \
 	-openings file="$work/mixed.txt" order=random srand=3
+# Engines without name=: each is named by its answer to ABOUT.
+scenario about-names -engine "cmd=$ARENA engine greedy" -engine "cmd=$ARENA engine search depth=1 nodes=3000 time=600000" \
+	-each tc=1200 -rule 0 -boardsize 15 -games 30 -openings file="$work/odd.txt" order=random srand=11 -repeat
 # Two games at a time: the same games, in the machine's order.
 CONCURRENT=1 scenario concurrency-2 "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 0 -boardsize 15 -games 60 -concurrency 2 \
 	-openings file="$work/odd.txt" order=random srand=5 -transform -repeat

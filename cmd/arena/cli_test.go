@@ -74,7 +74,7 @@ func TestParseCli(t *testing.T) {
 	}
 	wantNew := []engine.Info{{Key: "max_memory", Value: "367001600"}, {Key: "thread_num", Value: "4"}, {Key: "max_depth", Value: "6"},
 		{Key: "max_node", Value: "5000"}, {Key: "style", Value: "1"}}
-	wantRandom := []engine.Info{{Key: "max_memory", Value: "1000"}, {Key: "thread_num", Value: "1"}, {Key: "max_depth", Value: "6"},
+	wantRandom := []engine.Info{{Key: "max_memory", Value: "1000"}, {Key: "max_depth", Value: "6"},
 		{Key: "style", Value: "1"}}
 	if !reflect.DeepEqual(n.Infos, wantNew) || !reflect.DeepEqual(r.Infos, wantRandom) {
 		t.Errorf("infos\n%v\n%v\nwant\n%v\n%v", n.Infos, r.Infos, wantNew, wantRandom)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
@@ -43,10 +44,20 @@ type cliView struct {
 	// encounters are the match's pairs in c-gomoku-cli's order, for the
 	// tournament update (the plan's, once it runs).
 	encounters func() []*arbiter.Encounter
+	// loaded is, per table, the pair of engines it last started (by
+	// entrant), as a c-gomoku-cli worker keeps its two engines from game to
+	// game and starts them anew, with a "Load engine" line, when the pair
+	// changes.
+	loaded map[int][2]int
+	index  map[string]int // entrant by name
 }
 
 func newCliView(w io.Writer, p *matchPlan) *cliView {
-	return &cliView{w: w, plan: p, now: time.Now, tables: map[int]int{}, encounters: p.Encounters}
+	v := &cliView{w: w, plan: p, now: time.Now, tables: map[int]int{}, encounters: p.Encounters, loaded: map[int][2]int{}, index: map[string]int{}}
+	for i, e := range p.Entrants {
+		v.index[e.Spec.Name] = i
+	}
+	return v
 }
 
 func (v *cliView) Observe(u event.Update) {
@@ -59,9 +70,13 @@ func (v *cliView) Observe(u event.Update) {
 		if u.Seed != 0 {
 			v.println(fmt.Sprintf("seed %d", u.Seed))
 		}
+		if p.CLI.openings != "" {
+			v.println("Load opening file " + p.CLI.openings)
+		}
 	case event.GameStarted:
 		v.dealt++
 		v.tables[u.Number] = u.Table
+		v.load(max(u.Table, 1), u.Black, u.White)
 		v.println(fmt.Sprintf("[%d] Started game %d of %d (%s vs %s)", max(u.Table, 1), u.Number, v.total, u.Black, u.White))
 	case event.MatchGameCounted:
 		g := u.MatchGame
@@ -94,6 +109,39 @@ func (v *cliView) table(n int) int {
 		return t
 	}
 	return 1
+}
+
+// load prints c-gomoku-cli's "Load engine" lines for the engines a table
+// starts for a game between black and white: the pair's first engine (the
+// lower entrant) and its second, each unless the table already runs it in
+// that place.
+func (v *cliView) load(table int, black, white string) {
+	b, okb := v.index[black]
+	w, okw := v.index[white]
+	if !okb || !okw {
+		return
+	}
+	pair := [2]int{min(b, w), max(b, w)}
+	last, ok := v.loaded[table]
+	for i, e := range pair {
+		if ok && last[i] == e {
+			continue
+		}
+		var a engine.About
+		if e < len(v.plan.CLI.about) {
+			a = v.plan.CLI.about[e]
+		}
+		v.println(fmt.Sprintf("[%d] Load engine: %s (version %s) by %s, %s", table, orUnknown(a.Name), orUnknown(a.Version), orUnknown(a.Author), orUnknown(a.Country)))
+	}
+	v.loaded[table] = pair
+}
+
+// orUnknown is c-gomoku-cli's "?" for an ABOUT field not given.
+func orUnknown(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
 }
 
 // println prints a line, cleaned for the terminal (names and engine

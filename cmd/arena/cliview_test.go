@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -26,6 +27,8 @@ func TestCliViewGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.CLI.openings = "book.txt"
+	p.CLI.about = []engine.About{{Name: "greedy", Version: "1.0", Author: "gomoku-arena", Country: "-"}, {Name: "random"}}
 	var out bytes.Buffer
 	v := newCliView(&out, p)
 	tick := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -181,11 +181,11 @@ type matchPlan struct {
 	ReportEvery int // games between stats lines; 0 = only at the end
 	Quiet       bool
 	Hints       bool // suggest -opening-policy when an engine ignores outer-open
-	// CGomokuCli prints c-gomoku-cli's lines (cliView) instead of the
-	// arena's lines and summary.
-	CGomokuCli bool
-	Debug      bool   // print the engines' messages after every game
-	Serve      string // address of the live page; "" = none
+	// CLI, for a c-gomoku-cli command line, prints that tool's lines
+	// (cliView) instead of the arena's lines and summary.
+	CLI   *cliRun
+	Debug bool   // print the engines' messages after every game
+	Serve string // address of the live page; "" = none
 }
 
 // validate checks the plan before anything is played: settings that do
@@ -211,7 +211,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	// error happens.
 	drain, abort, stop := interrupts(stderr)
 	defer stop()
-	if p.CGomokuCli {
+	if p.CLI != nil {
 		v := newCliView(stdout, p)
 		err := p.Run(drain, abort, v)
 		switch {
