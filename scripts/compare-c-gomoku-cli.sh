@@ -108,6 +108,9 @@ scenario sprt "${s1[@]}" "${g1[@]}" -each tc=1200 -rule 0 -boardsize 15 -games 4
 # Renju, 15x15, on the mixed list.
 scenario renju "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 4 -boardsize 15 -games 26 -repeat \
 	-openings file="$work/mixed.txt" order=random srand=3
+# No opening file: every game from the empty board (not renju's openings).
+scenario renju-empty-board "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 4 -boardsize 15 -games 6
+
 # Engines without name=: each is named by its answer to ABOUT.
 scenario about-names -engine "cmd=$ARENA engine greedy" -engine "cmd=$ARENA engine search depth=1 nodes=3000 time=600000" \
 	-each tc=1200 -rule 0 -boardsize 15 -games 30 -openings file="$work/odd.txt" order=random srand=11 -repeat

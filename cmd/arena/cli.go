@@ -260,7 +260,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 						return nil, usage("-openings: %v", err)
 					}
 				case "srand":
-					if suite.Seed, err = strconv.ParseUint(val, 10, 64); err != nil {
+					if suite.Seed, err = cliSrand(val); err != nil {
 						return nil, usage("-openings srand=%q: not a whole number", val)
 					}
 				default:
@@ -330,8 +330,12 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		return nil, usage("-openings: %v", err)
 	}
 	p.Suite = suite
-	if err := p.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
-		return nil, err
+	// Without a file every game starts on the empty board, as in
+	// c-gomoku-cli: not the rule's default openings (renju's 26).
+	if openFile != "" {
+		if err := p.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -389,6 +393,17 @@ func (c *cliRun) askAbout(p *matchPlan) {
 		}
 	}
 	event.UniqueNames(p.Entrants)
+}
+
+// cliSrand reads srand= as c-gomoku-cli's atoll does, for the same
+// shuffle: a negative number is its two's complement, and one beyond the
+// 64-bit signed range saturates. Anything but a decimal number is an error.
+func cliSrand(s string) (uint64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		err = nil // n is already the saturated value
+	}
+	return uint64(n), err
 }
 
 // cliRuleCode is the rule's c-gomoku-cli number, for its SGF's RU: 0, 1,

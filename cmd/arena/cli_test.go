@@ -188,3 +188,27 @@ func TestGomokuCliLog(t *testing.T) {
 		}
 	}
 }
+
+// srand= is read as c-gomoku-cli's atoll reads it: the seed, and so the
+// shuffle, is the same for every value that tool takes.
+func TestCliSrand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want uint64
+		bad  bool
+	}{
+		{"42", 42, false},
+		{"-1", 18446744073709551615, false},
+		{"9223372036854775807", 9223372036854775807, false},
+		{"18446744073709551615", 9223372036854775807, false}, // saturates, as strtoll
+		{"-99999999999999999999", 9223372036854775808, false},
+		{"x", 0, true},
+		{"", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := cliSrand(tt.in)
+		if (err != nil) != tt.bad || (!tt.bad && got != tt.want) {
+			t.Errorf("%q: %d, %v; want %d (error %v)", tt.in, got, err, tt.want, tt.bad)
+		}
+	}
+}
