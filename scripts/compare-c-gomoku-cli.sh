@@ -28,6 +28,9 @@ awk 'BEGIN { s = 7; for (i = 0; i < 20; i++) { n = 0; line = "";
 		s = (s * 1103515245 + 12345) % 2147483648; y = int(s / 65536) % 7 - 3;
 		if (index(" " line, " " x "," y ",") == 0) { line = line x "," y ", "; n++ } }
 	print substr(line, 1, length(line) - 2) } }' >"$work/odd.txt"
+# The same openings in pos notation (letter = x from a, number = y from 1).
+awk -F', *' '{ line = ""; for (i = 1; i < NF; i += 2) line = line sprintf("%c%d", 97 + $i + 7, $(i + 1) + 8); print line }' \
+	"$work/odd.txt" >"$work/odd-pos.txt"
 cat >"$work/mixed.txt" <<'EOF'
 0,0
 0,0, 1,1
@@ -110,6 +113,10 @@ scenario renju "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 4 -boardsize 15 -games 
 	-openings file="$work/mixed.txt" order=random srand=3
 # No opening file: every game from the empty board (not renju's openings).
 scenario renju-empty-board "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 4 -boardsize 15 -games 6
+
+# The openings in pos notation.
+scenario pos-transform "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 0 -boardsize 15 -games 40 \
+	-openings file="$work/odd-pos.txt" type=pos order=random srand=21 -transform
 
 # Engines without name=: each is named by its answer to ABOUT.
 scenario about-names -engine "cmd=$ARENA engine greedy" -engine "cmd=$ARENA engine search depth=1 nodes=3000 time=600000" \
