@@ -346,7 +346,7 @@ func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
 func (m *Match) appendCGomokuCliGame(pgn, sgf, msg *os.File, rec *record.Record) error {
 	perRound := max(len(m.encounters)*m.Games, 1)
 	g := record.CGomokuCliGame{Round: (rec.Game-1)/perRound + 1, InRound: (rec.Game-1)%perRound + 1, Rule: m.RuleCode}
-	if pgn != nil {
+	if pgn != nil && rec.End != record.DoubleForfeit { // no game, no rating, as in appendGame
 		if err := record.WriteCGomokuCliPGN(pgn, rec, g); err != nil {
 			return err
 		}
