@@ -172,3 +172,53 @@ func TestCliSPRTLine(t *testing.T) {
 		}
 	}
 }
+
+// The files of a real run are c-gomoku-cli's: RU is the rule's number, RO
+// counts rounds and the games within each, Black and White as played, and
+// -msg has c-gomoku-cli's header per game.
+func TestGomokuCliFiles(t *testing.T) {
+	dir := t.TempDir()
+	sgf, pgn, msg := filepath.Join(dir, "g.sgf"), filepath.Join(dir, "g.pgn"), filepath.Join(dir, "g.msg")
+	out, errOut, code := runArena(t, "gomoku-cli", "-each", "tc=0/5",
+		"-engine", "cmd=builtin:greedy", "name=a", "-engine", "cmd=builtin:greedy", "name=b", "-engine", "cmd=builtin:greedy", "name=c",
+		"-games", "2", "-rounds", "2", "-rule", "1", "-sgf", sgf, "-pgn", pgn, "-msg", msg)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	s, _ := os.ReadFile(sgf)
+	p, _ := os.ReadFile(pgn)
+	m, _ := os.ReadFile(msg)
+	var ro, rounds, heads []string
+	for _, line := range strings.Split(string(s), "\n") {
+		if strings.HasPrefix(line, "(;FF[4]GM[4]GN[") {
+			if !strings.Contains(line, "RU[1]SZ[15]") {
+				t.Errorf("not c-gomoku-cli's RU and SZ: %s", line)
+			}
+			i := strings.Index(line, "RO[")
+			ro = append(ro, line[i+3:i+3+strings.Index(line[i+3:], "]")])
+		}
+	}
+	for _, line := range strings.Split(string(p), "\n") {
+		if strings.HasPrefix(line, "[Round ") {
+			rounds = append(rounds, strings.Trim(strings.TrimPrefix(line, "[Round "), `"]`))
+		}
+	}
+	for _, line := range strings.Split(string(m), "\n") {
+		if strings.HasPrefix(line, "Game ID: ") {
+			heads = append(heads, strings.TrimPrefix(line, "Game ID: "))
+		}
+	}
+	want := "1.1 1.2 1.3 1.4 1.5 1.6 2.1 2.2 2.3 2.4 2.5 2.6"
+	if got := strings.Join(ro, " "); got != want {
+		t.Errorf("SGF RO %s, want %s", got, want)
+	}
+	if got := strings.Join(rounds, " "); got != want {
+		t.Errorf("PGN Round %s, want %s", got, want)
+	}
+	if got := strings.Join(heads, " "); got != "1 2 3 4 5 6 7 8 9 10 11 12" {
+		t.Errorf("-msg game IDs %s", got)
+	}
+	if strings.Count(out, "Tournament update:") != 6 || strings.Contains(out, "stats ") {
+		t.Errorf("want a tournament update every 2 games and no arena summary:\n%s", out)
+	}
+}
