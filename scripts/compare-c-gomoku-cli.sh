@@ -6,8 +6,7 @@
 # deterministic ones (greedy, search depth=N): the same position gives the
 # same move, so the same openings with the same colours in the same order
 # give the same games. Times are masked (think times, dates, the pace line);
-# c-gomoku-cli's dump of its options, which precedes the games, is left out
-# (docs/gomoku-cli.md lists what still differs).
+# docs/gomoku-cli.md lists what still differs.
 #
 # usage: scripts/compare-c-gomoku-cli.sh C_GOMOKU_CLI [ARENA] [KEEP_DIR]
 #   C_GOMOKU_CLI  path of a c-gomoku-cli binary (built from its public source,
@@ -55,12 +54,8 @@ s1=(-engine "cmd=$ARENA engine search depth=1 nodes=3000 time=600000" name=searc
 s2=(-engine "cmd=$ARENA engine search depth=2 nodes=3000 time=600000" name=search2)
 status=0
 
-# stdout_lines FILE: the lines after c-gomoku-cli's dump of its options
-# (its last line of dashes), the pace masked.
-stdout_lines() {
-	awk 'NR == FNR { if ($0 == "---------------------------") last = FNR; next } FNR > last' "$1" "$1" |
-		grep -v -e '^seed ' | sed -E 's/^Matches\/min: .*/Matches\/min: (masked)/'
-}
+# stdout_lines FILE: every line, the pace masked.
+stdout_lines() { grep -v -e '^seed ' "$1" | sed -E 's/^Matches\/min: .*/Matches\/min: (masked)/'; }
 mask_records() { sed -E -e 's/DT\[[^]]*\]/DT[]/' -e 's/C\[[0-9]+ms\]/C[ms]/g' -e 's/^\[Date "[^"]*"\]/[Date ""]/' "$1"; }
 
 # scenario NAME ARGS...: runs both, compares, says MATCH or DIFFERS.

@@ -302,7 +302,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
-	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CLI: &cliRun{openings: openFile}, Debug: debug}
+	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CLI: &cliRun{openings: openFile, openingType: openType}, Debug: debug}
 	p.PGN, p.SGF, p.Msg, p.Sample = pgn, sgf, msg, sampling
 	p.FileStyle, p.RuleCode = arbiter.StyleCGomokuCli, cliRuleCode(rule)
 	if transcript {
@@ -319,7 +319,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 			return nil, usage("engine %d: %v", i+1, err)
 		}
 		p.Entrants = append(p.Entrants, ent)
-		p.CLI.named = append(p.CLI.named, e.name != "")
+		p.CLI.engines = append(p.CLI.engines, e)
 	}
 	event.UniqueNames(p.Entrants)
 	if trans {
@@ -363,9 +363,10 @@ func cliRule(s string) (rules.Rule, error) {
 
 // cliRun is what a c-gomoku-cli command line needs beyond the match plan.
 type cliRun struct {
-	openings string         // -openings file=, for "Load opening file"
-	named    []bool         // per entrant: name= was given
-	about    []engine.About // per entrant: its answer to ABOUT before the match
+	openings    string         // -openings file=, for "Load opening file"
+	openingType string         // -openings type=
+	engines     []*cliEngine   // per entrant, as given (-each applied)
+	about       []engine.About // per entrant: its answer to ABOUT before the match
 }
 
 // askAbout starts every engine once before the match and asks it ABOUT,
@@ -388,7 +389,7 @@ func (c *cliRun) askAbout(p *matchPlan) {
 			continue
 		}
 		c.about[i] = a
-		if !c.named[i] && a.Name != "" {
+		if c.engines[i].name == "" && a.Name != "" {
 			p.Entrants[i].Spec.Name = a.Name
 		}
 	}

@@ -67,6 +67,7 @@ func (v *cliView) Observe(u event.Update) {
 	switch u := u.(type) {
 	case event.Began:
 		v.total, v.begin = u.Total, v.now()
+		fmt.Fprint(v.w, term.CleanLines(cliDump(p)))
 		if u.Seed != 0 {
 			v.println(fmt.Sprintf("seed %d", u.Seed))
 		}
