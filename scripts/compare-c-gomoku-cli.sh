@@ -113,6 +113,11 @@ scenario renju-empty-board "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 4 -boardsiz
 scenario pos-transform "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 0 -boardsize 15 -games 40 \
 	-openings file="$work/odd-pos.txt" type=pos order=random srand=21 -transform
 
+# An engine that plays an occupied point: the illegal-move line, the
+# forfeit.
+scenario illegal-move "${g1[@]}" -engine "cmd=$ARENA engine faulty illegal-at=3" name=faulty -each tc=1200 -rule 0 \
+	-boardsize 15 -games 8 -openings file="$work/odd.txt" -repeat
+
 # Engines without name=: each is named by its answer to ABOUT.
 scenario about-names -engine "cmd=$ARENA engine greedy" -engine "cmd=$ARENA engine search depth=1 nodes=3000 time=600000" \
 	-each tc=1200 -rule 0 -boardsize 15 -games 30 -openings file="$work/odd.txt" order=random srand=11 -repeat

@@ -13,6 +13,7 @@ import (
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
+	"gomoku-arena/rules"
 )
 
 // cliView prints a match the way c-gomoku-cli prints one, line for line
@@ -88,7 +89,11 @@ func (v *cliView) Observe(u event.Update) {
 			}
 		}
 		result, reason := record.CGomokuCliOutcome(rec, "1-0", "1/2-1/2", "0-1")
-		v.println(fmt.Sprintf("[%d] Finished game %d (%s vs %s): %s {%s}", v.table(rec.Game), rec.Game, rec.Black, rec.White, result, reason))
+		table := v.table(rec.Game)
+		if line := cliFaultLine(rec); line != "" {
+			v.println(fmt.Sprintf("[%d] %s", table, line))
+		}
+		v.println(fmt.Sprintf("[%d] Finished game %d (%s vs %s): %s {%s}", table, rec.Game, rec.Black, rec.White, result, reason))
 		v.println(fmt.Sprintf("Score of %s vs %s: %s", p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name, cliScore(e.WDL)))
 		if p.SPRT != nil {
 			v.println(cliSPRTLine(*p.SPRT, e.WDL))
@@ -110,6 +115,37 @@ func (v *cliView) table(n int) int {
 		return t
 	}
 	return 1
+}
+
+// cliFaultLine is the line c-gomoku-cli prints on stdout before the
+// Finished line of a game lost by an illegal stone or a move that came too
+// late (game.cpp, Game::play): who, and after how many of the engines'
+// moves. Other forfeits it reports on stderr, and so does the arena.
+func cliFaultLine(rec *record.Record) string {
+	if len(rec.Moves) == 0 {
+		return ""
+	}
+	last := rec.Moves[len(rec.Moves)-1]
+	if last.Refused == "" || last.Raw != "" {
+		return ""
+	}
+	played := 0
+	for _, m := range rec.Moves {
+		if !m.Opening && m.Refused == "" {
+			played++
+		}
+	}
+	name := rec.Black
+	if last.Color == rules.White {
+		name = rec.White
+	}
+	switch {
+	case rec.End == record.Time && last.Refused == record.RefusedLate:
+		return fmt.Sprintf("engine %s timeout at %d moves after opening", name, played)
+	case rec.End == record.Illegal:
+		return fmt.Sprintf("engine %s output illegal move at %d moves after opening: %s", name, played, last.Point)
+	}
+	return ""
 }
 
 // load prints c-gomoku-cli's "Load engine" lines for the engines a table

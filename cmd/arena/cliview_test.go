@@ -59,6 +59,15 @@ func TestCliViewGolden(t *testing.T) {
 	v.Observe(event.GameStarted{Number: 2, Black: "beta", White: "alpha", Table: 2})
 	for i, g := range games {
 		rec := &record.Record{Game: i + 1, Black: g.black, White: g.white, Winner: g.winner, End: g.end, Detail: g.detail}
+		// Two opening stones, two moves, and for the forfeits the stone
+		// refused: c-gomoku-cli prints a line for an illegal or late one.
+		rec.Moves = []record.Move{{Color: rules.Black, Opening: true}, {Color: rules.White, Opening: true}, {Color: rules.Black}, {Color: rules.White}}
+		switch g.end {
+		case record.Time:
+			rec.Moves = append(rec.Moves, record.Move{Color: rules.White, Point: rules.Point{X: 3, Y: 4}, Refused: record.RefusedLate})
+		case record.Illegal:
+			rec.Moves = append(rec.Moves, record.Move{Color: rules.White, Point: rules.Point{X: 7, Y: 7}, Refused: "occupied"})
+		}
 		first := rec.Score()
 		if g.black != "alpha" {
 			first = 1 - first
