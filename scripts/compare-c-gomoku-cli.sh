@@ -56,7 +56,7 @@ status=0
 
 # stdout_lines FILE: every line, the pace masked.
 stdout_lines() { grep -v -e '^seed ' "$1" | sed -E 's/^Matches\/min: .*/Matches\/min: (masked)/'; }
-mask_records() { sed -E -e 's/DT\[[^]]*\]/DT[]/' -e 's/C\[[0-9]+ms\]/C[ms]/g' -e 's/^\[Date "[^"]*"\]/[Date ""]/' "$1"; }
+mask_records() { [ -f "$1" ] || return 0; sed -E -e 's/DT\[[^]]*\]/DT[]/' -e 's/C\[[0-9]+ms\]/C[ms]/g' -e 's/^\[Date "[^"]*"\]/[Date ""]/' "$1"; }
 
 # scenario NAME ARGS...: runs both, compares, says MATCH or DIFFERS.
 scenario() {
@@ -70,7 +70,7 @@ scenario() {
 		# Several games at once: which worker plays which game and the order
 		# of the lines are the machine's; the games themselves are not.
 		for f in cgc arena; do
-			grep -E 'Finished game' "$d/$f/stdout" | sed -E 's/^\[[0-9]+\] //' | sort >"$d/$f/games"
+			{ grep -E 'Finished game' "$d/$f/stdout" || true; } | sed -E 's/^\[[0-9]+\] //' | sort >"$d/$f/games"
 			mask_records "$d/$f/games.sgf" | awk 'BEGIN{RS=""} {gsub(/\n/," "); print}' | sort >"$d/$f/sgf"
 		done
 		diff -u "$d/cgc/games" "$d/arena/games" >"$d/diff.stdout" || ok=0
@@ -84,7 +84,7 @@ scenario() {
 		echo "$name: MATCH ($games games)"
 	else
 		echo "$name: DIFFERS ($games games by c-gomoku-cli); first differences:"
-		cat "$d"/diff.* | head -40
+		awk 'NR <= 40' "$d"/diff.*
 		status=1
 	fi
 }
