@@ -226,7 +226,9 @@ func TestStandingsRebuildFromTheJournal(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	before, _ := os.ReadFile(filepath.Join(out, "standings.json"))
+	page, _ := os.ReadFile(filepath.Join(out, "index.html"))
 	os.Remove(filepath.Join(out, "standings.json"))
+	os.Remove(filepath.Join(out, "index.html"))
 	os.RemoveAll(filepath.Join(out, "games"))
 	if o, errOut, code := runArena(t, "standings", out); code != 0 {
 		t.Fatalf("standings: %d %s %s", code, o, errOut)
@@ -241,6 +243,10 @@ func TestStandingsRebuildFromTheJournal(t *testing.T) {
 	}
 	if !json.Valid(after) {
 		t.Errorf("rebuilt standings.json is not JSON:\n%s", after)
+	}
+	// The page too: every file a run writes is rebuilt.
+	if rebuilt, err := os.ReadFile(filepath.Join(out, "index.html")); err != nil || len(page) == 0 || !bytes.Equal(page, rebuilt) {
+		t.Errorf("index.html not rebuilt as the run wrote it (%v):\n%s\n---\n%s", err, page, rebuilt)
 	}
 }
 
