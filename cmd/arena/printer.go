@@ -25,7 +25,10 @@ import (
 type printer interface {
 	event.Observer
 	println(line string) // a front end's own line, above any status line
-	close()              // the event is over: clear the status line
+	// noticeTo prints a line to w (stderr), above any status line: the
+	// status line is cleared first, so the line starts a line of its own.
+	noticeTo(w io.Writer, line string)
+	close() // the event is over: clear the status line
 }
 
 // newPrinter is the terminal style on a terminal, else the plain one;
@@ -68,6 +71,12 @@ func (p *plain) println(line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fmt.Fprintln(p.w, term.Clean(line))
+}
+
+func (p *plain) noticeTo(w io.Writer, line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintln(w, term.Clean(line))
 }
 
 func (p *plain) close() {}
@@ -165,6 +174,14 @@ func (t *terminal) println(line string) {
 	defer t.mu.Unlock()
 	t.clearStatus()
 	fmt.Fprintln(t.w, term.Clean(line))
+	t.status()
+}
+
+func (t *terminal) noticeTo(w io.Writer, line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.clearStatus()
+	fmt.Fprintln(w, term.Clean(line))
 	t.status()
 }
 
