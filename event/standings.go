@@ -192,6 +192,13 @@ func (p *publisher) rewrite() error {
 	return nil
 }
 
+// records are the records so far, in a slice of the caller's own.
+func (p *publisher) records() []*record.Record {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.done)
+}
+
 // played is the number of games finished.
 func (p *publisher) played() int {
 	p.mu.Lock()

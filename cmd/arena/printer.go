@@ -129,6 +129,7 @@ type terminal struct {
 	// capped: total is only the most games there can be (an SPRT stops the
 	// match when it decides), so no time left is estimated from it.
 	capped  bool
+	before  int // games finished before this run
 	done    int
 	start   time.Time
 	drawn   time.Time // last status line, to redraw at most a few times a second
@@ -147,7 +148,9 @@ func (t *terminal) Observe(u event.Update) {
 	defer t.mu.Unlock()
 	switch u := u.(type) {
 	case event.Began:
-		t.total, t.start, t.capped = u.Total-u.Finished, t.now(), u.Capped
+		t.total, t.start, t.capped, t.before = u.Total-u.Finished, t.now(), u.Capped, u.Finished
+	case event.Replanned:
+		t.total = u.Total - t.before
 	case event.GameStarted:
 		t.running[arbiter.Key{Round: u.Round, Number: u.Number}] = &inPlay{names: t.describe(u)}
 		t.status()
