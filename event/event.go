@@ -65,7 +65,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	if gw != nil {
-		defer gw.Close()                 // after the engines, whose relays it serves
+		defer gw.Close()                               // after the engines, whose relays it serves
 		if played(f.done) < PlannedGames(id, f.done) { // a finished event has nothing to wait for
 			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
 			if missing := gw.WaitEntrants(drain); len(missing) > 0 {
