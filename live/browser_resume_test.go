@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -203,4 +204,113 @@ args = ["think=1500ms", "say=thinking hard"]
 			}
 		})
 	}
+}
+
+// TestPenteReplayInBrowser: a Pente game's replay takes captured stones off
+// the board and says how many each side has captured, at every move.
+func TestPenteReplayInBrowser(t *testing.T) {
+	ctx := browser(t)
+	// Two random movers (seeded: the same games every time) capture pairs.
+	dir := t.TempDir()
+	src := `name = "pente"
+rule = "pente"
+format = "double-round-robin"
+move_cap = 150
+output = "out"
+[clock]
+match = "60s"
+[[engine]]
+name = "r1"
+command = "builtin:random"
+args = ["seed=1"]
+[[engine]]
+name = "r2"
+command = "builtin:random"
+args = ["seed=2"]
+`
+	os.WriteFile(filepath.Join(dir, "pente.toml"), []byte(src), 0o644)
+	cfg, err := config.Load(filepath.Join(dir, "pente.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := event.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	out := ev.Folder()
+	recs, err := journal.Read(filepath.Join(out, event.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var game *record.Record // the game with the most captures
+	most := 0
+	for _, r := range recs {
+		n := 0
+		for _, m := range r.Moves {
+			n += len(m.Captured)
+		}
+		if n > most {
+			game, most = r, n
+		}
+	}
+	if game == nil {
+		t.Fatal("no game of the match captured a pair")
+	}
+	srv, h := live.NewServer(), live.NewHub()
+	path := srv.Add("pente", out, h)
+	ln, err := live.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go live.Follow(sctx, out, h, 20*time.Millisecond)
+	go srv.Serve(sctx, ln)
+	url := "http://" + ln.Addr().String() + path
+	do(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#conn.ok")))
+	poll(t, ctx, `document.querySelectorAll("#games tbody tr").length === 2`)
+	do(t, ctx, chromedp.Navigate(fmt.Sprintf("%s#game=%d.%d", url, game.Round, game.Game)), chromedp.WaitVisible(chromedp.CSS("#replay-board svg")))
+	poll(t, ctx, fmt.Sprintf(`document.getElementById("replay-ply").textContent === "%d / %d"`, len(game.Moves), len(game.Moves)))
+	// The final position, and the positions before and after each capture,
+	// compared with the record's.
+	plies := []int{len(game.Moves)}
+	for i, m := range game.Moves {
+		if len(m.Captured) > 0 {
+			plies = append(plies, i, i+1)
+		}
+	}
+	for _, ply := range plies {
+		eval[any](t, ctx, fmt.Sprintf("showPly(%d); null", ply))
+		took := map[string]int{}
+		on := map[[2]int]bool{}
+		for _, m := range game.Moves[:ply] {
+			if m.Refused != "" || m.Raw != "" {
+				continue
+			}
+			on[[2]int{m.Point.X, m.Point.Y}] = true
+			for _, c := range m.Captured {
+				delete(on, [2]int{c.X, c.Y})
+			}
+			took[m.Color.String()] += len(m.Captured)
+		}
+		want := fmt.Sprintf("Captures: Black %s, White %s", pairs(took["black"]), pairs(took["white"]))
+		if got := text(t, ctx, "#replay-captures"); got != want {
+			t.Fatalf("move %d: the page says %q, the record %q", ply, got, want)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll("#replay-board circle.stone").length`); n != len(on) {
+			t.Fatalf("move %d: %d stones on the page's board, %d on the record's", ply, n, len(on))
+		}
+	}
+	screenshot(t, ctx, "pente-replay")
+}
+
+func pairs(stones int) string {
+	unit := " pairs"
+	if stones == 2 {
+		unit = " pair"
+	}
+	return fmt.Sprintf("%d%s (%d stones)", stones/2, unit, stones)
 }
