@@ -161,9 +161,20 @@ func TestResumedEventState(t *testing.T) {
 	}
 	drain, stop := context.WithCancel(context.Background())
 	defer stop()
-	if _, err := ev.Run(drain, context.Background(), &stopAfter{n: 4, stop: stop}); err == nil {
+	// The first run's page: 12 games planned, 9 once the refuser is
+	// withdrawn (before round 2 is paired).
+	first, err := live.Start("127.0.0.1:0", cfg.Name, ev.Folder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if got := waitState(t, first.URL, func(pageState) bool { return true }); got.Total != 0 {
+		t.Fatalf("a page before the event began: total %d", got.Total)
+	}
+	if _, err := ev.Run(drain, context.Background(), event.Observers{first, &stopAfter{n: 4, stop: stop}}); err == nil {
 		t.Fatal("the first run was not stopped")
 	}
+	waitState(t, first.URL, func(s pageState) bool { return s.Finished == 4 && s.Total == 9 })
 
 	ev, err = event.New(cfg)
 	if err != nil {
