@@ -10,10 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
+	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/live"
 	"gomoku-arena/results/journal"
+	"gomoku-arena/rules"
 )
 
 // resumable writes a 6-entrant Swiss of 4 rounds whose top seed refuses to
@@ -227,3 +231,63 @@ func TestResumedEventState(t *testing.T) {
 type observerFunc func(event.Update)
 
 func (f observerFunc) Observe(u event.Update) { f(u) }
+
+// A match stopped after 4 games and continued with its page: before a game
+// of the continued run ends, the page's encounter counts the journal's 4
+// games (and its plot their 2 pairs); at the end all 8.
+func TestResumedMatchState(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m")
+	free, _ := rules.ByName("freestyle")
+	newMatch := func() *event.Match {
+		m := event.NewMatch("resumed match", free, 9)
+		ctl := clock.Control{Match: time.Minute, Tolerance: time.Second}
+		m.Out, m.Games, m.Suite = out, 8, arbiter.Suite{Pairs: true}
+		m.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "greedy", Command: "builtin:greedy"}, Clock: ctl},
+			{Spec: engine.Spec{Name: "random", Command: "builtin:random", Args: []string{"seed=3"}}, Clock: ctl}}
+		return m
+	}
+	drain, stop := context.WithCancel(context.Background())
+	defer stop()
+	if err := newMatch().Run(drain, context.Background(), &stopAfter{n: 4, stop: stop}); err != nil {
+		t.Fatal(err)
+	}
+	pg, err := live.Start("127.0.0.1:0", "resumed match", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	type matchState struct {
+		Finished int `json:"finished"`
+		Match    []struct {
+			W, D, L int
+			Points  []any `json:"points"`
+		} `json:"match"`
+	}
+	read := func() matchState {
+		resp, err := http.Get(pg.URL + "api/state")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m struct{ Data matchState }
+		json.NewDecoder(resp.Body).Decode(&m)
+		return m.Data
+	}
+	var before matchState
+	gate := observerFunc(func(u event.Update) {
+		if _, ok := u.(event.GameStarted); ok && before.Finished == 0 {
+			waitState(t, pg.URL, func(s pageState) bool { return s.Finished == 4 })
+			before = read()
+		}
+	})
+	if err := newMatch().Run(context.Background(), context.Background(), event.Observers{pg, gate}); err != nil {
+		t.Fatal(err)
+	}
+	if len(before.Match) != 1 || before.Match[0].W+before.Match[0].D+before.Match[0].L != 4 || len(before.Match[0].Points) != 2 {
+		t.Errorf("continued, before a game of the run ended: %+v; want the journal's 4 games, 2 points", before.Match)
+	}
+	after := waitState(t, pg.URL, func(s pageState) bool { return s.Finished == 8 })
+	if m := read().Match; after.Total != 8 || len(m) != 1 || m[0].W+m[0].D+m[0].L != 8 || len(m[0].Points) != 4 {
+		t.Errorf("finished: total %d, %+v; want 8 games, 4 points", after.Total, m)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/results/rating"
@@ -185,6 +186,32 @@ func (s *State) begin(id *event.Identity, total, finished int, done []*record.Re
 	for _, rec := range done {
 		if rec.IsGame() {
 			s.keep(rec)
+		}
+	}
+	s.Match = nil
+	if id.Kind == event.KindMatch && len(done) > 0 {
+		s.tally(id, done)
+	}
+}
+
+// tally counts a continued match's journaled games into its encounters'
+// views, game by game as the match counted them (each point of the plots
+// as it was).
+func (s *State) tally(id *event.Identity, done []*record.Record) {
+	m, err := event.Tally(id)
+	if err != nil {
+		return
+	}
+	if id.Match.Shard != "" {
+		if m.Shard, err = arbiter.ParseShard(id.Match.Shard); err != nil {
+			return
+		}
+	}
+	for _, rec := range done {
+		games, _ := m.Replay([]*record.Record{rec}) // the event has checked the journal against the schedule
+		for _, g := range games {
+			e := g.Encounter
+			s.counted(matchCount{First: e.First, Second: e.Second, WDL: e.WDL, Penta: e.Penta, Decision: e.Decision})
 		}
 	}
 }
