@@ -194,7 +194,8 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if _, err := m.Replay(done); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, JournalFile), err)
 	}
-	began := Began{Name: m.Event, Identity: m.identity(), Total: len(m.Share()), Finished: len(done), Capped: m.SPRT != nil}
+	began := Began{Name: m.Event, Identity: m.identity(), Total: len(m.Share()), Finished: len(done), Capped: m.SPRT != nil,
+		Done: done}
 	if m.seedChosen {
 		began.Seed = m.Suite.Seed
 	}

@@ -363,3 +363,26 @@ func TestMergeRefusesShardsOfDifferentMatches(t *testing.T) {
 		t.Errorf("shard 0 again with another seed: exit %d\n%s%s", code, o, e)
 	}
 }
+
+// arena match -sample with a relative file and no -shard writes the
+// samples into the match folder, beside its journal, not into the current
+// directory; the summary says where.
+func TestMatchSamplesGoIntoTheMatchFolder(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m")
+	name := fmt.Sprintf("samples-%d.csv", os.Getpid())
+	stdout, errOut, code := runArena(t, "match", "-games", "2", "-tc", "0", "-rule", "freestyle", "-size", "9", "-out", out,
+		"-sample", "file="+name, "builtin:greedy", "builtin:random seed=1")
+	defer os.Remove(name) // the old behaviour's file, if any
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if _, err := os.Stat(name); err == nil {
+		t.Errorf("samples written into the current directory")
+	}
+	if b, err := os.ReadFile(filepath.Join(out, name)); err != nil || len(b) == 0 {
+		t.Errorf("no samples in the match folder: %v", err)
+	}
+	if !strings.Contains(stdout, "samples written to "+filepath.Join(out, name)) {
+		t.Errorf("the summary does not say where the samples are:\n%s", stdout)
+	}
+}
