@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"gomoku-arena/event"
@@ -19,6 +18,9 @@ func runRate(args []string, stdout, stderr io.Writer) error {
 			"White is the engine that moved first; a journaled game's first mover is its Black. See docs/rating.md.", stdout)
 	offset := fs.Float64("offset", 0, "add this to every rating (BayesElo's offset; Gomocup uses 1600)")
 	format := fs.String("format", "text", "output: text (BayesElo's table), markdown, csv, json or html")
+	def := bayeselo.DefaultOptions()
+	advantage := fs.Float64("advantage", def.Advantage, "the first mover's advantage in Elo (BayesElo's advantage; Gomocup's build uses 0)")
+	drawElo := fs.Float64("drawelo", def.DrawElo, "the draw parameter in Elo (BayesElo's drawelo; Gomocup's build uses 0.01)")
 	los := fs.Bool("los", false, "also print the likelihood of superiority of every pair (BayesElo's los); with csv, only it")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -32,9 +34,6 @@ func runRate(args []string, stdout, stderr io.Writer) error {
 	default:
 		return usageError{fmt.Errorf("%w: -format %q: want text, markdown, csv, json or html", errUsage, *format), fs.usage}
 	}
-	if math.IsNaN(*offset) || math.IsInf(*offset, 0) {
-		return usageError{fmt.Errorf("%w: -offset %v is not a number", errUsage, *offset), fs.usage}
-	}
 	rg, err := event.GatherRatedGames(fs.Args())
 	if err != nil {
 		return err
@@ -42,7 +41,7 @@ func runRate(args []string, stdout, stderr io.Writer) error {
 	if len(rg.Games) == 0 {
 		return fmt.Errorf("no rated games in %s", strings.Join(fs.Args(), ", "))
 	}
-	list, err := bayeselo.Rate(rg.Names, rg.Games, bayeselo.Options{Offset: *offset})
+	list, err := bayeselo.Rate(rg.Names, rg.Games, bayeselo.Options{Offset: *offset, Advantage: *advantage, DrawElo: *drawElo})
 	if err != nil {
 		return err
 	}

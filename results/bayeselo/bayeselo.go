@@ -25,7 +25,8 @@ type Game struct {
 	Result        Result
 }
 
-// BayesElo's defaults (CBradleyTerry's constructor and CEloRatingCUI's).
+// BayesElo's defaults (CBradleyTerry's constructor and CEloRatingCUI's,
+// in Rémi Coulom's distribution, version 0057).
 const (
 	// Advantage is the first mover's advantage in Elo that `mm` assumes
 	// when not asked to estimate it.
@@ -45,8 +46,9 @@ const (
 	mmMaxSweep = 10000
 	// tailCut is how far (in natural log-likelihood) below its peak the
 	// exactdist grid is evaluated; beyond it a point weighs less than
-	// e⁻⁴⁰ of the peak, far below a rounding error of the sums.
-	tailCut = 40
+	// e⁻³⁰ (10⁻¹³) of the peak: the whole tail moves an interval's end by
+	// less than a millionth of an Elo point.
+	tailCut = 30
 )
 
 // Rating is one line of the list, in BayesElo's units: Elo and Oppo are
@@ -84,12 +86,19 @@ type List struct {
 	order []int // Ratings[k] is player order[k]
 }
 
-// Options are the commands' arguments that this package takes.
+// Options are the settings of BayesElo's commands that this package takes.
 type Options struct {
 	// Offset is added to every rating (BayesElo's `offset`; its default 0
 	// centres the list on 0).
 	Offset float64
+	// Advantage and DrawElo are the model's parameters (BayesElo's
+	// `advantage` and `drawelo`), held fixed by `mm`. Gomocup's build of
+	// BayesElo changes their defaults to 0 and 0.01.
+	Advantage, DrawElo float64
 }
+
+// DefaultOptions are BayesElo's defaults.
+func DefaultOptions() Options { return Options{Advantage: Advantage, DrawElo: DrawElo} }
 
 // Rate computes the rating list of the named players from their games,
 // as BayesElo's elo, mm, exactdist and ratings do. Every player must have
@@ -97,10 +106,20 @@ type Options struct {
 // appearance (each game's First, then its Second); giving names in that
 // order makes the MM sweeps, and so where they stop, the same.
 func Rate(names []string, games []Game, opt Options) (*List, error) {
-	if math.IsNaN(opt.Offset) || math.IsInf(opt.Offset, 0) {
-		return nil, fmt.Errorf("bayeselo: offset %v is not a number", opt.Offset)
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"offset", opt.Offset}, {"advantage", opt.Advantage}, {"drawelo", opt.DrawElo}} {
+		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || math.Abs(v.x) > 1e6 {
+			return nil, fmt.Errorf("bayeselo: %s %v is not a usable number of Elo points", v.name, v.x)
+		}
 	}
-	m, err := newModel(len(names), games)
+	if opt.DrawElo <= 0 {
+		// The draw probability would be 0, and the prior's virtual draws
+		// impossible.
+		return nil, fmt.Errorf("bayeselo: drawelo %v: it must be more than 0", opt.DrawElo)
+	}
+	m, err := newModel(len(names), games, opt.Advantage, opt.DrawElo)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +130,7 @@ func Rate(names []string, games []Game, opt Options) (*List, error) {
 	}
 	m.addPrior(Prior)
 	sweeps := m.minorizationMaximization()
-	x := math.Pow(10, -DrawElo/400)
+	x := math.Pow(10, -opt.DrawElo/400)
 	scale := x * 4 / ((1 + x) * (1 + x))
 
 	n := len(names)
@@ -120,9 +139,9 @@ func Rate(names []string, games []Game, opt Options) (*List, error) {
 		l.order[i] = i
 	}
 	slices.SortStableFunc(l.order, func(a, b int) int { return cmp.Compare(m.elo[b], m.elo[a]) })
-	var dist []float64
+	var sc scratch
 	for k, i := range l.order {
-		lower, upper := m.exactInterval(i, &dist)
+		lower, upper := m.exactInterval(i, &sc)
 		r := &l.Ratings[k]
 		r.Name = names[i]
 		r.Elo = scale*m.elo[i] + opt.Offset
@@ -155,15 +174,20 @@ type model struct {
 	points    []float64
 	draws     []int
 	elo       []float64 // centred, unscaled
+
+	advantage, drawElo float64
+	thetaW, thetaD     float64 // 10^(advantage/400), 10^(drawelo/400)
 }
 
 var errNoPlayers = errors.New("bayeselo: no players")
 
-func newModel(n int, games []Game) (*model, error) {
+func newModel(n int, games []Game, advantage, drawElo float64) (*model, error) {
 	if n == 0 {
 		return nil, errNoPlayers
 	}
-	m := &model{n: n, trueGames: make([]int, n), points: make([]float64, n), draws: make([]int, n), elo: make([]float64, n)}
+	m := &model{n: n, trueGames: make([]int, n), points: make([]float64, n), draws: make([]int, n), elo: make([]float64, n),
+		advantage: advantage, drawElo: drawElo,
+		thetaW: math.Pow(10, advantage/400), thetaD: math.Pow(10, drawElo/400)}
 	// Count the games per unordered pair, from the side of its lower index.
 	type counts struct{ g, wij, dij, lij, wji, dji, lji int32 }
 	index := map[uint64]int32{}
@@ -280,10 +304,9 @@ func (m *model) addPrior(prior float32) {
 }
 
 // minorizationMaximization is `mm` with its default flags: the advantage
-// and drawelo held at their defaults. It returns the sweeps made.
+// and drawelo held where they are. It returns the sweeps made.
 func (m *model) minorizationMaximization() int {
-	thetaW := math.Pow(10, Advantage/400)
-	thetaD := math.Pow(10, DrawElo/400)
+	thetaW, thetaD := m.thetaW, m.thetaD
 	gamma := make([]float64, m.n)
 	next := make([]float64, m.n)
 	for i := range gamma {
@@ -354,34 +377,35 @@ func gridValue(i int) float64 {
 // exactInterval is `exactdist` for player p: the ends of the 95% interval
 // of its rating's likelihood, its opponents held at their ratings less the
 // share that keeps the mean (CBradleyTerry::GetPlayerDist and
-// CCDistribution::GetLowerValue/GetUpperValue). dist is scratch space.
-func (m *model) exactInterval(p int, dist *[]float64) (lower, upper float64) {
-	if len(*dist) < resolution {
-		*dist = make([]float64, resolution)
-	}
-	ll := *dist
+// CCDistribution::GetLowerValue/GetUpperValue). sc is scratch space.
+func (m *model) exactInterval(p int, sc *scratch) (lower, upper float64) {
+	ll := sc.grow(resolution, m.start[p+1]-m.start[p])
 	// The log-likelihood is concave in the rating (each game's is), so the
 	// points worth summing are one run around the peak: walk out from the
 	// point nearest the rating until the likelihood has fallen tailCut below
 	// the best seen.
 	startAt := int(math.Round((m.elo[p]-gridMin)*resolution/(gridMax-gridMin) - 0.5))
 	startAt = min(max(startAt, 0), resolution-1)
-	best := m.logLikelihood(p, gridValue(startAt))
+	w := m.newWalk(p, startAt, sc)
+	best := w.logLikelihood()
 	ll[startAt] = best
 	hi := startAt
 	for hi+1 < resolution {
-		v := m.logLikelihood(p, gridValue(hi+1))
+		w.step(+1)
 		hi++
+		v := w.logLikelihood()
 		ll[hi] = v
 		best = max(best, v)
 		if v < best-tailCut {
 			break
 		}
 	}
+	w = m.newWalk(p, startAt, sc)
 	lo := startAt
 	for lo > 0 {
-		v := m.logLikelihood(p, gridValue(lo-1))
+		w.step(-1)
 		lo--
+		v := w.logLikelihood()
 		ll[lo] = v
 		best = max(best, v)
 		if v < best-tailCut {
@@ -402,6 +426,22 @@ func (m *model) exactInterval(p int, dist *[]float64) (lower, upper float64) {
 		}
 	}
 	return boundValue(ll, lo, hi, +1), boundValue(ll, lo, hi, -1)
+}
+
+// scratch is exactdist's working memory, reused from player to player.
+type scratch struct {
+	dist, t, u []float64
+}
+
+func (sc *scratch) grow(points, pairs int) []float64 {
+	if len(sc.dist) < points {
+		sc.dist = make([]float64, points)
+	}
+	if len(sc.t) < pairs {
+		sc.t = make([]float64, pairs)
+		sc.u = make([]float64, pairs)
+	}
+	return sc.dist
 }
 
 // boundValue is CCDistribution::GetBoundValue: the point where the
@@ -431,56 +471,82 @@ func boundValue(p []float64, lo, hi, dir int) float64 {
 	return gridValue(0)
 }
 
-// logLikelihood is CBradleyTerry::LogLikelihood(p) with p rated x and every
-// other player moved by the opposite amount shared out (GetPlayerDist).
-// With t = 10^(Δ/400), every probability of the model is 1/(1+k·t^±1) for
-// constants k, so each pair costs one exponential.
-func (m *model) logLikelihood(p int, x float64) float64 {
-	kMinus := math.Pow(10, (DrawElo-Advantage)/400) // first mover's win: 10^((-Δ-adv+drawelo)/400) = kMinus/t
-	kPlus := math.Pow(10, (DrawElo+Advantage)/400)  // first mover's loss: 10^((Δ+adv+drawelo)/400) = kPlus·t
-	shift := 0.0
+// walk evaluates CBradleyTerry::LogLikelihood(p) along exactdist's grid,
+// p rated x and every other player moved by the opposite amount shared
+// out (GetPlayerDist). With t = 10^(Δ/400) for a pair, every probability of
+// the model is a ratio of terms linear in t (k₋ = 10^((drawelo-adv)/400),
+// k₊ = 10^((drawelo+adv)/400)):
+//
+//	p moving first:        win t/(t+k₋)     loss 1/(1+k₊t)   draw t(k₋k₊-1)/((t+k₋)(1+k₊t))
+//	the opponent first:    win 1/(1+k₋t)    loss t/(t+k₊)    draw t(k₋k₊-1)/((1+k₋t)(t+k₊))
+//
+// so a pair's log-likelihood is
+//
+//	u·(wᵢⱼ+dᵢⱼ+dⱼᵢ+lⱼᵢ) + c·(dᵢⱼ+dⱼᵢ) - (wᵢⱼ+dᵢⱼ)·ln(t+k₋) - (dᵢⱼ+lᵢⱼ)·ln(1+k₊t)
+//	                         - (wⱼᵢ+dⱼᵢ)·ln(1+k₋t) - (dⱼᵢ+lⱼᵢ)·ln(t+k₊)
+//
+// with u = ln t and c = ln(k₋k₊-1): four logarithms, where BayesElo takes
+// four powers and six logarithms, and the draw's 1-win-loss, which loses
+// digits far from the peak, is exact. From one grid point to the next
+// every Δ grows by the same amount, so t is multiplied by a constant.
+type walk struct {
+	pairs  []pairing
+	t      []float64 // 10^(Δ/400) per pair at the current point
+	u0     []float64 // ln t per pair at the starting point
+	steps  int       // grid points from the starting point
+	uStep  float64   // how much every ln t grows per grid point
+	ratio  float64   // exp(uStep)
+	kMinus float64
+	kPlus  float64
+	c      float64
+}
+
+// newWalk starts a walk for player p at grid point at.
+func (m *model) newWalk(p, at int, sc *scratch) walk {
+	pairs := m.pairs[m.start[p]:m.start[p+1]]
+	w := walk{pairs: pairs, t: sc.t[:len(pairs)], u0: sc.u[:len(pairs)]}
+	w.kMinus = math.Pow(10, (m.drawElo-m.advantage)/400)
+	w.kPlus = math.Pow(10, (m.drawElo+m.advantage)/400)
+	w.c = math.Log(w.kMinus*w.kPlus - 1)
+	x := gridValue(at)
+	growth, shift := 1.0, 0.0 // dΔ/dx: p moves by x, the others by -x/(n-1)
 	if m.n > 1 {
+		growth += 1 / float64(m.n-1)
 		shift = (x - m.elo[p]) / float64(m.n-1)
 	}
 	const ln10over400 = math.Ln10 / 400
-	result := 0.0
-	for _, c := range m.pairs[m.start[p]:m.start[p+1]] {
-		delta := x - (m.elo[c.opp] - shift)
-		t := math.Exp(delta * ln10over400)
-		// p moving first, Δ = x - opponent.
-		win := 1 / (1 + kMinus/t)
-		loss := 1 / (1 + kPlus*t)
-		if c.wij != 0 {
-			result += float64(c.wij) * math.Log(win)
-		}
-		if c.dij != 0 {
-			result += float64(c.dij) * logDraw(win, loss)
-		}
-		if c.lij != 0 {
-			result += float64(c.lij) * math.Log(loss)
-		}
-		// The opponent moving first: its Δ is -delta.
-		win = 1 / (1 + kMinus*t)
-		loss = 1 / (1 + kPlus/t)
-		if c.wji != 0 {
-			result += float64(c.wji) * math.Log(win)
-		}
-		if c.dji != 0 {
-			result += float64(c.dji) * logDraw(win, loss)
-		}
-		if c.lji != 0 {
-			result += float64(c.lji) * math.Log(loss)
-		}
+	w.uStep = growth * (gridMax - gridMin) / resolution * ln10over400
+	w.ratio = math.Exp(w.uStep)
+	for k, c := range pairs {
+		w.u0[k] = (x - (m.elo[c.opp] - shift)) * ln10over400
+		w.t[k] = math.Exp(w.u0[k])
 	}
-	return result
+	return w
 }
 
-// logDraw is the log of the draw probability, 1 - win - loss; where
-// rounding leaves nothing for the draw (ratings thousands of points apart)
-// it is -∞, an impossible point, rather than the NaN of a negative log.
-func logDraw(win, loss float64) float64 {
-	if d := 1 - win - loss; d > 0 {
-		return math.Log(d)
+// step moves to the next grid point up (+1) or down (-1).
+func (w *walk) step(dir int) {
+	f := w.ratio
+	if dir < 0 {
+		f = 1 / w.ratio
 	}
-	return math.Inf(-1)
+	for k := range w.t {
+		w.t[k] *= f
+	}
+	w.steps += dir
+}
+
+// logLikelihood is p's log-likelihood at the current point.
+func (w *walk) logLikelihood() float64 {
+	result := 0.0
+	du := float64(w.steps) * w.uStep
+	for k, c := range w.pairs {
+		t, u := w.t[k], w.u0[k]+du
+		wij, dij, lij := float64(c.wij), float64(c.dij), float64(c.lij)
+		wji, dji, lji := float64(c.wji), float64(c.dji), float64(c.lji)
+		result += u*(wij+dij+dji+lji) + w.c*(dij+dji) -
+			(wij+dij)*math.Log(t+w.kMinus) - (dij+lij)*math.Log(1+w.kPlus*t) -
+			(wji+dji)*math.Log(1+w.kMinus*t) - (dji+lji)*math.Log(t+w.kPlus)
+	}
+	return result
 }

@@ -34,7 +34,8 @@
 //     the log-likelihood, and P(rᵢ > rⱼ) = erfc((rⱼ-rᵢ)/√(2σ²ᵢⱼ))/2.
 //
 // Where this package differs from the C++ it is in cost, never in result:
-// the grid is evaluated only where the likelihood is within e⁻⁴⁰ of its
-// peak (the rest weighs less than a rounding error), with one exponential
-// per opponent and point instead of four powers.
+// the grid is evaluated only where the likelihood is within e⁻³⁰ of its
+// peak (the rest moves an interval by less than a millionth of a point),
+// with four logarithms per opponent and point instead of four powers and
+// six logarithms.
 package bayeselo

@@ -58,8 +58,7 @@ func (s square) at(i, j int) float64 {
 func (m *model) covariance() square {
 	n := m.n - 1
 	h := make([]float64, n*n)
-	thetaW := math.Pow(10, Advantage/400)
-	thetaD := math.Pow(10, DrawElo/400)
+	thetaW, thetaD := m.thetaW, m.thetaD
 	gamma := make([]float64, m.n)
 	for i, e := range m.elo {
 		gamma[i] = math.Pow(10, e/400)

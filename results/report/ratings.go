@@ -109,19 +109,21 @@ func roundString(x float64) string {
 	return strconv.Itoa(int(math.Round(x)))
 }
 
-// writeRatingsText is BayesElo's `ratings` table:
+// writeRatingsText is BayesElo's `ratings` table, byte for byte as its
+// version 0057 prints it (names padded in bytes, as its setw does, and a
+// space at each line's end):
 //
 //	Rank Name   Elo    +    - games score oppo. draws
 //	   1 alpha  120  167  148     8   75%     5   50%
 func writeRatingsText(w io.Writer, l *bayeselo.List) error {
 	width := 4
 	for _, r := range l.Ratings {
-		width = max(width, utf8.RuneCountInString(r.Name))
+		width = max(width, len(r.Name))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%4s %s %5s %4s %4s %5s %5s %5s %5s\n", "Rank", pad("Name", width), "Elo", "+", "-", "games", "score", "oppo.", "draws")
+	fmt.Fprintf(&b, "Rank %-*s %5s %4s %4s %5s %5s %5s %5s \n", width, "Name", "Elo", "+", "-", "games", "score", "oppo.", "draws")
 	for k, r := range l.Ratings {
-		fmt.Fprintf(&b, "%4d %s %5s %4s %4s %5d %4s%% %5s %4s%%\n", k+1, pad(r.Name, width),
+		fmt.Fprintf(&b, "%4d %-*s %5s %4s %4s %5d %4s%% %5s %4s%% \n", k+1, width, r.Name,
 			roundString(r.Elo), roundString(r.Plus), roundString(r.Minus), r.Games,
 			roundString(r.Score()), roundString(r.Oppo), roundString(r.DrawRate()))
 	}
