@@ -20,6 +20,9 @@ func (l *List) LOS() ([][]float64, error) {
 	if m.n > MaxLOSPlayers {
 		return nil, fmt.Errorf("bayeselo: a likelihood-of-superiority table of %d players is too large (at most %d)", m.n, MaxLOSPlayers)
 	}
+	if a, b, ok := m.unconnected(); ok {
+		return nil, fmt.Errorf("bayeselo: no game connects %s and %s, even through others: their ratings cannot be compared, so there is no likelihood of superiority", l.nameOf(a), l.nameOf(b))
+	}
 	g := m.covariance()
 	los := make([][]float64, m.n)
 	for a, i := range l.order {
@@ -36,6 +39,40 @@ func (l *List) LOS() ([][]float64, error) {
 		}
 	}
 	return los, nil
+}
+
+// nameOf is the name of player i.
+func (l *List) nameOf(i int) string {
+	for k, j := range l.order {
+		if j == i {
+			return fmt.Sprintf("%q", l.Ratings[k].Name)
+		}
+	}
+	return fmt.Sprint(i)
+}
+
+// unconnected finds two players that no chain of games connects; the
+// Hessian is then singular (BayesElo's LU divides by zero there).
+func (m *model) unconnected() (a, b int, ok bool) {
+	seen := make([]bool, m.n)
+	stack := []int{0}
+	seen[0] = true
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range m.pairs[m.start[p]:m.start[p+1]] {
+			if !seen[c.opp] {
+				seen[c.opp] = true
+				stack = append(stack, int(c.opp))
+			}
+		}
+	}
+	for i, s := range seen {
+		if !s {
+			return 0, i, true
+		}
+	}
+	return 0, 0, false
 }
 
 // square is a dense symmetric matrix whose last row and column are zero:
@@ -88,9 +125,6 @@ func (m *model) covariance() square {
 		s := h[j*n+j]
 		for k := range j {
 			s -= h[j*n+k] * h[j*n+k]
-		}
-		if s <= 0 {
-			s = math.SmallestNonzeroFloat64 // only a disconnected list gets here
 		}
 		d := math.Sqrt(s)
 		h[j*n+j] = d

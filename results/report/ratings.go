@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"gomoku-arena/results/bayeselo"
 )
@@ -131,22 +130,21 @@ func writeRatingsText(w io.Writer, l *bayeselo.List) error {
 	return err
 }
 
-// writeLOSText is BayesElo's `los` matrix: a column per player headed by
-// the first two letters of its name, percent truncated.
+// writeLOSText is BayesElo's `los` matrix, byte for byte: a column per
+// player headed by the first two bytes of its name, percent truncated.
 func writeLOSText(w io.Writer, l *bayeselo.List, los [][]float64) error {
 	width := 0
 	for _, r := range l.Ratings {
-		width = max(width, utf8.RuneCountInString(r.Name))
+		width = max(width, len(r.Name))
 	}
 	var b strings.Builder
-	b.WriteString("\n" + pad("", width) + " ")
+	b.WriteString(strings.Repeat(" ", width) + " ")
 	for _, r := range l.Ratings {
-		head := []rune(r.Name)
-		fmt.Fprintf(&b, "%3s", string(head[:min(2, len(head))]))
+		fmt.Fprintf(&b, "%3s", r.Name[:min(2, len(r.Name))])
 	}
 	b.WriteString("\n")
 	for a, r := range l.Ratings {
-		b.WriteString(pad(r.Name, width) + " ")
+		fmt.Fprintf(&b, "%-*s ", width, r.Name)
 		for c := range l.Ratings {
 			if a == c {
 				b.WriteString("   ")
@@ -158,14 +156,6 @@ func writeLOSText(w io.Writer, l *bayeselo.List, los [][]float64) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// pad left-aligns s in width runes.
-func pad(s string, width int) string {
-	if n := utf8.RuneCountInString(s); n < width {
-		return s + strings.Repeat(" ", width-n)
-	}
-	return s
 }
 
 // ratingsJSON is the JSON rating list, a file format (docs/rating.md):
