@@ -430,16 +430,16 @@ func (m *model) exactInterval(p int, sc *scratch) (lower, upper float64) {
 
 // scratch is exactdist's working memory, reused from player to player.
 type scratch struct {
-	dist, t, u []float64
+	dist  []float64
+	terms []term
 }
 
 func (sc *scratch) grow(points, pairs int) []float64 {
 	if len(sc.dist) < points {
 		sc.dist = make([]float64, points)
 	}
-	if len(sc.t) < pairs {
-		sc.t = make([]float64, pairs)
-		sc.u = make([]float64, pairs)
+	if len(sc.terms) < pairs {
+		sc.terms = make([]term, pairs)
 	}
 	return sc.dist
 }
@@ -490,24 +490,27 @@ func boundValue(p []float64, lo, hi, dir int) float64 {
 // digits far from the peak, is exact. From one grid point to the next
 // every Δ grows by the same amount, so t is multiplied by a constant.
 type walk struct {
-	pairs  []pairing
-	t      []float64 // 10^(Δ/400) per pair at the current point
-	u0     []float64 // ln t per pair at the starting point
-	steps  int       // grid points from the starting point
-	uStep  float64   // how much every ln t grows per grid point
-	ratio  float64   // exp(uStep)
+	terms  []term
+	linear float64 // Σ (u·(wᵢⱼ+dᵢⱼ+dⱼᵢ+lⱼᵢ) + c·(dᵢⱼ+dⱼᵢ)) at the current point
+	slope  float64 // how much linear grows per grid point
+	ratio  float64 // t's factor per grid point
 	kMinus float64
 	kPlus  float64
-	c      float64
+}
+
+// term is one pair's share of the log-likelihood: its t and the weights
+// of its four logarithms.
+type term struct {
+	t, a1, b1, a2, b2 float64
 }
 
 // newWalk starts a walk for player p at grid point at.
 func (m *model) newWalk(p, at int, sc *scratch) walk {
 	pairs := m.pairs[m.start[p]:m.start[p+1]]
-	w := walk{pairs: pairs, t: sc.t[:len(pairs)], u0: sc.u[:len(pairs)]}
+	w := walk{terms: sc.terms[:len(pairs)]}
 	w.kMinus = math.Pow(10, (m.drawElo-m.advantage)/400)
 	w.kPlus = math.Pow(10, (m.drawElo+m.advantage)/400)
-	w.c = math.Log(w.kMinus*w.kPlus - 1)
+	c := math.Log(w.kMinus*w.kPlus - 1)
 	x := gridValue(at)
 	growth, shift := 1.0, 0.0 // dΔ/dx: p moves by x, the others by -x/(n-1)
 	if m.n > 1 {
@@ -515,11 +518,15 @@ func (m *model) newWalk(p, at int, sc *scratch) walk {
 		shift = (x - m.elo[p]) / float64(m.n-1)
 	}
 	const ln10over400 = math.Ln10 / 400
-	w.uStep = growth * (gridMax - gridMin) / resolution * ln10over400
-	w.ratio = math.Exp(w.uStep)
-	for k, c := range pairs {
-		w.u0[k] = (x - (m.elo[c.opp] - shift)) * ln10over400
-		w.t[k] = math.Exp(w.u0[k])
+	uStep := growth * (gridMax - gridMin) / resolution * ln10over400
+	w.ratio = math.Exp(uStep)
+	for k, pr := range pairs {
+		wij, dij, lij := float64(pr.wij), float64(pr.dij), float64(pr.lij)
+		wji, dji, lji := float64(pr.wji), float64(pr.dji), float64(pr.lji)
+		u := (x - (m.elo[pr.opp] - shift)) * ln10over400
+		w.terms[k] = term{t: math.Exp(u), a1: wij + dij, b1: dij + lij, a2: wji + dji, b2: dji + lji}
+		w.linear += u*(wij+dij+dji+lji) + c*(dij+dji)
+		w.slope += uStep * (wij + dij + dji + lji)
 	}
 	return w
 }
@@ -530,23 +537,18 @@ func (w *walk) step(dir int) {
 	if dir < 0 {
 		f = 1 / w.ratio
 	}
-	for k := range w.t {
-		w.t[k] *= f
+	for k := range w.terms {
+		w.terms[k].t *= f
 	}
-	w.steps += dir
+	w.linear += float64(dir) * w.slope
 }
 
 // logLikelihood is p's log-likelihood at the current point.
 func (w *walk) logLikelihood() float64 {
-	result := 0.0
-	du := float64(w.steps) * w.uStep
-	for k, c := range w.pairs {
-		t, u := w.t[k], w.u0[k]+du
-		wij, dij, lij := float64(c.wij), float64(c.dij), float64(c.lij)
-		wji, dji, lji := float64(c.wji), float64(c.dji), float64(c.lji)
-		result += u*(wij+dij+dji+lji) + w.c*(dij+dji) -
-			(wij+dij)*math.Log(t+w.kMinus) - (dij+lij)*math.Log(1+w.kPlus*t) -
-			(wji+dji)*math.Log(1+w.kMinus*t) - (dji+lji)*math.Log(t+w.kPlus)
+	result := w.linear
+	for _, e := range w.terms {
+		result -= e.a1*math.Log(e.t+w.kMinus) + e.b1*math.Log(1+w.kPlus*e.t) +
+			e.a2*math.Log(1+w.kMinus*e.t) + e.b2*math.Log(e.t+w.kPlus)
 	}
 	return result
 }
