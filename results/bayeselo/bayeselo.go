@@ -220,26 +220,14 @@ func newModel(n int, games []Game, advantage, drawElo float64) (*model, error) {
 		}
 		c := &tally[t]
 		c.g++
-		switch {
-		case !swapped && g.Result == FirstWins, swapped && g.Result == SecondWins:
-			if swapped {
-				c.lji++ // hi moved first and lost
-			} else {
-				c.wij++
-			}
-		case g.Result == Draw:
-			if swapped {
-				c.dji++
-			} else {
-				c.dij++
-			}
-		default: // the first mover lost
-			if swapped {
-				c.wji++
-			} else {
-				c.lij++
-			}
+		// From lo's side: the ij cells when lo moved first, the ji cells
+		// when hi did; w, d, l the first mover's result (BayesElo's result
+		// 0, 1, 2 is the first mover's loss, draw, win).
+		cell := [3]*int32{&c.lij, &c.dij, &c.wij}
+		if swapped {
+			cell = [3]*int32{&c.lji, &c.dji, &c.wji}
 		}
+		*cell[g.Result]++
 		m.trueGames[a]++
 		m.trueGames[b]++
 		switch g.Result {
