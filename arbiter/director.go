@@ -31,6 +31,11 @@ type Fixture struct {
 	Round, Number int
 	Black, White  int
 	Opening       []rules.Point
+	// Pairing is the event's pairing the game belongs to, counted from 0
+	// in the order of play; Game is the game's place in its pairing's
+	// mini-match (0 for a pairing of one game). The games of one pairing
+	// are played by one task of a spread event (Task).
+	Pairing, Game int
 }
 
 // Key identifies a fixture within an event, and so a journaled record.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,6 +35,13 @@ type Tournament struct {
 	// openingOf).
 	Openings [][]rules.Point
 	Seed     uint64
+	// OpeningsPerPairing, when above 0, makes every pairing of a round
+	// robin or gauntlet a mini-match: the same OpeningsPerPairing openings
+	// for every pair (chosen from Openings by the Seed when it holds more;
+	// see matchOpenings), each played twice with colours exchanged, all in
+	// the pairing's round. A Swiss plays one game per pairing: the config
+	// refuses mini-matches for it.
+	OpeningsPerPairing int
 	// Notice, if set, hears about decisions a person should know of.
 	Notice func(string)
 	// RoundDone, if set, is called after each Swiss round with every record
@@ -254,7 +262,7 @@ func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, fi
 	if t.Format == pairing.SwissFormat {
 		return t.runSwiss(drain, abort, &all)
 	}
-	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	sched, err := t.Schedule()
 	if err != nil {
 		return err
 	}
@@ -299,7 +307,7 @@ func (t *Tournament) index(name string) int {
 
 // Fixtures lists every game of a format whose schedule is known in advance.
 func (t *Tournament) Fixtures() ([]Fixture, error) {
-	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	sched, err := t.Schedule()
 	if err != nil {
 		return nil, err
 	}
@@ -308,18 +316,40 @@ func (t *Tournament) Fixtures() ([]Fixture, error) {
 
 // fixtures numbers the games of the rounds from first+1 on. The pairings of
 // the event before these rounds are counted by first too: a format that
-// pairs round by round (the Swiss) plays one game per pairing.
+// pairs round by round (the Swiss) plays one game per pairing. With the
+// schedule (Schedule), this is the one place the event's games are laid
+// out (rounds, numbers, colours, openings): the run, the resume, the task
+// of a spread event and its merge all take them from here.
+//
+// A mini-match's games (OpeningsPerPairing) are in consecutive rounds of
+// the schedule (pairing.MiniMatches); the g-th (from 0) plays opening g/2
+// of matchOpenings.
 func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 	var fs []Fixture
 	pairIndex := map[[2]int]int{}
+	var league [][]rules.Point
+	games := 1
+	if t.OpeningsPerPairing > 0 {
+		league, games = t.matchOpenings(), 2*t.OpeningsPerPairing
+	}
+	units := map[[2]int]int{} // a mini-match's pairing, by its two entrants
 	for _, round := range sched {
 		for _, p := range round {
 			if p.White == pairing.Bye {
 				continue
 			}
-			f := Fixture{Round: p.Round, Number: first + len(fs) + 1, Black: p.Black, White: p.White}
-			if len(t.Openings) > 0 {
-				key := [2]int{min(p.Black, p.White), max(p.Black, p.White)}
+			key := [2]int{min(p.Black, p.White), max(p.Black, p.White)}
+			f := Fixture{Round: p.Round, Number: first + len(fs) + 1, Black: p.Black, White: p.White, Pairing: first + len(fs)}
+			switch {
+			case league != nil: // each pair meets in one mini-match: a round robin's or a gauntlet's
+				u, ok := units[key]
+				if !ok {
+					u = len(units)
+					units[key] = u
+				}
+				f.Pairing, f.Game = u, (p.Round-1)%games
+				f.Opening = league[f.Game/2]
+			case len(t.Openings) > 0:
 				i, ok := pairIndex[key]
 				if !ok {
 					i = first + len(pairIndex)
@@ -331,6 +361,42 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 		}
 	}
 	return fs
+}
+
+// Schedule is the whole schedule of a format whose pairings do not depend
+// on results (pairing.Schedule), each pairing made a mini-match when the
+// event plays them (pairing.MiniMatches).
+func (t *Tournament) Schedule() ([][]pairing.Pairing, error) {
+	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	if err != nil || t.OpeningsPerPairing == 0 {
+		return sched, err
+	}
+	return pairing.MiniMatches(sched, t.OpeningsPerPairing), nil
+}
+
+// matchOpenings are the OpeningsPerPairing openings every mini-match
+// plays, in the order of the list: all of Openings when it holds exactly
+// that many, else as many chosen by the Seed (a shuffle of the list, its
+// first ones kept), so that which openings a league plays is the seed's
+// choice and the same for every pair and every run. The event checks that
+// the list holds enough.
+func (t *Tournament) matchOpenings() [][]rules.Point {
+	n := min(t.OpeningsPerPairing, len(t.Openings))
+	order := make([]int, len(t.Openings))
+	for i := range order {
+		order[i] = i
+	}
+	if n < len(order) {
+		rng := rand.New(rand.NewPCG(t.Seed, uint64(len(order))))
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	}
+	chosen := order[:n]
+	slices.Sort(chosen)
+	out := make([][]rules.Point, n)
+	for i, k := range chosen {
+		out[i] = t.Openings[k]
+	}
+	return out
 }
 
 // openingOf is the opening of the event's pairing u (counted from 0 in the

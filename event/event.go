@@ -192,6 +192,16 @@ func New(cfg *config.Event) (*Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := cfg.OpeningsPerPairing; n > 0 {
+		if len(t.Openings) < n {
+			list := "the default openings of " + cfg.Rule
+			if cfg.Openings != "" {
+				list = cfg.Resolve(cfg.Openings)
+			}
+			return nil, fmt.Errorf("%s: openings_per_pairing = %d, but %s holds %d openings", cfg.File, n, list, len(t.Openings))
+		}
+		t.OpeningsPerPairing = n
+	}
 	ev.t = t
 	return ev, nil
 }
@@ -201,7 +211,7 @@ func (ev *Event) identity() *Identity {
 	c := ev.cfg
 	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule, Size: c.Size, MoveCap: c.MoveCap,
 		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
-		Pairing: string(ev.t.Format), Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
+		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
 		WithdrawAfter: ev.t.WithdrawAfter}
 	for i, a := range ev.t.Entrants {
 		e := entrantOf(a)
