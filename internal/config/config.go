@@ -126,23 +126,19 @@ const (
 
 // Event is a whole config file.
 type Event struct {
-	Name          string `toml:"name"`
-	Rule          string `toml:"rule"`
-	Size          int    `toml:"size"`
-	Format        string `toml:"format"`
-	Rounds        int    `toml:"rounds"`
-	OpeningPolicy Policy `toml:"opening_policy"`
-	Openings      string `toml:"openings"`
-	// OpeningsPerPairing, when above 0, makes every pairing of a round
-	// robin or gauntlet a mini-match of twice that many games: the same
-	// openings for every pair, each with both colours (Gomocup's leagues).
-	OpeningsPerPairing int      `toml:"openings_per_pairing"`
-	MoveCap            int      `toml:"move_cap"`
-	Concurrency        int      `toml:"concurrency"`
-	Output             string   `toml:"output"` // see OutputDir
-	Seed               int64    `toml:"seed"`
-	Tiebreaks          []string `toml:"tiebreaks"`
-	ByePoints          *float64 `toml:"bye_points"`
+	Name          string   `toml:"name"`
+	Rule          string   `toml:"rule"`
+	Size          int      `toml:"size"`
+	Format        string   `toml:"format"`
+	Rounds        int      `toml:"rounds"`
+	OpeningPolicy Policy   `toml:"opening_policy"`
+	Openings      string   `toml:"openings"`
+	MoveCap       int      `toml:"move_cap"`
+	Concurrency   int      `toml:"concurrency"`
+	Output        string   `toml:"output"` // see OutputDir
+	Seed          int64    `toml:"seed"`
+	Tiebreaks     []string `toml:"tiebreaks"`
+	ByePoints     *float64 `toml:"bye_points"`
 	// WithdrawAfter withdraws a Swiss entrant after this many games in a
 	// row it failed to start (refused, or crashed before its first move);
 	// 0 never does. Default DefaultWithdrawAfter. See arbiter.Tournament.
@@ -165,6 +161,10 @@ type Event struct {
 	Transcript *Bytes `toml:"transcript"`
 	// Remote is the server of the remote entrants (engine.remote).
 	Remote Remote `toml:"remote"`
+	// OpeningsPerPairing, when above 0, makes every pairing of a round
+	// robin or gauntlet a mini-match of twice that many games: the same
+	// openings for every pair, each with both colours (Gomocup's leagues).
+	OpeningsPerPairing int `toml:"openings_per_pairing"`
 
 	// File is the path the event was read from; relative paths in it
 	// (output, openings, engine commands and dirs) are relative to its folder.
