@@ -45,17 +45,17 @@ type Identity struct {
 	Engines  []Entrant `json:"engines"`
 
 	// A tournament's (kind "event").
-	Pairing string `json:"pairing,omitempty"` // round-robin, double-round-robin, swiss, gauntlet
-	// OpeningsPerPairing: each pairing is a mini-match of twice this many
-	// games (each opening with both colours); 0 is one game per pairing.
-	OpeningsPerPairing int      `json:"openings_per_pairing,omitempty"`
-	Rounds             int      `json:"rounds,omitempty"` // Swiss rounds
-	Seed               int64    `json:"seed,omitempty"`
-	ByePoints          *float64 `json:"bye_points,omitempty"`
-	Tiebreaks          []string `json:"tiebreaks,omitempty"`
+	Pairing   string   `json:"pairing,omitempty"` // round-robin, double-round-robin, swiss, gauntlet
+	Rounds    int      `json:"rounds,omitempty"`  // Swiss rounds
+	Seed      int64    `json:"seed,omitempty"`
+	ByePoints *float64 `json:"bye_points,omitempty"`
+	Tiebreaks []string `json:"tiebreaks,omitempty"`
 	// WithdrawAfter: a Swiss entrant is withdrawn after this many failed
 	// starts in a row; 0 never.
 	WithdrawAfter int `json:"withdraw_after,omitempty"`
+	// OpeningsPerPairing: each pairing is a mini-match of twice this many
+	// games (each opening with both colours); 0 is one game per pairing.
+	OpeningsPerPairing int `json:"openings_per_pairing,omitempty"`
 
 	// An authors' match's (kind "match").
 	Match *MatchSettings `json:"match,omitempty"`

@@ -51,16 +51,16 @@ func (f TableFormat) Ext() string {
 
 // Report is an event's standings and crosstable, ready to render.
 type Report struct {
-	Event     string
-	Names     []string // by entrant index
-	Tiebreaks []standings.Tiebreak
-	Swiss     bool // the crosstable goes round by round
+	Event      string
+	Names      []string // by entrant index
+	Tiebreaks  []standings.Tiebreak
+	Swiss      bool // the crosstable goes round by round
+	Standings  []standings.Standing
+	Crosstable standings.Crosstable
 	// PairScores: the pairings are mini-matches (a league's), so the
 	// crosstable's cells are pair scores and the pair table is part of
 	// the results (PairTable).
 	PairScores bool
-	Standings  []standings.Standing
-	Crosstable standings.Crosstable
 }
 
 // NewReport computes the standings and crosstable of the n = len(names)
