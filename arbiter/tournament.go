@@ -47,6 +47,9 @@ type Tournament struct {
 	// RoundDone, if set, is called after each Swiss round with every record
 	// so far (to write the TRF report).
 	RoundDone func(round int, all []*record.Record) error
+	// Task, when set, makes this run one task of a spread event: it plays
+	// its share of the games, the other tasks theirs (see Task).
+	Task *Task
 	// WithdrawAfter withdraws a Swiss entrant that failed to start this many
 	// of its games in a row (see failedStart); 0 never does.
 	WithdrawAfter int
@@ -262,6 +265,9 @@ func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, fi
 	if t.Format == pairing.SwissFormat {
 		return t.runSwiss(drain, abort, &all)
 	}
+	if t.Task != nil {
+		return t.runTask(drain, abort, &all)
+	}
 	sched, err := t.Schedule()
 	if err != nil {
 		return err
@@ -341,14 +347,16 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 			key := [2]int{min(p.Black, p.White), max(p.Black, p.White)}
 			f := Fixture{Round: p.Round, Number: first + len(fs) + 1, Black: p.Black, White: p.White, Pairing: first + len(fs)}
 			switch {
-			case league != nil: // each pair meets in one mini-match: a round robin's or a gauntlet's
+			case t.OpeningsPerPairing > 0: // each pair meets in one mini-match: a round robin's or a gauntlet's
 				u, ok := units[key]
 				if !ok {
 					u = len(units)
 					units[key] = u
 				}
 				f.Pairing, f.Game = u, (p.Round-1)%games
-				f.Opening = league[f.Game/2]
+				if f.Game/2 < len(league) { // none where only the schedule is wanted (a merge)
+					f.Opening = league[f.Game/2]
+				}
 			case len(t.Openings) > 0:
 				i, ok := pairIndex[key]
 				if !ok {
@@ -362,6 +370,10 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 	}
 	return fs
 }
+
+// FixturesOf lays out the games of rounds paired so far (a Swiss's, as a
+// spread event's pairer published them), numbered from the event's first.
+func (t *Tournament) FixturesOf(rounds [][]pairing.Pairing) []Fixture { return t.fixtures(rounds, 0) }
 
 // Schedule is the whole schedule of a format whose pairings do not depend
 // on results (pairing.Schedule), each pairing made a mini-match when the
@@ -443,51 +455,30 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 	}
 	opt := pairing.SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints}
 	number := 0
+	var before []Fixture // the round before's games
 	for r := 1; r <= t.Rounds; r++ {
-		out, added, err := t.withdrawals(r, *all)
-		if err != nil {
-			return err
-		}
-		if added && r > 1 && t.RoundDone != nil {
-			// The report shows who will not be paired before the round is.
-			if err := t.RoundDone(r-1, *all); err != nil {
-				return err
-			}
-		}
-		for i := range players {
-			w, ok := out[i]
-			players[i].Withdrawn = ok && w <= r
-		}
-		history, err := t.SwissHistory(*all, r)
-		if err != nil {
-			return err
-		}
-		ps, err := pairing.PairSwiss(players, history, r, opt)
-		if errors.Is(err, pairing.ErrNoLegalPairing) {
-			var relax pairing.Relaxation
-			ps, relax, err = pairing.PairSwissFallback(players, history, r, opt)
-			if err == nil && t.Notice != nil {
-				t.Notice(fmt.Sprintf("round %d: no pairing satisfies the Dutch system's absolute criteria; paired with the documented fallback (%v)", r, relax))
-			}
+		pair := func() ([]pairing.Pairing, error) { return t.pairRound(r, all, players, opt) }
+		var round []pairing.Pairing
+		var err error
+		if t.Task != nil {
+			round, err = t.taskRound(drain, r, before, all, pair)
+		} else {
+			round, err = pair()
 		}
 		if err != nil {
-			return fmt.Errorf("round %d: %w", r, err)
-		}
-		round := []pairing.Pairing{}
-		for _, p := range ps {
-			p.Round = r
-			round = append(round, p)
-		}
-		if err := t.journalByes([][]pairing.Pairing{round}, *all); err != nil {
-			return err
+			return stopped(drain, err)
 		}
 		fs := t.fixtures([][]pairing.Pairing{round}, number)
 		number += len(fs)
-		if err := t.Play(drain, abort, remaining(fs, *all)); err != nil {
+		before = fs
+		if err := t.Play(drain, abort, remaining(t.share(fs), *all)); err != nil {
 			return err
 		}
 		if drain.Err() != nil || abort.Err() != nil {
 			return nil
+		}
+		if t.Task != nil {
+			continue // the pairer writes the round's report before pairing the next
 		}
 		if r < t.Rounds {
 			// Withdrawals due after this round go into its report.
@@ -501,7 +492,58 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 			}
 		}
 	}
+	if t.Task != nil && t.Task.Pairer() && len(before) > 0 {
+		// The last round's report, once every task has played it.
+		if err := t.awaitRound(drain, before, all); err != nil {
+			return stopped(drain, err)
+		}
+		if t.RoundDone != nil {
+			return t.RoundDone(t.Rounds, *all)
+		}
+	}
 	return nil
+}
+
+// pairRound pairs round r of a Swiss from the records so far: the
+// withdrawals due are journaled first, then the round is paired (by the
+// documented fallback when the Dutch system's absolute criteria leave no
+// pairing) and its byes journaled.
+func (t *Tournament) pairRound(r int, all *[]*record.Record, players []pairing.SwissPlayer, opt pairing.SwissOptions) ([]pairing.Pairing, error) {
+	out, added, err := t.withdrawals(r, *all)
+	if err != nil {
+		return nil, err
+	}
+	if added && r > 1 && t.RoundDone != nil {
+		// The report shows who will not be paired before the round is.
+		if err := t.RoundDone(r-1, *all); err != nil {
+			return nil, err
+		}
+	}
+	for i := range players {
+		w, ok := out[i]
+		players[i].Withdrawn = ok && w <= r
+	}
+	history, err := t.SwissHistory(*all, r)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := pairing.PairSwiss(players, history, r, opt)
+	if errors.Is(err, pairing.ErrNoLegalPairing) {
+		var relax pairing.Relaxation
+		ps, relax, err = pairing.PairSwissFallback(players, history, r, opt)
+		if err == nil && t.Notice != nil {
+			t.Notice(fmt.Sprintf("round %d: no pairing satisfies the Dutch system's absolute criteria; paired with the documented fallback (%v)", r, relax))
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("round %d: %w", r, err)
+	}
+	round := []pairing.Pairing{}
+	for _, p := range ps {
+		p.Round = r
+		round = append(round, p)
+	}
+	return round, t.journalByes([][]pairing.Pairing{round}, *all)
 }
 
 // SwissHistory is what the Swiss pairing needs to know of the rounds before
