@@ -88,6 +88,10 @@ type Director struct {
 	// displays.
 	Started func(Fixture)
 	Moved   func(Fixture, Progress)
+	// Ahead, if set, says whether an entrant has games to play after the
+	// fixtures of this Play (a spread event's task plays its share in
+	// turns, as games become ready): its process is kept for them.
+	Ahead func(entrant int) bool
 	// Instances lets an entrant play several games at once, each with its
 	// own process (and working directory Dir/N for the Nth): for engine
 	// authors' matches, not for events, where an engine gets the machine
@@ -195,7 +199,7 @@ func (l *lineup) next() (Fixture, bool) {
 func (l *lineup) needs(i int) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.left[i] > 0
+	return l.left[i] > 0 || (l.d.Ahead != nil && l.d.Ahead(i))
 }
 
 // finish reports a table's game (to Finished) before its entrants may play

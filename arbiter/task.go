@@ -89,6 +89,7 @@ func (t *Tournament) runTask(drain, abort context.Context, all *[]*record.Record
 		}
 	}
 	mine := t.share(fs)
+	defer func() { t.Ahead = nil }()
 	for {
 		pending := remaining(mine, *all)
 		if len(pending) == 0 {
@@ -114,6 +115,18 @@ func (t *Tournament) runTask(drain, abort context.Context, all *[]*record.Record
 			}
 			continue
 		}
+		// An entrant with games after these keeps its process: a
+		// mini-match is played a game at a time.
+		later := make([]int, len(t.Entrants))
+		for _, f := range pending {
+			later[f.Black]++
+			later[f.White]++
+		}
+		for _, f := range ready {
+			later[f.Black]--
+			later[f.White]--
+		}
+		t.Ahead = func(i int) bool { return later[i] > 0 }
 		if err := t.Play(drain, abort, ready); err != nil {
 			return err
 		}
