@@ -18,6 +18,7 @@ import (
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
+	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
@@ -506,6 +507,21 @@ func (m *Spread) Write() (*report.Report, error) {
 }
 
 func (m *Spread) write() error {
+	// A journal already there is a merge before this one, of fewer games;
+	// one with a record no task holds is another event's, not to be lost.
+	old, err := journal.Read(filepath.Join(m.Dir, JournalFile))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	have := map[string]bool{}
+	for _, r := range m.Records {
+		have[recordKey(r)] = true
+	}
+	for _, r := range old {
+		if !have[recordKey(r)] {
+			return fmt.Errorf("%s holds round %d game %d (%s vs %s), which no task journaled: not merged over it; merge into the event's own folder", filepath.Join(m.Dir, JournalFile), r.Round, r.Game, r.Black, r.White)
+		}
+	}
 	if err := m.Identity.write(filepath.Join(m.Dir, IdentityFile)); err != nil {
 		return err
 	}
@@ -518,6 +534,12 @@ func (m *Spread) write() error {
 		}
 	}
 	return durable.WriteFile(filepath.Join(m.Dir, JournalFile), buf.Bytes())
+}
+
+// recordKey identifies a record in a journal: its round, game, players
+// and ending (a bye or a withdrawal has game 0).
+func recordKey(r *record.Record) string {
+	return fmt.Sprintf("%d %d %s %q %q", r.Round, r.Game, r.End, r.Black, r.White)
 }
 
 // SpreadKind reports whether dir's shard folders are a spread event's

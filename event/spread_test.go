@@ -73,6 +73,9 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 			if _, err := m.Write(); err != nil {
 				t.Fatal(err)
 			}
+			if _, err := m.Write(); err != nil {
+				t.Errorf("merged again: %v", err)
+			}
 			whole := spreadConfig(t, t.TempDir(), format)
 			ev, err := New(whole)
 			if err != nil {
@@ -91,6 +94,14 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 				if len(x) == 0 || string(x) != string(y) {
 					t.Errorf("%s:\n%s\nwant\n%s", f, x, y)
 				}
+			}
+			// A journal of another event in the folder is not merged over.
+			other, _ := os.ReadFile(filepath.Join(whole.OutputDir(), JournalFile))
+			lines := strings.SplitAfter(string(other), "\n")
+			lines[0] = strings.Replace(lines[0], `"black":"e`, `"black":"x`, 1)
+			os.WriteFile(filepath.Join(out, JournalFile), []byte(strings.Join(lines, "")), 0o644)
+			if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "which no task journaled") {
+				t.Errorf("merged over another journal: %v", err)
 			}
 		})
 	}
