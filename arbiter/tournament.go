@@ -38,9 +38,10 @@ type Tournament struct {
 	// OpeningsPerPairing, when above 0, makes every pairing of a round
 	// robin or gauntlet a mini-match: the same OpeningsPerPairing openings
 	// for every pair (chosen from Openings by the Seed when it holds more;
-	// see matchOpenings), each played twice with colours exchanged, all in
-	// the pairing's round. A Swiss plays one game per pairing: the config
-	// refuses mini-matches for it.
+	// see matchOpenings), each played twice with colours exchanged, in
+	// 2×OpeningsPerPairing consecutive rounds (pairing.MiniMatches). A
+	// Swiss plays one game per pairing: the config refuses mini-matches
+	// for it.
 	OpeningsPerPairing int
 	// Notice, if set, hears about decisions a person should know of.
 	Notice func(string)
