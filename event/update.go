@@ -41,6 +41,7 @@ type Began struct {
 type GameStarted struct {
 	Round, Number int // Round 0 outside rounds (an authors' match)
 	Black, White  string
+	Table         int // the table playing it, from 1 (arbiter.Fixture.Table)
 }
 
 // MovePlayed: an engine played a stone in a running game. Move is the
@@ -108,7 +109,7 @@ func (s *stream) send(u Update) {
 func (s *stream) watch(d *arbiter.Director) {
 	names := func(i int) string { return d.Entrants[i].Spec.Name }
 	d.Started = func(f arbiter.Fixture) {
-		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White)})
+		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White), Table: f.Table})
 	}
 	d.Moved = func(f arbiter.Fixture, p arbiter.Progress) {
 		s.send(MovePlayed{Round: f.Round, Number: f.Number, Stones: p.Stones, Move: p.Move, Before: p.Before,
