@@ -31,6 +31,11 @@ type Fixture struct {
 	Round, Number int
 	Black, White  int
 	Opening       []rules.Point
+	// Pairing is the event's pairing the game belongs to, counted from 0
+	// in the order of play; Game is the game's place in its pairing's
+	// mini-match (0 for a pairing of one game). The games of one pairing
+	// are played by one task of a spread event (Task).
+	Pairing, Game int
 	// Table is the table (from 1) that plays the game, set when the game is
 	// dealt to it (Started sees it): c-gomoku-cli's worker number.
 	Table int
@@ -86,6 +91,10 @@ type Director struct {
 	// displays.
 	Started func(Fixture)
 	Moved   func(Fixture, Progress)
+	// Ahead, if set, says whether an entrant has games to play after the
+	// fixtures of this Play (a spread event's task plays its share in
+	// turns, as games become ready): its process is kept for them.
+	Ahead func(entrant int) bool
 	// Instances lets an entrant play several games at once, each with its
 	// own process (and working directory Dir/N for the Nth): for engine
 	// authors' matches, not for events, where an engine gets the machine
@@ -194,7 +203,7 @@ func (l *lineup) next(table int) (Fixture, bool) {
 func (l *lineup) needs(i int) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.left[i] > 0
+	return l.left[i] > 0 || (l.d.Ahead != nil && l.d.Ahead(i))
 }
 
 // finish reports a table's game (to Finished) before its entrants may play

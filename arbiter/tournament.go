@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,11 +35,22 @@ type Tournament struct {
 	// openingOf).
 	Openings [][]rules.Point
 	Seed     uint64
+	// OpeningsPerPairing, when above 0, makes every pairing of a round
+	// robin or gauntlet a mini-match: the same OpeningsPerPairing openings
+	// for every pair (chosen from Openings by the Seed when it holds more;
+	// see matchOpenings), each played twice with colours exchanged, in
+	// 2×OpeningsPerPairing consecutive rounds (pairing.MiniMatches). A
+	// Swiss plays one game per pairing: the config refuses mini-matches
+	// for it.
+	OpeningsPerPairing int
 	// Notice, if set, hears about decisions a person should know of.
 	Notice func(string)
 	// RoundDone, if set, is called after each Swiss round with every record
 	// so far (to write the TRF report).
 	RoundDone func(round int, all []*record.Record) error
+	// Task, when set, makes this run one task of a spread event: it plays
+	// its share of the games, the other tasks theirs (see Task).
+	Task *Task
 	// WithdrawAfter withdraws a Swiss entrant that failed to start this many
 	// of its games in a row (see failedStart); 0 never does.
 	WithdrawAfter int
@@ -254,7 +266,10 @@ func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, fi
 	if t.Format == pairing.SwissFormat {
 		return t.runSwiss(drain, abort, &all)
 	}
-	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	if t.Task != nil {
+		return t.runTask(drain, abort, &all)
+	}
+	sched, err := t.Schedule()
 	if err != nil {
 		return err
 	}
@@ -299,7 +314,7 @@ func (t *Tournament) index(name string) int {
 
 // Fixtures lists every game of a format whose schedule is known in advance.
 func (t *Tournament) Fixtures() ([]Fixture, error) {
-	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	sched, err := t.Schedule()
 	if err != nil {
 		return nil, err
 	}
@@ -308,18 +323,42 @@ func (t *Tournament) Fixtures() ([]Fixture, error) {
 
 // fixtures numbers the games of the rounds from first+1 on. The pairings of
 // the event before these rounds are counted by first too: a format that
-// pairs round by round (the Swiss) plays one game per pairing.
+// pairs round by round (the Swiss) plays one game per pairing. With the
+// schedule (Schedule), this is the one place the event's games are laid
+// out (rounds, numbers, colours, openings): the run, the resume, the task
+// of a spread event and its merge all take them from here.
+//
+// A mini-match's games (OpeningsPerPairing) are in consecutive rounds of
+// the schedule (pairing.MiniMatches); the g-th (from 0) plays opening g/2
+// of matchOpenings.
 func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 	var fs []Fixture
 	pairIndex := map[[2]int]int{}
+	var league [][]rules.Point
+	games := 1
+	if t.OpeningsPerPairing > 0 {
+		league, games = t.matchOpenings(), 2*t.OpeningsPerPairing
+	}
+	units := map[[2]int]int{} // a mini-match's pairing, by its two entrants
 	for _, round := range sched {
 		for _, p := range round {
 			if p.White == pairing.Bye {
 				continue
 			}
-			f := Fixture{Round: p.Round, Number: first + len(fs) + 1, Black: p.Black, White: p.White}
-			if len(t.Openings) > 0 {
-				key := [2]int{min(p.Black, p.White), max(p.Black, p.White)}
+			key := [2]int{min(p.Black, p.White), max(p.Black, p.White)}
+			f := Fixture{Round: p.Round, Number: first + len(fs) + 1, Black: p.Black, White: p.White, Pairing: first + len(fs)}
+			switch {
+			case t.OpeningsPerPairing > 0: // each pair meets in one mini-match: a round robin's or a gauntlet's
+				u, ok := units[key]
+				if !ok {
+					u = len(units)
+					units[key] = u
+				}
+				f.Pairing, f.Game = u, (p.Round-1)%games
+				if f.Game/2 < len(league) { // none where only the schedule is wanted (a merge)
+					f.Opening = league[f.Game/2]
+				}
+			case len(t.Openings) > 0:
 				i, ok := pairIndex[key]
 				if !ok {
 					i = first + len(pairIndex)
@@ -331,6 +370,46 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 		}
 	}
 	return fs
+}
+
+// FixturesOf lays out the games of rounds paired so far (a Swiss's, as a
+// spread event's pairer published them), numbered from the event's first.
+func (t *Tournament) FixturesOf(rounds [][]pairing.Pairing) []Fixture { return t.fixtures(rounds, 0) }
+
+// Schedule is the whole schedule of a format whose pairings do not depend
+// on results (pairing.Schedule), each pairing made a mini-match when the
+// event plays them (pairing.MiniMatches).
+func (t *Tournament) Schedule() ([][]pairing.Pairing, error) {
+	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	if err != nil || t.OpeningsPerPairing == 0 {
+		return sched, err
+	}
+	return pairing.MiniMatches(sched, t.OpeningsPerPairing), nil
+}
+
+// matchOpenings are the OpeningsPerPairing openings every mini-match
+// plays, in the order of the list: all of Openings when it holds exactly
+// that many, else as many chosen by the Seed (a shuffle of the list, its
+// first ones kept), so that which openings a league plays is the seed's
+// choice and the same for every pair and every run. The event checks that
+// the list holds enough.
+func (t *Tournament) matchOpenings() [][]rules.Point {
+	n := min(t.OpeningsPerPairing, len(t.Openings))
+	order := make([]int, len(t.Openings))
+	for i := range order {
+		order[i] = i
+	}
+	if n < len(order) {
+		rng := rand.New(rand.NewPCG(t.Seed, uint64(len(order))))
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	}
+	chosen := order[:n]
+	slices.Sort(chosen)
+	out := make([][]rules.Point, n)
+	for i, k := range chosen {
+		out[i] = t.Openings[k]
+	}
+	return out
 }
 
 // openingOf is the opening of the event's pairing u (counted from 0 in the
@@ -377,51 +456,30 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 	}
 	opt := pairing.SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints}
 	number := 0
+	var before []Fixture // the round before's games
 	for r := 1; r <= t.Rounds; r++ {
-		out, added, err := t.withdrawals(r, *all)
-		if err != nil {
-			return err
-		}
-		if added && r > 1 && t.RoundDone != nil {
-			// The report shows who will not be paired before the round is.
-			if err := t.RoundDone(r-1, *all); err != nil {
-				return err
-			}
-		}
-		for i := range players {
-			w, ok := out[i]
-			players[i].Withdrawn = ok && w <= r
-		}
-		history, err := t.SwissHistory(*all, r)
-		if err != nil {
-			return err
-		}
-		ps, err := pairing.PairSwiss(players, history, r, opt)
-		if errors.Is(err, pairing.ErrNoLegalPairing) {
-			var relax pairing.Relaxation
-			ps, relax, err = pairing.PairSwissFallback(players, history, r, opt)
-			if err == nil && t.Notice != nil {
-				t.Notice(fmt.Sprintf("round %d: no pairing satisfies the Dutch system's absolute criteria; paired with the documented fallback (%v)", r, relax))
-			}
+		pair := func() ([]pairing.Pairing, error) { return t.pairRound(r, all, players, opt) }
+		var round []pairing.Pairing
+		var err error
+		if t.Task != nil {
+			round, err = t.taskRound(drain, r, before, all, pair)
+		} else {
+			round, err = pair()
 		}
 		if err != nil {
-			return fmt.Errorf("round %d: %w", r, err)
-		}
-		round := []pairing.Pairing{}
-		for _, p := range ps {
-			p.Round = r
-			round = append(round, p)
-		}
-		if err := t.journalByes([][]pairing.Pairing{round}, *all); err != nil {
-			return err
+			return stopped(drain, err)
 		}
 		fs := t.fixtures([][]pairing.Pairing{round}, number)
 		number += len(fs)
-		if err := t.Play(drain, abort, remaining(fs, *all)); err != nil {
+		before = fs
+		if err := t.Play(drain, abort, remaining(t.share(fs), *all)); err != nil {
 			return err
 		}
 		if drain.Err() != nil || abort.Err() != nil {
 			return nil
+		}
+		if t.Task != nil {
+			continue // the pairer writes the round's report before pairing the next
 		}
 		if r < t.Rounds {
 			// Withdrawals due after this round go into its report.
@@ -435,7 +493,58 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 			}
 		}
 	}
+	if t.Task != nil && t.Task.Pairer() && len(before) > 0 {
+		// The last round's report, once every task has played it.
+		if err := t.awaitRound(drain, before, all); err != nil {
+			return stopped(drain, err)
+		}
+		if t.RoundDone != nil {
+			return t.RoundDone(t.Rounds, *all)
+		}
+	}
 	return nil
+}
+
+// pairRound pairs round r of a Swiss from the records so far: the
+// withdrawals due are journaled first, then the round is paired (by the
+// documented fallback when the Dutch system's absolute criteria leave no
+// pairing) and its byes journaled.
+func (t *Tournament) pairRound(r int, all *[]*record.Record, players []pairing.SwissPlayer, opt pairing.SwissOptions) ([]pairing.Pairing, error) {
+	out, added, err := t.withdrawals(r, *all)
+	if err != nil {
+		return nil, err
+	}
+	if added && r > 1 && t.RoundDone != nil {
+		// The report shows who will not be paired before the round is.
+		if err := t.RoundDone(r-1, *all); err != nil {
+			return nil, err
+		}
+	}
+	for i := range players {
+		w, ok := out[i]
+		players[i].Withdrawn = ok && w <= r
+	}
+	history, err := t.SwissHistory(*all, r)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := pairing.PairSwiss(players, history, r, opt)
+	if errors.Is(err, pairing.ErrNoLegalPairing) {
+		var relax pairing.Relaxation
+		ps, relax, err = pairing.PairSwissFallback(players, history, r, opt)
+		if err == nil && t.Notice != nil {
+			t.Notice(fmt.Sprintf("round %d: no pairing satisfies the Dutch system's absolute criteria; paired with the documented fallback (%v)", r, relax))
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("round %d: %w", r, err)
+	}
+	round := []pairing.Pairing{}
+	for _, p := range ps {
+		p.Round = r
+		round = append(round, p)
+	}
+	return round, t.journalByes([][]pairing.Pairing{round}, *all)
 }
 
 // SwissHistory is what the Swiss pairing needs to know of the rounds before

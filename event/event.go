@@ -31,7 +31,8 @@ type Event struct {
 	cfg     *config.Event
 	t       *arbiter.Tournament
 	out     string
-	notices []string // for the person running it, sent when it runs
+	shard   arbiter.Shard // a task of a spread event (NewTask), or the whole event
+	notices []string      // for the person running it, sent when it runs
 	// transcripts are the engines' protocol transcripts (the transcript
 	// key); a file is made at its first line, after the folder is claimed.
 	transcripts []*transcript.Log
@@ -89,6 +90,10 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	s.send(Began{Name: ev.cfg.Name, Identity: id, Total: total, Finished: played(done), Done: slices.Clip(done)})
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
+	if !ev.shard.Whole() {
+		sp := &spread{dir: filepath.Dir(ev.out), shard: ev.shard, id: id, n: len(ev.cfg.Engines), notice: ev.t.Notice}
+		ev.t.Task = sp.task()
+	}
 	ev.t.RoundDone = ev.writeTRF
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
@@ -158,7 +163,10 @@ func (ev *Event) closeTranscripts(s *stream) {
 // New turns a checked config into an event ready to run in its output
 // folder: entrants with their limits and clocks, the pairing format, the
 // openings.
-func New(cfg *config.Event) (*Event, error) {
+func New(cfg *config.Event) (*Event, error) { return newEvent(cfg, arbiter.Shard{}) }
+
+// newEvent is New for the whole event, or for one task of a spread event.
+func newEvent(cfg *config.Event, shard arbiter.Shard) (*Event, error) {
 	rule, err := rules.ByName(cfg.Rule)
 	if err != nil {
 		return nil, err
@@ -168,12 +176,15 @@ func New(cfg *config.Event) (*Event, error) {
 		return nil, err
 	}
 	out := cfg.OutputDir()
+	if !shard.Whole() {
+		out = filepath.Join(out, shard.Folder())
+	}
 	d := &arbiter.Director{Event: cfg.Name, Rule: rule, Size: cfg.Size, MoveCap: cfg.MoveCap, Concurrency: cfg.Concurrency}
 	d.Procedure = cfg.OpeningProcedure
 	if cfg.StartTimeout != nil {
 		d.StartTimeout = cfg.StartTimeout.Duration
 	}
-	ev := &Event{cfg: cfg, out: out}
+	ev := &Event{cfg: cfg, out: out, shard: shard}
 	for _, e := range cfg.Engines {
 		ent, notices, err := entrant(cfg, e, out)
 		if err != nil {
@@ -201,6 +212,16 @@ func New(cfg *config.Event) (*Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := cfg.OpeningsPerPairing; n > 0 {
+		if len(t.Openings) < n {
+			list := "the default openings of " + cfg.Rule
+			if cfg.Openings != "" {
+				list = cfg.Resolve(cfg.Openings)
+			}
+			return nil, fmt.Errorf("%s: openings_per_pairing = %d, but %s holds %d openings", cfg.File, n, list, len(t.Openings))
+		}
+		t.OpeningsPerPairing = n
+	}
 	ev.t = t
 	return ev, nil
 }
@@ -210,8 +231,8 @@ func (ev *Event) identity() *Identity {
 	c := ev.cfg
 	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule, Size: c.Size, MoveCap: c.MoveCap,
 		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
-		Pairing: string(ev.t.Format), Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
-		WithdrawAfter: ev.t.WithdrawAfter}
+		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
+		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String()}
 	for i, a := range ev.t.Entrants {
 		e := entrantOf(a)
 		// As the config wrote them: the event stays the same event when

@@ -53,6 +53,12 @@ type Identity struct {
 	// WithdrawAfter: a Swiss entrant is withdrawn after this many failed
 	// starts in a row; 0 never.
 	WithdrawAfter int `json:"withdraw_after,omitempty"`
+	// OpeningsPerPairing: each pairing is a mini-match of twice this many
+	// games (each opening with both colours); 0 is one game per pairing.
+	OpeningsPerPairing int `json:"openings_per_pairing,omitempty"`
+	// Shard is "K/N" for task K (from 0) of a spread event of N tasks,
+	// played in the event folder's shard-K-of-N; empty for the whole event.
+	Shard string `json:"shard,omitempty"`
 
 	// An authors' match's (kind "match").
 	Match *MatchSettings `json:"match,omitempty"`

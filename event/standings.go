@@ -110,7 +110,12 @@ func standingsReport(id *Identity, done []*record.Record) (*report.Report, error
 	if opt.Withdrawn, err = standings.Withdrawals(done, index); err != nil {
 		return nil, err
 	}
-	return report.NewReport(id.Name, names, games, opt)
+	rep, err := report.NewReport(id.Name, names, games, opt)
+	if err != nil {
+		return nil, err
+	}
+	rep.PairScores = id.OpeningsPerPairing > 0
+	return rep, nil
 }
 
 // TableFormats are the formats the standings and crosstable files are
@@ -253,6 +258,9 @@ func page(id *Identity, rep *report.Report, done []*record.Record) report.Page {
 	if id.Pairing == string(pairing.SwissFormat) {
 		format += fmt.Sprintf(", %d rounds", id.Rounds)
 	}
+	if n := id.OpeningsPerPairing; n > 0 {
+		format += fmt.Sprintf(", mini-matches of %d games (%d openings, each with both colours)", 2*n, n)
+	}
 	p.Facts = append(p.Facts, format)
 	if id.OpeningProcedure != "" && id.OpeningProcedure != "none" {
 		p.Facts = append(p.Facts, "opening: "+id.OpeningProcedure)
@@ -292,14 +300,20 @@ func page(id *Identity, rep *report.Report, done []*record.Record) report.Page {
 }
 
 // writeTables writes the standings and crosstable in every table format,
-// each file replaced whole, so a reader during a run sees the table before a
-// game or after it, never a mix.
+// and the pair scores of a league (pairs.md, ...), each file replaced
+// whole, so a reader during a run sees the table before a game or after
+// it, never a mix.
 func writeTables(out string, rep *report.Report) error {
+	type table struct {
+		name  string
+		write func(io.Writer, report.TableFormat) error
+	}
+	tables := []table{{"standings", rep.WriteStandings}, {"crosstable", rep.WriteCrosstable}}
+	if rep.PairScores {
+		tables = append(tables, table{"pairs", rep.WritePairs})
+	}
 	for _, f := range TableFormats {
-		for _, t := range []struct {
-			name  string
-			write func(io.Writer, report.TableFormat) error
-		}{{"standings", rep.WriteStandings}, {"crosstable", rep.WriteCrosstable}} {
+		for _, t := range tables {
 			var b bytes.Buffer
 			if err := t.write(&b, f); err != nil {
 				return err

@@ -107,7 +107,34 @@ func decode(n *yaml.Node, v any) error {
 // the command line equal to the completions, the batch folder on a shared
 // volume that every pod mounts.
 func TestKubernetesIndexedJob(t *testing.T) {
-	f, err := os.Open("k8s-indexed-job.yaml")
+	indexedJob(t, "k8s-indexed-job.yaml", "match", func(_ []string, flag func(string) string) string {
+		if flag("-seed") == "0" {
+			t.Errorf("-seed 0: every shard would choose its own seed")
+		}
+		return flag("-out")
+	})
+}
+
+// TestKubernetesEventJob checks jobs/k8s-event-job.yaml likewise: one task
+// of a spread event per index, the config (and so the event's folder) on
+// the shared volume, and every index running at once (parallelism equal to
+// the completions), as the tasks wait for each other's games.
+func TestKubernetesEventJob(t *testing.T) {
+	job := indexedJob(t, "k8s-event-job.yaml", "run", func(cmd []string, _ func(string) string) string {
+		return cmd[len(cmd)-1] // the config, whose output folder is beside it
+	})
+	if job.Parallelism == nil || job.Completions == nil || *job.Parallelism != *job.Completions {
+		t.Errorf("parallelism %v, completions %v: a spread event's tasks must all run at once", job.Parallelism, job.Completions)
+	}
+}
+
+// indexedJob checks an Indexed Job manifest as the Job API would, and that
+// its one container runs `arena SUB -shard auto/N` with N the completions
+// and the folder that shared (given the command's flags) names on a
+// shared, writable volume. It returns the Job's spec.
+func indexedJob(t *testing.T, file, sub string, shared func(cmd []string, flag func(string) string) string) *jobSpec {
+	t.Helper()
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +149,7 @@ func TestKubernetesIndexedJob(t *testing.T) {
 			break
 		}
 		if err != nil {
-			t.Fatalf("k8s-indexed-job.yaml: %v", err)
+			t.Fatalf("%s: %v", file, err)
 		}
 		if o.Metadata.Name == "" {
 			t.Errorf("a %s without metadata.name", o.Kind)
@@ -169,8 +196,8 @@ func TestKubernetesIndexedJob(t *testing.T) {
 		t.Errorf("container name %q image %q: both are required", c.Name, c.Image)
 	}
 	cmd := append(append([]string(nil), c.Command...), c.Args...)
-	if len(cmd) < 2 || cmd[1] != "match" {
-		t.Fatalf("command %q: want arena match ...", cmd)
+	if len(cmd) < 2 || cmd[1] != sub {
+		t.Fatalf("command %q: want arena %s ...", cmd, sub)
 	}
 	flag := func(name string) string {
 		i := slices.Index(cmd, name)
@@ -182,21 +209,18 @@ func TestKubernetesIndexedJob(t *testing.T) {
 	if want := "auto/" + strconv.Itoa(n); flag("-shard") != want {
 		t.Errorf("-shard %s: want %s, the completions (Kubernetes exports no count)", flag("-shard"), want)
 	}
-	if flag("-seed") == "0" {
-		t.Errorf("-seed 0: every shard would choose its own seed")
-	}
-	out := flag("-out")
+	out := shared(cmd, flag)
 	mounted := ""
 	for _, m := range c.VolumeMounts {
 		if out == m.MountPath || strings.HasPrefix(out, strings.TrimSuffix(m.MountPath, "/")+"/") {
 			mounted = m.Name
 			if m.ReadOnly {
-				t.Errorf("the batch folder's volume %s is mounted read-only", m.Name)
+				t.Errorf("the shared folder's volume %s is mounted read-only", m.Name)
 			}
 		}
 	}
 	if mounted == "" {
-		t.Fatalf("-out %s is on no mounted volume: the shards must share it", out)
+		t.Fatalf("%s is on no mounted volume: the shards must share it", out)
 	}
 	i := slices.IndexFunc(pod.Volumes, func(v volume) bool { return v.Name == mounted })
 	if i < 0 {
@@ -210,7 +234,7 @@ func TestKubernetesIndexedJob(t *testing.T) {
 			t.Fatalf("volume %s claims %s, which the manifest does not declare", v.Name, v.PersistentVolumeClaim.ClaimName)
 		}
 		if !slices.Contains(claim.AccessModes, "ReadWriteMany") {
-			t.Errorf("claim %s: access modes %v: pods on several nodes write the batch: want ReadWriteMany", v.PersistentVolumeClaim.ClaimName, claim.AccessModes)
+			t.Errorf("claim %s: access modes %v: pods on several nodes write the shared folder: want ReadWriteMany", v.PersistentVolumeClaim.ClaimName, claim.AccessModes)
 		}
 		if claim.Resources.Requests["storage"] == "" {
 			t.Errorf("claim %s requests no storage", v.PersistentVolumeClaim.ClaimName)
@@ -218,6 +242,25 @@ func TestKubernetesIndexedJob(t *testing.T) {
 	case v.NFS != nil:
 	default:
 		t.Errorf("volume %s is neither a claim nor NFS: not shared between pods", v.Name)
+	}
+	return job
+}
+
+// TestSlurmEventScript checks what the event script hands the arena;
+// cmd/arena's TestSlurmSpreadRoundRobin runs it on a real cluster.
+func TestSlurmEventScript(t *testing.T) {
+	b, err := os.ReadFile("slurm-event.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{"#!/bin/sh", "#SBATCH --requeue", "run -quiet -shard auto", `"$@"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("slurm-event.sh lacks %q", want)
+		}
+	}
+	if st, err := os.Stat("slurm-event.sh"); err != nil || st.Mode()&0o111 == 0 {
+		t.Errorf("slurm-event.sh is not executable")
 	}
 }
 

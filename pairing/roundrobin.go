@@ -99,6 +99,33 @@ func GauntletGames(n, games int) [][]Pairing {
 	return rounds
 }
 
+// MiniMatches turns each pairing of rounds into a mini-match of 2×openings
+// games (a league's pairing, as Gomocup plays it): every round becomes
+// 2×openings rounds, numbered on from 1 in order, in which the round's
+// pairs meet again and again, the first-named entrant moving first in the
+// first of each two and second in the other; byes repeat, so an entrant
+// resting in a round rests in all of them. Game g (from 0) of a mini-match
+// is in the (g+1)-th of its rounds and plays opening g/2: each opening once
+// with each colour. A game per round keeps every entrant in one game a
+// round, as everything that reads rounds expects.
+func MiniMatches(rounds [][]Pairing, openings int) [][]Pairing {
+	games := 2 * openings
+	out := make([][]Pairing, 0, len(rounds)*games)
+	for _, round := range rounds {
+		for g := range games {
+			again := make([]Pairing, len(round))
+			for i, p := range round {
+				again[i] = Pairing{Round: len(out) + 1, Black: p.Black, White: p.White}
+				if g%2 == 1 && p.White != Bye {
+					again[i].Black, again[i].White = p.White, p.Black
+				}
+			}
+			out = append(out, again)
+		}
+	}
+	return out
+}
+
 // wrap maps x into 1..mod.
 func wrap(x, mod int) int {
 	return ((x-1)%mod+mod)%mod + 1

@@ -21,7 +21,9 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 			"them (same Elo, LOS, pentanomial counts, rating list and SPRT decision). Shards never started,\n"+
 			"games journaled twice or by the wrong shard, and games missing are listed; a batch with games\n"+
 			"journaled twice is not merged (exit 1), a batch with games missing is merged and reported\n"+
-			"incomplete (exit 1). Samples (-sample) are rebuilt into FOLDER from the merged journal.", stdout)
+			"incomplete (exit 1). Samples (-sample) are rebuilt into FOLDER from the merged journal.\n"+
+			"The tasks of a spread event (arena run -shard) are folded the same way into the event's own\n"+
+			"journal, event.json, game files, standings, crosstable and page (docs/leagues.md).", stdout)
 	recordsFlag := fs.String("records", "collection", "game records written into FOLDER: files (SGF and psq per game), collection (one games.sgf) or none")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -34,6 +36,9 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: -records: %v", errUsage, err)
 	}
 	dir := fs.Arg(0)
+	if kind, err := event.SpreadKind(dir); err == nil && kind == event.KindEvent {
+		return mergeSpread(dir, stdout)
+	}
 	b, err := event.ReadBatch(dir)
 	if err != nil {
 		return err
@@ -90,6 +95,33 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprint(stdout, term.CleanLines(out.String()))
 	if len(b.Missing) > 0 {
 		return fmt.Errorf("incomplete batch: %d games missing", len(b.Missing))
+	}
+	return nil
+}
+
+// mergeSpread folds the tasks of a spread event (arena run -shard) into
+// the event's journal and tables, and prints its standings.
+func mergeSpread(dir string, stdout io.Writer) error {
+	m, err := event.MergeSpread(dir)
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer // names from the folder: cleaned for the terminal
+	fmt.Fprintf(&out, "event %s: %d of %d tasks, %d games\n", dir, m.Started, m.Count, m.Games())
+	for _, p := range m.Problems() {
+		fmt.Fprintln(&out, "  "+p)
+	}
+	fmt.Fprint(stdout, term.CleanLines(out.String()))
+	rep, err := m.Write()
+	if err != nil {
+		return err
+	}
+	if err := printStandings(stdout, rep); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "merged into %s\n", term.Clean(filepath.Join(dir, event.JournalFile)))
+	if len(m.Missing) > 0 || m.Unpaired > 0 {
+		return fmt.Errorf("incomplete event: %d games missing, %d rounds not paired", len(m.Missing), m.Unpaired)
 	}
 	return nil
 }

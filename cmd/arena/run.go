@@ -24,6 +24,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	extend := fs.Bool("extend", false, "allow continuing an event whose config now asks for more rounds")
 	quiet := fs.Bool("quiet", false, "print no line per game, only the standings")
 	serve := fs.String("serve", "", "serve the event's live page on ADDR while it runs (host:port; a port alone is 127.0.0.1's)")
+	shard := fs.String("shard", "", "play one task of the event spread over a job array: K/N (task K of N, from 0), auto (a Slurm array task) or auto/N (a Kubernetes Indexed Job of N completions); each task writes OUTPUT/shard-K-of-N, every task must run at once, arena merge OUTPUT folds them (docs/leagues.md)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -34,7 +35,16 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ev, err := event.New(cfg)
+	sh, err := event.ParseShard(*shard, os.Getenv)
+	if err != nil {
+		return fmt.Errorf("%w: -shard: %v", errUsage, err)
+	}
+	var ev *event.Event
+	if sh.Whole() {
+		ev, err = event.New(cfg)
+	} else {
+		ev, err = event.NewTask(cfg, sh)
+	}
 	if err != nil {
 		return err
 	}

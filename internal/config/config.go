@@ -166,6 +166,10 @@ type Event struct {
 	Transcript *Bytes `toml:"transcript"`
 	// Remote is the server of the remote entrants (engine.remote).
 	Remote Remote `toml:"remote"`
+	// OpeningsPerPairing, when above 0, makes every pairing of a round
+	// robin or gauntlet a mini-match of twice that many games: the same
+	// openings for every pair, each with both colours (Gomocup's leagues).
+	OpeningsPerPairing int `toml:"openings_per_pairing"`
 
 	// File is the path the event was read from; relative paths in it
 	// (output, openings, engine commands and dirs) are relative to its folder.
@@ -279,6 +283,9 @@ func (ev *Event) check() error {
 	if err := ev.OpeningProcedure.Check(rule, ev.Size); err != nil {
 		return ev.errAt("opening_procedure", err.Error())
 	}
+	if err := ev.checkMiniMatches(); err != nil {
+		return err
+	}
 	if ev.MoveCap < 0 {
 		return ev.errAt("move_cap", "must not be negative")
 	}
@@ -373,6 +380,40 @@ func (ev *Event) check() error {
 	}
 	return nil
 }
+
+// checkMiniMatches allows openings_per_pairing where a mini-match means
+// one thing: a round robin or a gauntlet, named as such, whose games start
+// from the arbiter's openings. A double round robin would play every
+// opening of a pair twice with each colour, a Swiss pairs one game at a
+// time from the results, and an opening procedure lets the engines choose
+// the colours: each is refused rather than given a meaning of its own.
+func (ev *Event) checkMiniMatches() error {
+	n := ev.OpeningsPerPairing
+	switch {
+	case n == 0:
+		return nil
+	case n < 0:
+		return ev.errAt("openings_per_pairing", "must not be negative (0: one game per pairing)")
+	case n > MaxOpeningsPerPairing:
+		return ev.errAt("openings_per_pairing", fmt.Sprintf("%d: at most %d", n, MaxOpeningsPerPairing))
+	}
+	switch ev.Format {
+	case "round-robin", "gauntlet":
+	case "double-round-robin":
+		return ev.errAt("openings_per_pairing", "a double round robin would play each opening twice with each colour: use format = \"round-robin\", whose mini-matches already give every opening both colours")
+	case "swiss":
+		return ev.errAt("openings_per_pairing", "a Swiss pairs one game at a time from the results: mini-matches are for format = \"round-robin\" or \"gauntlet\"")
+	default:
+		return ev.errAt("openings_per_pairing", fmt.Sprintf("format %q: name the format of a league, \"round-robin\" or \"gauntlet\"", ev.Format))
+	}
+	if ev.OpeningProcedure != rules.NoProcedure {
+		return ev.errAt("openings_per_pairing", fmt.Sprintf("opening_procedure %q lets the engines choose the colours: a mini-match plays each opening with both colours, from the arbiter's openings (opening_procedure = \"none\")", ev.OpeningProcedure))
+	}
+	return nil
+}
+
+// MaxOpeningsPerPairing bounds openings_per_pairing: Gomocup plays 12.
+const MaxOpeningsPerPairing = 1000
 
 func (ev *Event) checkRemote() error {
 	r := &ev.Remote

@@ -10,7 +10,7 @@ import (
 // error that names the file, never panic or hang.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(good))
-	for _, p := range []string{"../../configs/reference.toml", "../../configs/demo.toml", "../../configs/tcga-outer-open.toml"} {
+	for _, p := range []string{"../../configs/reference.toml", "../../configs/demo.toml", "../../configs/tcga-outer-open.toml", "../../configs/gomocup-league.toml"} {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}

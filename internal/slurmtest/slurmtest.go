@@ -3,7 +3,9 @@
 // loopback ports, with the settings that run on these machines without
 // systemd or cgroup delegation (proctrack/linuxproc, task/none). Tests submit
 // job arrays to it with sbatch exactly as a user of a university cluster
-// would.
+// would. The node offers 8 CPUs whatever the machine has (config_overrides),
+// as a cluster of several nodes would: the tasks of a spread event must all
+// run at once.
 package slurmtest
 
 import (
@@ -144,7 +146,8 @@ ReturnToService=2
 MaxArraySize=1001
 SchedulerParameters=sched_interval=1
 MessageTimeout=20
-NodeName=localhost CPUs=2 RealMemory=1000 State=UNKNOWN
+SlurmdParameters=config_overrides
+NodeName=localhost CPUs=8 RealMemory=1000 State=UNKNOWN
 PartitionName=main Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 `, dir, ctldPort, dPort)
 	if err := os.WriteFile(c.Conf, []byte(conf), 0o644); err != nil {

@@ -32,6 +32,37 @@ func colour(g standings.CrossGame) string {
 // of row r and column c lists r's games against c in round order, each as
 // its colour and result ("b1 w½"); the diagonal is "×".
 func roundRobinTable(c standings.Crosstable, title string, names []string, tiebreaks []standings.Tiebreak) Table {
+	return grid(c, title, names, tiebreaks, gameMarks)
+}
+
+// gameMarks are games as a round robin's cell lists them: "b1 w½".
+func gameMarks(games []standings.CrossGame) string {
+	marks := make([]string, len(games))
+	for i, g := range games {
+		marks[i] = colour(g) + mark(g)
+	}
+	return strings.Join(marks, " ")
+}
+
+// leagueTable is the grid of a league whose pairings are mini-matches: a
+// cell is the row entrant's score against the column's, its points then
+// its wins, draws and losses ("15½ 10-11-3"), too many games to list.
+func leagueTable(c standings.Crosstable, title string, names []string, tiebreaks []standings.Tiebreak) Table {
+	return grid(c, title, names, tiebreaks, func(games []standings.CrossGame) string {
+		if len(games) == 0 {
+			return ""
+		}
+		var s PairSide
+		for _, g := range games {
+			s.add(g.Points)
+		}
+		return formatPoints(s.Points) + " " + s.wdl()
+	})
+}
+
+// grid lays out an entrant × entrant crosstable, each cell written by cell
+// from the row entrant's games against the column's, in round order.
+func grid(c standings.Crosstable, title string, names []string, tiebreaks []standings.Tiebreak, cell func([]standings.CrossGame) string) Table {
 	t := Table{Title: title, Header: []string{"#", "Engine"}}
 	colOf := make(map[int]int, len(c.Rows))
 	for i, r := range c.Rows {
@@ -43,20 +74,19 @@ func roundRobinTable(c standings.Crosstable, title string, names []string, tiebr
 		t.Header = append(t.Header, tb.Abbrev())
 	}
 	for i, r := range c.Rows {
-		cells := make([][]string, len(c.Rows))
-		cells[i] = []string{"×"}
-		byes := 0
+		games := make([][]standings.CrossGame, len(c.Rows))
 		for _, g := range r.Games {
-			if g.Opponent == standings.Bye {
-				byes++
-				continue
+			if g.Opponent != standings.Bye {
+				games[colOf[g.Opponent]] = append(games[colOf[g.Opponent]], g)
 			}
-			j := colOf[g.Opponent]
-			cells[j] = append(cells[j], colour(g)+mark(g))
 		}
 		row := []string{rankString(r.Standing), entrantCell(names, r.Standing)}
-		for _, cell := range cells {
-			row = append(row, strings.Join(cell, " "))
+		for j, gs := range games {
+			if j == i {
+				row = append(row, "×")
+				continue
+			}
+			row = append(row, cell(gs))
 		}
 		row = append(row, formatPoints(r.Standing.Points))
 		t.Rows = append(t.Rows, append(row, tiebreakCells(r.Standing, len(tiebreaks))...))

@@ -74,10 +74,14 @@ func (r *Report) CrosstableLegend() Legend {
 		{"#", "place, as in the standings"},
 		{"Engine", "the entrant"},
 	}}
-	if r.Swiss {
+	switch {
+	case r.PairScores:
+		l.Columns = append(l.Columns,
+			Entry{"1, 2, ...", "the score against the entrant of that row over their mini-match: points, then wins-draws-losses, as in 15½ 10-11-3 (forfeits count as wins and losses, as in the standings); × on the diagonal"})
+	case r.Swiss:
 		l.Columns = append(l.Columns,
 			Entry{"R1, R2, ...", "each round: the opponent's row number (#), the colour and the result, as in 12b½: " + result + "; \"bye\" and its result for a round without opponent"})
-	} else {
+	default:
 		l.Columns = append(l.Columns,
 			Entry{"1, 2, ...", "the games against the entrant of that row, in round order, each a colour and a result, as in b1 w½: " + result + "; × on the diagonal"})
 	}

@@ -87,6 +87,22 @@ dt { font-weight: 600; } dd { margin: 0; }
 {{- with .Report.CrosstableLegend}}
 <dl>{{range .Columns}}<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>{{end}}</dl>
 {{- end}}
+{{- if .Report.PairScores}}
+{{- with $t := .Report.PairTable}}
+<h2>Pairs</h2>
+<table>
+<thead><tr>{{range $i, $h := .Header}}<th{{if $t.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range $i, $c := .}}<td{{if $t.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- with .Report.PairLegend}}
+<dl>{{range .Columns}}<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>{{end}}</dl>
+{{- end}}
+{{- end}}
 <h2>Games</h2>
 <table>
 <thead><tr><th class="num">game</th><th class="num">round</th><th>Black</th><th>White</th><th>result</th><th>termination</th><th class="num">moves</th><th>records</th></tr></thead>

@@ -57,6 +57,10 @@ type Report struct {
 	Swiss      bool // the crosstable goes round by round
 	Standings  []standings.Standing
 	Crosstable standings.Crosstable
+	// PairScores: the pairings are mini-matches (a league's), so the
+	// crosstable's cells are pair scores and the pair table is part of
+	// the results (PairTable).
+	PairScores bool
 }
 
 // NewReport computes the standings and crosstable of the n = len(names)
@@ -110,9 +114,12 @@ func (r *Report) StandingsTable() Table {
 func (r *Report) CrosstableTable() Table {
 	title := r.Event + " — crosstable"
 	var t Table
-	if r.Swiss {
+	switch {
+	case r.Swiss:
 		t = swissTable(r.Crosstable, title, r.Names, r.Tiebreaks)
-	} else {
+	case r.PairScores:
+		t = leagueTable(r.Crosstable, title, r.Names, r.Tiebreaks)
+	default:
 		t = roundRobinTable(r.Crosstable, title, r.Names, r.Tiebreaks)
 	}
 	l := r.CrosstableLegend()

@@ -1,0 +1,202 @@
+package event
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/results/journal"
+)
+
+// spreadConfig is a deterministic event of five engines (greedy, and the
+// faulty engine's plain play; one bye a round) in dir/out.
+func spreadConfig(t *testing.T, dir, format string) *config.Event {
+	t.Helper()
+	src := "name = \"spread\"\nrule = \"freestyle\"\nformat = \"" + format + "\"\nrounds = 4\noutput = \"out\"\n[clock]\nmatch = \"30s\"\n"
+	for i := range 5 {
+		cmd := "builtin:greedy"
+		if i%2 == 1 {
+			cmd = "builtin:faulty"
+		}
+		src += fmt.Sprintf("[[engine]]\nname = \"e%d\"\ncommand = %q\n", i, cmd)
+	}
+	path := filepath.Join(dir, "spread.toml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// The tasks of a spread event, run at once in this process, merge into the
+// event one process plays: the same records (games, byes) and standings.
+func TestSpreadEventEqualsOneProcess(t *testing.T) {
+	defer func(p time.Duration) { spreadPoll = p }(spreadPoll)
+	spreadPoll = 10 * time.Millisecond
+	for _, format := range []string{"round-robin", "swiss"} {
+		t.Run(format, func(t *testing.T) {
+			spread := spreadConfig(t, t.TempDir(), format)
+			var wg sync.WaitGroup
+			errs := make([]error, 3)
+			for k := range 3 {
+				ev, err := NewTask(spread, arbiter.Shard{Index: k, Count: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wg.Go(func() { _, errs[k] = ev.Run(context.Background(), context.Background(), &observer{}) })
+			}
+			wg.Wait()
+			for k, err := range errs {
+				if err != nil {
+					t.Fatalf("task %d: %v", k, err)
+				}
+			}
+			out := spread.OutputDir()
+			m, err := MergeSpread(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := m.Problems(); len(p) > 0 {
+				t.Fatalf("problems: %q", p)
+			}
+			if _, err := m.Write(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := m.Write(); err != nil {
+				t.Errorf("merged again: %v", err)
+			}
+			whole := spreadConfig(t, t.TempDir(), format)
+			ev, err := New(whole)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ev.Run(context.Background(), context.Background(), &observer{}); err != nil {
+				t.Fatal(err)
+			}
+			a, b := recordsOf(t, out), recordsOf(t, whole.OutputDir())
+			if a != b {
+				t.Errorf("merged records\n%s\nwant\n%s", a, b)
+			}
+			for _, f := range []string{"standings.json", "crosstable.json"} {
+				x, _ := os.ReadFile(filepath.Join(out, f))
+				y, _ := os.ReadFile(filepath.Join(whole.OutputDir(), f))
+				if len(x) == 0 || string(x) != string(y) {
+					t.Errorf("%s:\n%s\nwant\n%s", f, x, y)
+				}
+			}
+			// A journal of another event in the folder is not merged over.
+			other, _ := os.ReadFile(filepath.Join(whole.OutputDir(), JournalFile))
+			lines := strings.SplitAfter(string(other), "\n")
+			lines[0] = strings.Replace(lines[0], `"black":"e`, `"black":"x`, 1)
+			os.WriteFile(filepath.Join(out, JournalFile), []byte(strings.Join(lines, "")), 0o644)
+			if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "which no task journaled") {
+				t.Errorf("merged over another journal: %v", err)
+			}
+		})
+	}
+}
+
+// recordsOf lists a journal's records without their times, one a line, in
+// the journal's order after sorting as the merge does.
+func recordsOf(t *testing.T, dir string) string {
+	t.Helper()
+	recs, err := journal.Read(filepath.Join(dir, JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sortRecords(recs)
+	var lines []string
+	for _, r := range recs {
+		lines = append(lines, fmt.Sprintf("round %d game %d %s %s %v %s %d moves", r.Round, r.Game, r.Black, r.White, r.Winner, r.End, len(r.Moves)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// A game journaled by two tasks, or by a task it does not belong to, is
+// named and the event is not merged.
+func TestMergeSpreadRefusesDoubledAndMisplacedGames(t *testing.T) {
+	spread := spreadConfig(t, t.TempDir(), "round-robin")
+	var wg sync.WaitGroup
+	for k := range 2 {
+		ev, err := NewTask(spread, arbiter.Shard{Index: k, Count: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() { ev.Run(context.Background(), context.Background(), &observer{}) })
+	}
+	wg.Wait()
+	out := spread.OutputDir()
+	task1 := filepath.Join(out, "shard-1-of-2", JournalFile)
+	clean, _ := os.ReadFile(task1)
+	first, _, _ := strings.Cut(string(clean), "\n")
+	// Task 0's first game, journaled by task 1 too.
+	t0, _ := os.ReadFile(filepath.Join(out, "shard-0-of-2", JournalFile))
+	var game0 string
+	for _, l := range strings.Split(string(t0), "\n") {
+		if strings.Contains(l, `"game":`) && !strings.Contains(l, `"end":"bye"`) {
+			game0 = l
+			break
+		}
+	}
+	os.WriteFile(task1, []byte(string(clean)+game0+"\n"), 0o644)
+	m, err := MergeSpread(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "journaled more than once") {
+		t.Errorf("a doubled game merged: %v", err)
+	}
+	// Moved rather than doubled: misplaced.
+	os.WriteFile(filepath.Join(out, "shard-0-of-2", JournalFile), []byte(strings.Replace(string(t0), game0+"\n", "", 1)), 0o644)
+	m, err = MergeSpread(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "belongs to task 0") {
+		t.Errorf("a misplaced game merged: %v (task 1's first line %s)", err, first)
+	}
+}
+
+// A published round that is not a round of the event is an error naming
+// the file, never played.
+func TestPublishedRoundIsChecked(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, body, want string }{
+		{"other round", `{"format":1,"round":3,"pairings":[]}`, "want format 1, round 2"},
+		{"unknown entrant", `{"format":1,"round":2,"pairings":[{"black":0,"white":9}]}`, "entrant 9 is not one of the 5"},
+		{"twice", `{"format":1,"round":2,"pairings":[{"black":0,"white":1},{"black":1,"white":-1}]}`, "on two boards"},
+		{"unknown field", `{"format":1,"round":2,"pairings":[],"x":1}`, "unknown field"},
+	} {
+		path := filepath.Join(dir, c.name+".json")
+		os.WriteFile(path, []byte(c.body), 0o644)
+		if _, _, err := readRound(path, 2, 5); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v, want %q naming the file", c.name, err, c.want)
+		}
+	}
+	ok, _ := json.Marshal(roundFile{Format: 1, Round: 2, Pairings: []roundPairing{{0, 1}, {2, -1}}})
+	path := filepath.Join(dir, "ok.json")
+	os.WriteFile(path, ok, 0o644)
+	if round, found, err := readRound(path, 2, 5); err != nil || !found || len(round) != 2 || round[1].White != -1 {
+		t.Errorf("a good round: %v %v %v", round, found, err)
+	}
+}
+
+// Remote entrants connect to one server: their event is not spread.
+func TestSpreadRefusesRemoteEntrants(t *testing.T) {
+	cfg := spreadConfig(t, t.TempDir(), "round-robin")
+	cfg.Engines[1] = config.Engine{Name: cfg.Engines[1].Name, Remote: true}
+	if _, err := NewTask(cfg, arbiter.Shard{Index: 0, Count: 2}); err == nil || !strings.Contains(err.Error(), "remote") {
+		t.Errorf("err = %v", err)
+	}
+}
