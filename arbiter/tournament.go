@@ -45,6 +45,8 @@ type Tournament struct {
 	// Requests, if set, is the organizer's withdrawal request file
 	// (RequestWithdrawal), read before each Swiss round is paired.
 	Requests string
+
+	check *ScheduleCheck // the journal checked by VerifySchedule, for Run
 }
 
 // Withdrawal rule. A Swiss entrant is withdrawn before a round is paired
@@ -245,7 +247,15 @@ func ReadWithdrawalRequests(path string) ([]WithdrawalRequest, error) {
 // finished game, and with each bye, to journal it, before either engine
 // plays again. Notice, if set, hears about decisions a person should know
 // of (a Swiss round with no legal pairing).
+//
+// done is checked against the schedule first (VerifySchedule), unless it
+// was just checked: a record the schedule does not give is an error.
 func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, finished func(*record.Record) error) error {
+	if t.check == nil || len(t.check.all) != len(done) {
+		if err := t.VerifySchedule(done); err != nil {
+			return err
+		}
+	}
 	all := append([]*record.Record(nil), done...)
 	t.Director.Finished = func(rec *record.Record) error {
 		all = append(all, rec)
@@ -371,14 +381,9 @@ func remaining(fs []Fixture, done []*record.Record) []Fixture {
 // the records of the rounds before it, so a resumed event pairs every round
 // exactly as it did the first time.
 func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Record) error {
-	players := make([]pairing.SwissPlayer, len(t.Entrants))
-	for i := range players {
-		players[i].ID = i
-	}
-	opt := pairing.SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints}
 	number := 0
 	for r := 1; r <= t.Rounds; r++ {
-		out, added, err := t.withdrawals(r, *all)
+		_, added, err := t.withdrawals(r, *all)
 		if err != nil {
 			return err
 		}
@@ -388,34 +393,20 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 				return err
 			}
 		}
-		for i := range players {
-			w, ok := out[i]
-			players[i].Withdrawn = ok && w <= r
-		}
-		history, err := t.SwissHistory(*all, r)
-		if err != nil {
-			return err
-		}
-		ps, err := pairing.PairSwiss(players, history, r, opt)
-		if errors.Is(err, pairing.ErrNoLegalPairing) {
-			var relax pairing.Relaxation
-			ps, relax, err = pairing.PairSwissFallback(players, history, r, opt)
-			if err == nil && t.Notice != nil {
-				t.Notice(fmt.Sprintf("round %d: no pairing satisfies the Dutch system's absolute criteria; paired with the documented fallback (%v)", r, relax))
+		ps, paired := t.check.Paired(r) // a round the journal began: paired as it was
+		relax := pairing.Strict
+		if !paired {
+			if ps, relax, err = t.pairRound(r, *all); err != nil {
+				return fmt.Errorf("round %d: %w", r, err)
 			}
 		}
-		if err != nil {
-			return fmt.Errorf("round %d: %w", r, err)
+		if relax != pairing.Strict && t.Notice != nil {
+			t.Notice(fmt.Sprintf("round %d: no pairing satisfies the Dutch system's absolute criteria; paired with the documented fallback (%v)", r, relax))
 		}
-		round := []pairing.Pairing{}
-		for _, p := range ps {
-			p.Round = r
-			round = append(round, p)
-		}
-		if err := t.journalByes([][]pairing.Pairing{round}, *all); err != nil {
+		if err := t.journalByes([][]pairing.Pairing{ps}, *all); err != nil {
 			return err
 		}
-		fs := t.fixtures([][]pairing.Pairing{round}, number)
+		fs := t.fixtures([][]pairing.Pairing{ps}, number)
 		number += len(fs)
 		if err := t.Play(drain, abort, remaining(fs, *all)); err != nil {
 			return err
@@ -436,6 +427,42 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 		}
 	}
 	return nil
+}
+
+// pairRound pairs Swiss round r from the records of the rounds before it
+// and the withdrawals journaled so far, with the Dutch system or, when no
+// pairing meets its absolute criteria, its documented fallback (the
+// relaxation it took is returned; pairing.Strict without one). Run pairs
+// every round with it, and ScheduleCheck checks a journal with it.
+func (t *Tournament) pairRound(r int, all []*record.Record) ([]pairing.Pairing, pairing.Relaxation, error) {
+	out, err := standings.Withdrawals(all, t.names())
+	if err != nil {
+		return nil, pairing.Strict, err
+	}
+	players := make([]pairing.SwissPlayer, len(t.Entrants))
+	for i := range players {
+		w, ok := out[i]
+		players[i] = pairing.SwissPlayer{ID: i, Withdrawn: ok && w <= r}
+	}
+	history, err := t.SwissHistory(all, r)
+	if err != nil {
+		return nil, pairing.Strict, err
+	}
+	opt := pairing.SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints}
+	relax := pairing.Strict
+	ps, err := pairing.PairSwiss(players, history, r, opt)
+	if errors.Is(err, pairing.ErrNoLegalPairing) {
+		ps, relax, err = pairing.PairSwissFallback(players, history, r, opt)
+	}
+	if err != nil {
+		return nil, relax, err
+	}
+	round := make([]pairing.Pairing, len(ps))
+	for i, p := range ps {
+		p.Round = r
+		round[i] = p
+	}
+	return round, relax, nil
 }
 
 // SwissHistory is what the Swiss pairing needs to know of the rounds before

@@ -75,6 +75,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Close()
 	done := f.done
+	// The same check as Verify's, on the tournament that plays on: Run
+	// continues from the rounds it paired.
+	if err := ev.t.VerifySchedule(done); err != nil {
+		return nil, fmt.Errorf("journal %s: %w", filepath.Join(ev.out, JournalFile), err)
+	}
 	if err := restoreGames(ev.out, done); err != nil {
 		return nil, err
 	}

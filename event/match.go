@@ -338,13 +338,9 @@ func Tally(id *Identity) (*arbiter.Match, error) {
 	if id.Kind != KindMatch || id.Match == nil {
 		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, kindName[id.Kind])
 	}
-	m := &arbiter.Match{Director: &arbiter.Director{Event: id.Name, Size: id.Size}, Games: id.Match.Games,
-		Rounds: id.Match.Rounds, Gauntlet: id.Match.Gauntlet, Suite: arbiter.Suite{Pairs: id.Match.Pairs}}
-	for _, e := range id.Engines {
-		m.Entrants = append(m.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
-	}
-	if t := id.Match.SPRT; t != nil {
-		m.SPRT = &rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
+	m, err := id.schedule()
+	if err != nil {
+		return nil, err
 	}
 	m.Schedule()
 	return m, nil

@@ -31,9 +31,13 @@ func Standings(folder string) (*report.Report, []*record.Record, error) {
 	if id.Kind != KindEvent {
 		return nil, nil, fmt.Errorf("%s holds %s, which has no standings", folder, kindName[id.Kind])
 	}
-	done, err := journal.Read(filepath.Join(folder, JournalFile))
+	path := filepath.Join(folder, JournalFile)
+	done, err := journal.Read(path)
 	if err != nil {
 		return nil, nil, err
+	}
+	if err := Verify(id, done); err != nil {
+		return nil, nil, fmt.Errorf("journal %s: %w", path, err)
 	}
 	rep, err := standingsReport(id, done)
 	return rep, done, err

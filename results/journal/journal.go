@@ -75,7 +75,7 @@ func Read(path string) ([]*record.Record, error) {
 func readJournal(r io.Reader, path string) ([]*record.Record, int64, error) {
 	var recs []*record.Record
 	var good int64
-	seen := seenLines{games: map[int]int{}, byes: map[bye]int{}}
+	lines := NewLines()
 	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
@@ -85,18 +85,41 @@ func readJournal(r io.Reader, path string) ([]*record.Record, int64, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
 		}
-		if len(bytes.TrimSpace(b)) > 0 {
-			rec := new(record.Record)
-			if err := json.Unmarshal(b, rec); err != nil {
-				return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
-			}
-			if err := seen.verify(rec, line); err != nil {
-				return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
-			}
+		rec, err := lines.Parse(b, line)
+		if err != nil {
+			return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
+		}
+		if rec != nil {
 			recs = append(recs, rec)
 		}
 		good += int64(len(b))
 	}
+}
+
+// Lines checks a journal's complete lines one at a time, in order, each as
+// Open checks it: for a reader that follows a journal as it grows (a
+// batch's shards).
+type Lines struct{ seen seenLines }
+
+// NewLines is the check of a journal's first line.
+func NewLines() *Lines {
+	return &Lines{seen: seenLines{games: map[int]int{}, byes: map[bye]int{}}}
+}
+
+// Parse reads line number line (from 1), verified; a blank line is no
+// record (nil).
+func (l *Lines) Parse(b []byte, line int) (*record.Record, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil
+	}
+	rec := new(record.Record)
+	if err := json.Unmarshal(b, rec); err != nil {
+		return nil, err
+	}
+	if err := l.seen.verify(rec, line); err != nil {
+		return nil, err
+	}
+	return rec, nil
 }
 
 // seenLines remembers which line journaled each game and bye.
