@@ -16,8 +16,8 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/internal/durable"
-	"gomoku-arena/results/rating"
 	"gomoku-arena/results/journal"
+	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/sample"
 )
