@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"golang.org/x/sys/unix"
+
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -29,7 +31,7 @@ type Journal struct {
 // the records already in it, each verified: a line that repeats a game,
 // or whose result its own moves contradict, is an error naming the line.
 func Open(path string) (*Journal, []*record.Record, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o644) // cut and appended to: never through a link
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
