@@ -12,8 +12,8 @@
 package transcript
 
 import (
-	"gomoku-arena/internal/durable"
 	"fmt"
+	"gomoku-arena/internal/durable"
 	"os"
 	"path/filepath"
 	"sync"
