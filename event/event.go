@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/internal/transcript"
@@ -181,7 +182,7 @@ func New(cfg *config.Event) (*Event, error) {
 			}
 		}
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
-			file := unsafeName.ReplaceAllString(e.Name, "_") + ".log" // as game files name engines
+			file := engine.FolderName(e.Name) + ".log" // one name, one file: the config refuses two names of one file
 			l := transcript.New(filepath.Join(out, "transcripts", file), e.Name, cfg.Transcript.N)
 			ent.Spec.Transcript = l.Line
 			ev.transcripts = append(ev.transcripts, l)

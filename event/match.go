@@ -106,9 +106,18 @@ func UniqueNames(ents []arbiter.Entrant) {
 	}
 }
 
-// CheckEngines checks that every engine's program exists, before anything
-// is played.
+// CheckEngines checks that every engine's program exists, and that no two
+// names share a working folder (engine.FolderName: one name, one file),
+// before anything is played.
 func (m *Match) CheckEngines() error {
+	folders := map[string]string{}
+	for _, e := range m.Entrants {
+		f := engine.FolderName(e.Spec.Name)
+		if other, dup := folders[f]; dup {
+			return fmt.Errorf("engines %q and %q would share the working folder engines/%s: name them apart (NAME=COMMAND)", other, e.Spec.Name, f)
+		}
+		folders[f] = e.Spec.Name
+	}
 	for _, e := range m.Entrants {
 		if err := bundled.Check(e.Spec); err != nil {
 			return err

@@ -325,15 +325,15 @@ func (ev *Event) check() error {
 			return ev.errAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine[%d])", e.Name, j))
 		}
 		seen[e.Name] = i
-		// A name is a name, not a path: its working folder is named by
-		// engine.FolderName, which two names must not share.
-		if folder := engine.FolderName(e.Name); e.Dir == "" {
-			if j, dup := folders[folder]; dup {
-				return ev.errAt(at("name"), fmt.Sprintf("engine %q would share the working folder %q with engine %d (%q); folder names keep only letters, digits and . _ - + #",
-					e.Name, folder, j+1, ev.Engines[j].Name))
-			}
-			folders[folder] = i
+		// A name is a name, not a path: its working folder and its
+		// transcript are named by engine.FolderName, which two names must
+		// not share (one name, one file), whether or not a dir is given.
+		folder := engine.FolderName(e.Name)
+		if j, dup := folders[folder]; dup {
+			return ev.errAt(at("name"), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
+				e.Name, folder, folder+".log", j+1, ev.Engines[j].Name))
 		}
+		folders[folder] = i
 		switch {
 		case e.Remote && (e.Command != "" || len(e.Args) > 0 || e.Dir != "" || len(e.Env) > 0):
 			return ev.errAt(at("command"), fmt.Sprintf("engine %q: a remote engine runs on its entrant's machine (arena connect): no command, args, dir or env here", e.Name))
