@@ -396,7 +396,7 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 		ps, paired := t.check.Paired(r) // a round the journal began: paired as it was
 		relax := pairing.Strict
 		if !paired {
-			if ps, relax, err = t.pairRound(r, *all); err != nil {
+			if ps, relax, err = t.pairRound(r, t.Rounds, *all); err != nil {
 				return fmt.Errorf("round %d: %w", r, err)
 			}
 		}
@@ -429,12 +429,13 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 	return nil
 }
 
-// pairRound pairs Swiss round r from the records of the rounds before it
-// and the withdrawals journaled so far, with the Dutch system or, when no
-// pairing meets its absolute criteria, its documented fallback (the
-// relaxation it took is returned; pairing.Strict without one). Run pairs
-// every round with it, and ScheduleCheck checks a journal with it.
-func (t *Tournament) pairRound(r int, all []*record.Record) ([]pairing.Pairing, pairing.Relaxation, error) {
+// pairRound pairs Swiss round r of an event of the given rounds from the
+// records of the rounds before it and the withdrawals journaled so far,
+// with the Dutch system or, when no pairing meets its absolute criteria,
+// its documented fallback (the relaxation it took is returned;
+// pairing.Strict without one). Run pairs every round with it, and
+// ScheduleCheck checks a journal with it.
+func (t *Tournament) pairRound(r, rounds int, all []*record.Record) ([]pairing.Pairing, pairing.Relaxation, error) {
 	out, err := standings.Withdrawals(all, t.names())
 	if err != nil {
 		return nil, pairing.Strict, err
@@ -448,7 +449,7 @@ func (t *Tournament) pairRound(r int, all []*record.Record) ([]pairing.Pairing, 
 	if err != nil {
 		return nil, pairing.Strict, err
 	}
-	opt := pairing.SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints}
+	opt := pairing.SwissOptions{Rounds: rounds, ByePoints: t.ByePoints}
 	relax := pairing.Strict
 	ps, err := pairing.PairSwiss(players, history, r, opt)
 	if errors.Is(err, pairing.ErrNoLegalPairing) {

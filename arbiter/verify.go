@@ -37,6 +37,10 @@ type ScheduleCheck struct {
 	got     int                       // of them journaled
 	number  int                       // Swiss games numbered before the current round
 	current []Fixture                 // the current Swiss round's games
+	inRound []*record.Record          // the current Swiss round's records so far
+	// extended: the current round was paired as the last of a shorter
+	// event (one extended after it).
+	extended bool
 }
 
 // CheckSchedule returns a check of the tournament's journal, to be fed its
@@ -135,6 +139,28 @@ func (c *ScheduleCheck) add(rec *record.Record) error {
 			return err
 		}
 	}
+	err := c.addToRound(rec)
+	if err != nil && !c.extended && c.round < t.Rounds {
+		// An event extended (-extend) after this round paired it as its
+		// last: the Dutch system's final round differs (topscorers).
+		if c.pairAs(c.round, c.round) == nil && c.replayRound() == nil {
+			c.extended = true
+			if err = c.addToRound(rec); err == nil {
+				c.inRound = append(c.inRound, rec)
+				return nil
+			}
+		}
+		c.pairAs(c.round, t.Rounds)
+		c.replayRound()
+	}
+	if err == nil {
+		c.inRound = append(c.inRound, rec)
+	}
+	return err
+}
+
+// addToRound checks a game or bye of the current Swiss round.
+func (c *ScheduleCheck) addToRound(rec *record.Record) error {
 	if rec.End == record.ByeEnd {
 		return c.addBye(rec)
 	}
@@ -147,17 +173,45 @@ func (c *ScheduleCheck) add(rec *record.Record) error {
 
 // pair pairs Swiss round r from the records so far, as Run pairs it.
 func (c *ScheduleCheck) pair(r int) error {
-	ps, _, err := c.t.pairRound(r, c.all)
+	c.number += len(c.current)
+	c.inRound, c.extended = nil, false
+	return c.pairAs(r, c.t.Rounds)
+}
+
+// pairAs pairs Swiss round r as the round of an event of the given rounds,
+// and makes it the current round, none of its records seen.
+func (c *ScheduleCheck) pairAs(r, rounds int) error {
+	ps, _, err := c.t.pairRound(r, rounds, c.all)
 	if err != nil {
 		return fmt.Errorf("round %d: %w", r, err)
 	}
+	for k := range c.byes {
+		if k.Round == r {
+			delete(c.byes, k)
+		}
+	}
+	for k := range c.seen {
+		if k.Round == r {
+			delete(c.seen, k)
+		}
+	}
 	c.paired[r] = ps
-	c.number += len(c.current)
 	c.current = c.t.fixtures([][]pairing.Pairing{ps}, c.number)
 	c.round, c.due, c.got = r, len(ps), 0
 	for _, p := range ps {
 		if p.White == pairing.Bye {
 			c.byes[Key{r, p.Black}] = true
+		}
+	}
+	return nil
+}
+
+// replayRound checks the current round's records again, after it was
+// paired anew.
+func (c *ScheduleCheck) replayRound() error {
+	for _, rec := range c.inRound {
+		if err := c.addToRound(rec); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -58,7 +58,7 @@ func swissJournal(t *Tournament) []*record.Record {
 	var all []*record.Record
 	number := 0
 	for r := 1; r <= t.Rounds; r++ {
-		ps, _, err := t.pairRound(r, all)
+		ps, _, err := t.pairRound(r, t.Rounds, all)
 		if err != nil {
 			panic(err)
 		}
@@ -125,6 +125,8 @@ func TestScheduleCheckRefusesWhatTheScheduleDoesNotGive(t *testing.T) {
 		{"a round robin half played, out of order", rr, []*record.Record{rrJournal[9], rrJournal[3], rrJournal[0]}, ""},
 		{"a Swiss as played", sw, swJournal, ""},
 		{"a Swiss stopped in round 2", sw, swJournal[:s2+1], ""},
+		// Its last round paired as the last (topscorers), then extended.
+		{"a Swiss of 3 rounds extended to 5", paperTournament(7, pairing.SwissFormat, 5), swJournal, ""},
 		{"round robin colours exchanged", rr, with(rrJournal, g, exchanged(rrJournal[g])), "the schedule has game"},
 		{"Swiss colours exchanged", sw, with(swJournal, s2, exchanged(swJournal[s2])), "the schedule has game"},
 		{"another round", rr, with(rrJournal, g, func() *record.Record { c := *rrJournal[g]; c.Round++; return &c }()), "the schedule plays game"},

@@ -22,7 +22,8 @@ import (
 )
 
 // Standings computes the standings of the event in folder from its
-// event.json and journal alone, writing nothing.
+// event.json and journal alone, writing nothing. The journal is checked
+// against the event's schedule first (Verify).
 func Standings(folder string) (*report.Report, []*record.Record, error) {
 	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
 	if err != nil {
@@ -69,6 +70,12 @@ func Rebuild(folder string) (*report.Report, error) {
 		}
 	}
 	return rep, writeTables(folder, rep)
+}
+
+// StandingsOf is the standings and crosstable of an event's records,
+// already checked (Verify, or a JournalCheck fed every one of them).
+func StandingsOf(id *Identity, done []*record.Record) (*report.Report, error) {
+	return standingsReport(id, done)
 }
 
 // standingsReport is the standings and crosstable of the records.

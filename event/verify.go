@@ -22,22 +22,52 @@ import (
 // Verify checks a journal's records, in journal order, against the
 // schedule of the event or match id describes.
 func Verify(id *Identity, done []*record.Record) error {
+	c, err := NewJournalCheck(id)
+	if err != nil {
+		return err
+	}
+	return c.Add(done...)
+}
+
+// JournalCheck is Verify for a journal that grows (a folder being served):
+// it is fed the records as they come, and each costs its own check (a
+// Swiss round is paired once, when its first record arrives).
+type JournalCheck struct {
+	add    func(...*record.Record) error
+	broken error
+}
+
+// NewJournalCheck is the check of the journal of the event or match id
+// describes, from its first record.
+func NewJournalCheck(id *Identity) (*JournalCheck, error) {
 	switch id.Kind {
 	case KindEvent:
 		t, err := id.tournament()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return t.VerifySchedule(done)
+		c, err := t.CheckSchedule()
+		if err != nil {
+			return nil, err
+		}
+		return &JournalCheck{add: c.Add}, nil
 	case KindMatch:
 		m, err := id.schedule()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		_, err = m.Replay(done)
-		return err
+		return &JournalCheck{add: func(recs ...*record.Record) error { _, err := m.Replay(recs); return err }}, nil
 	}
-	return fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, KindEvent, KindMatch)
+	return nil, fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, KindEvent, KindMatch)
+}
+
+// Add checks the records that follow those added before. Once a record is
+// refused, every later Add says so again: nothing after it is believed.
+func (c *JournalCheck) Add(recs ...*record.Record) error {
+	if c.broken == nil {
+		c.broken = c.add(recs...)
+	}
+	return c.broken
 }
 
 // director is the part of the event's director an identity gives: the
