@@ -126,7 +126,8 @@ func TestScheduleCheckRefusesWhatTheScheduleDoesNotGive(t *testing.T) {
 		{"a Swiss as played", sw, swJournal, ""},
 		{"a Swiss stopped in round 2", sw, swJournal[:s2+1], ""},
 		// Its last round paired as the last (topscorers), then extended.
-		{"a Swiss of 3 rounds extended to 5", paperTournament(7, pairing.SwissFormat, 5), swJournal, ""},
+		// (Of 8 entrants, the final round 3 pairs otherwise than a round 3 of 5.)
+		{"a Swiss of 3 rounds extended to 5", paperTournament(8, pairing.SwissFormat, 5), swissJournal(paperTournament(8, pairing.SwissFormat, 3)), ""},
 		{"round robin colours exchanged", rr, with(rrJournal, g, exchanged(rrJournal[g])), "the schedule has game"},
 		{"Swiss colours exchanged", sw, with(swJournal, s2, exchanged(swJournal[s2])), "the schedule has game"},
 		{"another round", rr, with(rrJournal, g, func() *record.Record { c := *rrJournal[g]; c.Round++; return &c }()), "the schedule plays game"},

@@ -99,6 +99,15 @@ func (id *Identity) tournament() (*arbiter.Tournament, error) {
 	if err != nil || format == pairing.FormatAuto {
 		return nil, fmt.Errorf("event.json: pairing %q is not a format", id.Pairing)
 	}
+	// The bounds the config's are (internal/config): a folder's
+	// event.json is outside input too.
+	n := len(d.Entrants)
+	if id.Rounds < 0 || id.Rounds > pairing.MaxRounds {
+		return nil, fmt.Errorf("event.json: rounds: %d is not 0 to %d", id.Rounds, pairing.MaxRounds)
+	}
+	if format != pairing.SwissFormat && n > 1 && n-1 > arbiter.MaxGames/n {
+		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, arbiter.MaxGames)
+	}
 	return &arbiter.Tournament{Director: d, Format: format, Rounds: id.Rounds, ByePoints: id.ByePoints,
 		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter}, nil
 }
