@@ -258,3 +258,22 @@ func OpenRegular(folder, rel string) (*os.File, error) {
 	}
 	panic("unreachable")
 }
+
+// OpenFile opens path for reading when it is a regular file and not a
+// link: a file of a folder others may write into (a journal, an
+// event.json) that was replaced by a link to a device or a FIFO would
+// otherwise be read for ever. Errors are *os.PathError.
+func OpenFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = errors.New("not a regular file")
+		}
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return f, nil
+}

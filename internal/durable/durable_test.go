@@ -113,3 +113,29 @@ func TestOpenRegular(t *testing.T) {
 		}
 	}
 }
+
+// OpenFile refuses a link and a FIFO at once: a journal replaced by a link
+// to /dev/zero or a FIFO would be read for ever.
+func TestOpenFileRefusesWhatNeverEnds(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "journal.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("/dev/zero", filepath.Join(dir, "event.json"))
+	os.WriteFile(filepath.Join(dir, "ok"), []byte("x"), 0o644)
+	for _, name := range []string{"journal.jsonl", "event.json"} {
+		if f, err := OpenFile(filepath.Join(dir, name)); err == nil {
+			f.Close()
+			t.Errorf("%s opened", name)
+		}
+	}
+	if _, err := OpenFile(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+		t.Errorf("a missing file: %v, want not-exist", err)
+	}
+	if f, err := OpenFile(filepath.Join(dir, "ok")); err != nil {
+		t.Error(err)
+	} else {
+		f.Close()
+	}
+}

@@ -35,6 +35,10 @@ func Open(path string) (*Journal, []*record.Record, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("journal %s: not a regular file", path)
+	}
 	recs, good, err := readJournal(f, path)
 	if err != nil {
 		f.Close()
@@ -61,7 +65,7 @@ func Open(path string) (*Journal, []*record.Record, error) {
 // verifies them, without opening it for writing (a torn last line is
 // ignored).
 func Read(path string) ([]*record.Record, error) {
-	f, err := os.Open(path)
+	f, err := durable.OpenFile(path) // a regular file: never a FIFO or a device behind a link
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
