@@ -111,7 +111,7 @@ func (r *batchReader) journal(path string) ([]*record.Record, error) {
 		t = &journalTail{}
 		r.tails[path] = t
 	}
-	f, err := os.Open(path)
+	f, err := durable.OpenFile(path) // a shard's: a regular file, never a FIFO or a device behind a link
 	if err != nil {
 		return nil, err
 	}
