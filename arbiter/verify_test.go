@@ -154,3 +154,29 @@ func TestScheduleCheckRefusesWhatTheScheduleDoesNotGive(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkVerifySchedule checks the journal of a finished paper Swiss:
+// what resume, arena standings and the live page pay once per journal
+// (each round paired once, from the records before it).
+func BenchmarkVerifySchedule(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		sw := paperTournament(n, pairing.SwissFormat, 9)
+		j := swissJournal(sw)
+		b.Run(fmt.Sprintf("swiss-%d-9rounds", n), func(b *testing.B) {
+			for b.Loop() {
+				if err := sw.VerifySchedule(j); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	rr := paperTournament(100, pairing.DoubleRoundRobinFormat, 0)
+	j := roundRobinJournal(rr)
+	b.Run("double-round-robin-100", func(b *testing.B) {
+		for b.Loop() {
+			if err := rr.VerifySchedule(j); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
