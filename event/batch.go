@@ -368,5 +368,11 @@ func (b *Batch) Sampling() (*Sampling, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: event.json: %w", b.Dir, err)
 	}
+	// The merge writes it into the batch folder by its base name: never
+	// over a file of the folder's own.
+	switch base := filepath.Base(s.File); base {
+	case IdentityFile, JournalFile, LockFile, CollectionFile, GamesDir, ".", "..", "/":
+		return nil, fmt.Errorf("%s: event.json: match.sample.file %q would be written over the batch folder's %s", b.Dir, s.File, base)
+	}
 	return &Sampling{Freq: s.Freq, Format: f, File: s.File}, nil
 }
