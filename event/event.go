@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -136,7 +137,7 @@ func (ev *Event) startGateway(s *stream) (*remote.Gateway, error) {
 	}
 	for i, e := range ev.cfg.Engines {
 		if e.Remote {
-			ev.t.Entrants[i].Spec.Env = gw.RelayEnv()
+			ev.t.Entrants[i].Spec.Inherit = func() (*os.File, error) { return gw.RelayFile(e.Name) }
 		}
 	}
 	return gw, nil
