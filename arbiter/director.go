@@ -41,6 +41,11 @@ type Fixture struct {
 	Table int
 }
 
+// MaxConcurrency bounds the games played at once: each holds two engine
+// processes and the threads that wait on them, and the runtime ends the
+// whole program past 10,000 threads.
+const MaxConcurrency = 1024
+
 // Key identifies a fixture within an event, and so a journaled record.
 type Key struct{ Round, Number int }
 

@@ -86,6 +86,32 @@ type MatchGame struct {
 	Collect bool
 }
 
+// MaxGames bounds the games one match or batch lays out: its schedule is
+// held in memory, a few hundred bytes a game, so a number of games from a
+// flag or a folder cannot ask for more memory than the machine has.
+const MaxGames = 1 << 22
+
+// ScheduleGames is the number of games a match of these settings lays out,
+// or -1 when it is more than MaxGames (however much more: no product here
+// overflows).
+func ScheduleGames(entrants, games, rounds int, gauntlet bool) int {
+	enc := entrants - 1
+	if !gauntlet {
+		if entrants > MaxGames {
+			return -1
+		}
+		enc = entrants * (entrants - 1) / 2
+	}
+	n := 1
+	for _, k := range []int{enc, games, rounds} {
+		if k < 0 || (k > 0 && n > MaxGames/k) {
+			return -1
+		}
+		n *= k
+	}
+	return n
+}
+
 // sweepPrior is the number of virtual draws per pair of entrants that keeps
 // a rating list finite after a sweep.
 const sweepPrior = 2
@@ -107,6 +133,10 @@ func (m *Match) Validate() error {
 		return errors.New("rounds must be at least 1")
 	case m.Concurrency < 1:
 		return errors.New("concurrency must be at least 1")
+	case m.Concurrency > MaxConcurrency:
+		return fmt.Errorf("concurrency %d: at most %d games at once", m.Concurrency, MaxConcurrency)
+	case ScheduleGames(len(m.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0:
+		return fmt.Errorf("%d engines, %d games per pair and %d rounds make more than %d games, the most one match lays out", len(m.Entrants), m.Games, m.Rounds, MaxGames)
 	case m.Size < rules.MinSize || m.Size > rules.MaxSize:
 		return fmt.Errorf("board size %d out of range %d..%d", m.Size, rules.MinSize, rules.MaxSize)
 	}
@@ -229,8 +259,9 @@ func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) erro
 // Replay counts the games of an interrupted match (its journal, in the
 // order the games finished) as they were counted when they finished, so
 // that Run plays only the rest and the match ends as it would have
-// uninterrupted. A record that is not a game of this schedule, or a game
-// twice, is an error. Call it after Schedule and before Run.
+// uninterrupted. A record that is not a game of this schedule (CheckRecord:
+// its entrants, colours, rule, size and procedure), or a game twice, is an
+// error. Call it after Schedule and before Run.
 func (m *Match) Replay(done []*record.Record) ([]MatchGame, error) {
 	if m.fixtures == nil {
 		m.Schedule()
@@ -246,11 +277,8 @@ func (m *Match) Replay(done []*record.Record) ([]MatchGame, error) {
 		if !m.inShard(rec.Game) {
 			return out, fmt.Errorf("game %d belongs to shard %d/%d, not to this shard %s", rec.Game, m.ShardOf(rec.Game, m.Shard.Count), m.Shard.Count, m.Shard)
 		}
-		f := m.fixtures[rec.Game-1]
-		a, b := m.Entrants[f.Black].Spec.Name, m.Entrants[f.White].Spec.Name
-		// Either colour: an opening procedure may have exchanged them.
-		if !(rec.Black == a && rec.White == b) && !(rec.Black == b && rec.White == a) {
-			return out, fmt.Errorf("game %d: %s vs %s, but the schedule has %s vs %s", rec.Game, rec.Black, rec.White, a, b)
+		if err := m.CheckRecord(rec, m.fixtures[rec.Game-1]); err != nil {
+			return out, fmt.Errorf("game %d (%s vs %s): %w", rec.Game, rec.Black, rec.White, err)
 		}
 		m.replayed[rec.Game] = true
 		g := m.count(rec)

@@ -26,7 +26,7 @@ func paperMatch(engines, games int) *Match {
 // for a draw), ended as end.
 func finished(m *Match, n int, winner rules.Color, end record.Termination) *record.Record {
 	f := m.fixtures[n-1]
-	return &record.Record{Game: n, Black: m.Entrants[f.Black].Spec.Name, White: m.Entrants[f.White].Spec.Name, Winner: winner, End: end}
+	return &record.Record{Game: n, Size: m.Size, Black: m.Entrants[f.Black].Spec.Name, White: m.Entrants[f.White].Spec.Name, Winner: winner, End: end}
 }
 
 func TestMatchSchedule(t *testing.T) {
@@ -379,6 +379,18 @@ func TestMatchReplayedDecisionStops(t *testing.T) {
 	}
 }
 
+// Under an opening procedure the game settles the colours, and the record
+// does not say who chose what: either colour is the schedule's.
+func TestMatchReplayTakesColoursSettledByAProcedure(t *testing.T) {
+	m := paperMatch(2, 4)
+	m.Procedure = rules.Swap2Procedure
+	m.Schedule()
+	rec := &record.Record{Game: 2, Size: 15, Procedure: "swap2", Black: "a", White: "b", Winner: rules.Black, End: record.Five}
+	if _, err := m.Replay([]*record.Record{rec}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestMatchReplayRefusesForeignRecords(t *testing.T) {
 	cases := []struct {
 		name string
@@ -387,7 +399,15 @@ func TestMatchReplayRefusesForeignRecords(t *testing.T) {
 	}{
 		{"beyond the schedule", func(m *Match) *record.Record { return &record.Record{Game: 5, Black: "a", White: "b"} }, "game 5 is not in the match's schedule of 4 games"},
 		{"game 0", func(m *Match) *record.Record { return &record.Record{Game: 0, Black: "a", White: "b"} }, "game 0 is not"},
-		{"other players", func(m *Match) *record.Record { return &record.Record{Game: 2, Black: "a", White: "z"} }, "game 2: a vs z, but the schedule has b vs a"},
+		{"other players", func(m *Match) *record.Record { return &record.Record{Game: 2, Size: 15, Black: "a", White: "z"} }, "game 2 (a vs z): the schedule has game 2 as b (black) vs a (white)"},
+		// The five-won game of b with the names exchanged would be a's win.
+		{"colours exchanged", func(m *Match) *record.Record {
+			return &record.Record{Game: 2, Size: 15, Black: "a", White: "b", Winner: rules.Black, End: record.Five}
+		}, "game 2 (a vs b): the schedule has game 2 as b (black) vs a (white)"},
+		{"another board", func(m *Match) *record.Record { return &record.Record{Game: 2, Size: 19, Black: "b", White: "a"} }, "board size 19"},
+		{"an opening procedure the match has not", func(m *Match) *record.Record {
+			return &record.Record{Game: 2, Size: 15, Black: "a", White: "b", Procedure: "swap2"}
+		}, `opening procedure "swap2"`},
 		{"twice", func(m *Match) *record.Record { return finished(m, 1, rules.Black, record.Five) }, "game 1 is recorded twice"},
 	}
 	for _, tc := range cases {

@@ -57,6 +57,8 @@ type Tournament struct {
 	// Requests, if set, is the organizer's withdrawal request file
 	// (RequestWithdrawal), read before each Swiss round is paired.
 	Requests string
+
+	check *ScheduleCheck // the journal checked by VerifySchedule, for Run
 }
 
 // Withdrawal rule. A Swiss entrant is withdrawn before a round is paired
@@ -257,7 +259,15 @@ func ReadWithdrawalRequests(path string) ([]WithdrawalRequest, error) {
 // finished game, and with each bye, to journal it, before either engine
 // plays again. Notice, if set, hears about decisions a person should know
 // of (a Swiss round with no legal pairing).
+//
+// done is checked against the schedule first (VerifySchedule), unless it
+// was just checked: a record the schedule does not give is an error.
 func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, finished func(*record.Record) error) error {
+	if t.check == nil || len(t.check.all) != len(done) {
+		if err := t.VerifySchedule(done); err != nil {
+			return err
+		}
+	}
 	all := append([]*record.Record(nil), done...)
 	t.Director.Finished = func(rec *record.Record) error {
 		all = append(all, rec)
@@ -450,26 +460,43 @@ func remaining(fs []Fixture, done []*record.Record) []Fixture {
 // the records of the rounds before it, so a resumed event pairs every round
 // exactly as it did the first time.
 func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Record) error {
-	players := make([]pairing.SwissPlayer, len(t.Entrants))
-	for i := range players {
-		players[i].ID = i
-	}
-	opt := pairing.SwissOptions{Rounds: t.Rounds, ByePoints: t.ByePoints}
 	number := 0
 	var before []Fixture // the round before's games
 	for r := 1; r <= t.Rounds; r++ {
-		pair := func() ([]pairing.Pairing, error) { return t.pairRound(r, all, players, opt) }
-		var round []pairing.Pairing
+		pair := func() ([]pairing.Pairing, error) {
+			_, added, err := t.withdrawals(r, *all)
+			if err != nil {
+				return nil, err
+			}
+			if added && r > 1 && t.RoundDone != nil {
+				// The report shows who will not be paired before the round is.
+				if err := t.RoundDone(r-1, *all); err != nil {
+					return nil, err
+				}
+			}
+			ps, paired := t.check.Paired(r) // a round the journal began: paired as it was
+			relax := pairing.Strict
+			if !paired {
+				if ps, relax, err = t.pairRound(r, t.Rounds, *all); err != nil {
+					return nil, fmt.Errorf("round %d: %w", r, err)
+				}
+			}
+			if relax != pairing.Strict && t.Notice != nil {
+				t.Notice(fmt.Sprintf("round %d: no pairing satisfies the Dutch system's absolute criteria; paired with the documented fallback (%v)", r, relax))
+			}
+			return ps, t.journalByes([][]pairing.Pairing{ps}, *all)
+		}
+		var ps []pairing.Pairing
 		var err error
 		if t.Task != nil {
-			round, err = t.taskRound(drain, r, before, all, pair)
+			ps, err = t.taskRound(drain, r, before, all, pair)
 		} else {
-			round, err = pair()
+			ps, err = pair()
 		}
 		if err != nil {
 			return stopped(drain, err)
 		}
-		fs := t.fixtures([][]pairing.Pairing{round}, number)
+		fs := t.fixtures([][]pairing.Pairing{ps}, number)
 		number += len(fs)
 		before = fs
 		if err := t.Play(drain, abort, remaining(t.share(fs), *all)); err != nil {
@@ -505,46 +532,41 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 	return nil
 }
 
-// pairRound pairs round r of a Swiss from the records so far: the
-// withdrawals due are journaled first, then the round is paired (by the
-// documented fallback when the Dutch system's absolute criteria leave no
-// pairing) and its byes journaled.
-func (t *Tournament) pairRound(r int, all *[]*record.Record, players []pairing.SwissPlayer, opt pairing.SwissOptions) ([]pairing.Pairing, error) {
-	out, added, err := t.withdrawals(r, *all)
+// pairRound pairs Swiss round r of an event of the given rounds from the
+// records of the rounds before it and the withdrawals journaled so far,
+// with the Dutch system or, when no pairing meets its absolute criteria,
+// its documented fallback (the relaxation it took is returned;
+// pairing.Strict without one). Run pairs every round with it, and
+// ScheduleCheck checks a journal with it.
+func (t *Tournament) pairRound(r, rounds int, all []*record.Record) ([]pairing.Pairing, pairing.Relaxation, error) {
+	out, err := standings.Withdrawals(all, t.names())
 	if err != nil {
-		return nil, err
+		return nil, pairing.Strict, err
 	}
-	if added && r > 1 && t.RoundDone != nil {
-		// The report shows who will not be paired before the round is.
-		if err := t.RoundDone(r-1, *all); err != nil {
-			return nil, err
-		}
-	}
+	players := make([]pairing.SwissPlayer, len(t.Entrants))
 	for i := range players {
 		w, ok := out[i]
-		players[i].Withdrawn = ok && w <= r
+		players[i] = pairing.SwissPlayer{ID: i, Withdrawn: ok && w <= r}
 	}
-	history, err := t.SwissHistory(*all, r)
+	history, err := t.SwissHistory(all, r)
 	if err != nil {
-		return nil, err
+		return nil, pairing.Strict, err
 	}
+	opt := pairing.SwissOptions{Rounds: rounds, ByePoints: t.ByePoints}
+	relax := pairing.Strict
 	ps, err := pairing.PairSwiss(players, history, r, opt)
 	if errors.Is(err, pairing.ErrNoLegalPairing) {
-		var relax pairing.Relaxation
 		ps, relax, err = pairing.PairSwissFallback(players, history, r, opt)
-		if err == nil && t.Notice != nil {
-			t.Notice(fmt.Sprintf("round %d: no pairing satisfies the Dutch system's absolute criteria; paired with the documented fallback (%v)", r, relax))
-		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("round %d: %w", r, err)
+		return nil, relax, err
 	}
-	round := []pairing.Pairing{}
-	for _, p := range ps {
+	round := make([]pairing.Pairing, len(ps))
+	for i, p := range ps {
 		p.Round = r
-		round = append(round, p)
+		round[i] = p
 	}
-	return round, t.journalByes([][]pairing.Pairing{round}, *all)
+	return round, relax, nil
 }
 
 // SwissHistory is what the Swiss pairing needs to know of the rounds before

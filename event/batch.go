@@ -15,12 +15,11 @@ import (
 	"strings"
 
 	"gomoku-arena/arbiter"
-	"gomoku-arena/engine"
 	"gomoku-arena/internal/durable"
+	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/sample"
-	"gomoku-arena/rules"
 )
 
 // A batch is a match played as shards (arbiter.Shard), each in its own
@@ -97,6 +96,7 @@ type journalTail struct {
 	offset int64
 	lines  int
 	recs   []*record.Record
+	check  *journal.Lines
 }
 
 // journal returns every record of the journal at path, parsing only the
@@ -111,15 +111,15 @@ func (r *batchReader) journal(path string) ([]*record.Record, error) {
 		t = &journalTail{}
 		r.tails[path] = t
 	}
-	f, err := os.Open(path)
+	f, err := durable.OpenFile(path) // a shard's: a regular file, never a FIFO or a device behind a link
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil {
 		return nil, err
-	} else if st.Size() < t.offset {
-		*t = journalTail{}
+	} else if st.Size() < t.offset || t.check == nil {
+		*t = journalTail{check: journal.NewLines()}
 	}
 	if _, err := f.Seek(t.offset, io.SeekStart); err != nil {
 		return nil, err
@@ -133,11 +133,11 @@ func (r *batchReader) journal(path string) ([]*record.Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("journal %s: %w", path, err)
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			rec := new(record.Record)
-			if err := json.Unmarshal(line, rec); err != nil {
-				return nil, fmt.Errorf("journal %s:%d: %w", path, t.lines+1, err)
-			}
+		rec, err := t.check.Parse(line, t.lines+1) // as resume checks it
+		if err != nil {
+			return nil, fmt.Errorf("journal %s:%d: %w", path, t.lines+1, err)
+		}
+		if rec != nil {
 			t.recs = append(t.recs, rec)
 		}
 		t.offset += int64(len(line))
@@ -280,29 +280,6 @@ func (b *Batch) adopt(id *Identity, sh BatchShard, first *string) error {
 	return nil
 }
 
-// schedule is the match an identity describes, enough to lay out its
-// schedule and count its games: entrants by name, games, rounds, pairs and
-// the SPRT (the openings are in the records).
-func (id *Identity) schedule() (*arbiter.Match, error) {
-	rule, err := rules.ByName(id.Rule)
-	if err != nil {
-		return nil, err
-	}
-	s := id.Match
-	m := &arbiter.Match{Director: &arbiter.Director{Event: id.Name, Rule: rule, Size: id.Size, Concurrency: 1},
-		Games: s.Games, Rounds: s.Rounds, Gauntlet: s.Gauntlet, Suite: arbiter.Suite{Pairs: s.Pairs, Seed: s.Seed}}
-	for _, e := range id.Engines {
-		m.Entrants = append(m.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
-	}
-	if s.SPRT != nil {
-		m.SPRT = &rating.SPRT{Elo0: s.SPRT.Elo0, Elo1: s.SPRT.Elo1, Alpha: s.SPRT.Alpha, Beta: s.SPRT.Beta, Model: s.SPRT.Model}
-	}
-	if len(m.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
-		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Entrants), m.Games, m.Rounds)
-	}
-	return m, nil
-}
-
 // Problems lists what keeps the batch from being whole, one line each:
 // missing shards, misplaced games, duplicate and missing games. None when
 // it is complete (or decided by its SPRT).
@@ -390,6 +367,12 @@ func (b *Batch) Sampling() (*Sampling, error) {
 	f, err := sample.ParseFormat(s.Format)
 	if err != nil {
 		return nil, fmt.Errorf("%s: event.json: %w", b.Dir, err)
+	}
+	// The merge writes it into the batch folder by its base name: never
+	// over a file of the folder's own.
+	switch base := filepath.Base(s.File); base {
+	case IdentityFile, JournalFile, LockFile, CollectionFile, GamesDir, ".", "..", "/":
+		return nil, fmt.Errorf("%s: event.json: match.sample.file %q would be written over the batch folder's %s", b.Dir, s.File, base)
 	}
 	return &Sampling{Freq: s.Freq, Format: f, File: s.File}, nil
 }

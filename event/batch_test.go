@@ -8,6 +8,7 @@ import (
 
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
+	"gomoku-arena/rules"
 )
 
 // A batch reader parses only what was added to a journal since its last
@@ -20,7 +21,7 @@ func TestBatchReaderReadsJournalsIncrementally(t *testing.T) {
 		t.Fatal(err)
 	}
 	add := func(game int) {
-		if err := j.Append(&record.Record{Game: game, Black: "a", White: "b", End: record.Five}); err != nil {
+		if err := j.Append(&record.Record{Game: game, Rule: "freestyle", Size: 15, Black: "a", White: "b", Winner: rules.Black, End: record.Refusal}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/internal/transcript"
@@ -78,6 +79,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Close()
 	done := f.done
+	// The same check as Verify's, on the tournament that plays on: Run
+	// continues from the rounds it paired.
+	if err := ev.t.VerifySchedule(done); err != nil {
+		return nil, fmt.Errorf("journal %s: %w", filepath.Join(ev.out, JournalFile), err)
+	}
 	if err := restoreGames(ev.out, done); err != nil {
 		return nil, err
 	}
@@ -196,7 +202,7 @@ func newEvent(cfg *config.Event, shard arbiter.Shard) (*Event, error) {
 			}
 		}
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
-			file := unsafeName.ReplaceAllString(e.Name, "_") + ".log" // as game files name engines
+			file := engine.FolderName(e.Name) + ".log" // one name, one file: the config refuses two names of one file
 			l := transcript.New(filepath.Join(out, "transcripts", file), e.Name, cfg.Transcript.N)
 			ent.Spec.Transcript = l.Line
 			ev.transcripts = append(ev.transcripts, l)
@@ -283,6 +289,9 @@ func PlannedGames(id *Identity, done []*record.Record) int {
 			}
 		}
 		return len(m.Share())
+	}
+	if _, err := id.tournament(); err != nil {
+		return 0 // event.json asks for a schedule past the bounds (Verify says so)
 	}
 	n := len(id.Engines)
 	if id.Pairing != string(pairing.SwissFormat) {

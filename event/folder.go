@@ -108,7 +108,7 @@ func unlock(lock *os.File) {
 // killed run never blocks its own continuation.
 func lockFolder(dir string) (*os.File, error) {
 	path := filepath.Join(dir, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o644) // truncated: never through a link
 	if err != nil {
 		return nil, fmt.Errorf("output folder: %w", err)
 	}
@@ -179,20 +179,19 @@ func writeGame(out string, rec *record.Record) error { return writeGameFiles(out
 // missing or differ from what the record gives (left empty or torn by a
 // machine that lost power, or edited).
 func writeGameFiles(out string, rec *record.Record, restore bool) error {
-	if err := os.MkdirAll(filepath.Join(out, GamesDir), 0o755); err != nil {
-		return fmt.Errorf("output folder: %w", err)
-	}
-	base := filepath.Join(out, GamesDir, GameFile(rec))
+	base := filepath.Join(GamesDir, GameFile(rec))
 	for _, w := range gameFormats {
 		var b bytes.Buffer
 		if err := w.write(&b, rec); err != nil {
 			return fmt.Errorf("game %d: %w", rec.Game, err)
 		}
-		if old, err := os.ReadFile(base + w.ext); restore && err == nil && bytes.Equal(old, b.Bytes()) {
-			continue
+		if restore {
+			if old, err := durable.ReadRegular(out, base+w.ext, int64(b.Len())+1); err == nil && bytes.Equal(old, b.Bytes()) {
+				continue
+			}
 		}
-		if err := durable.Replace(base+w.ext, b.Bytes()); err != nil {
-			return err
+		if err := durable.ReplaceIn(out, base+w.ext, b.Bytes()); err != nil {
+			return fmt.Errorf("output folder: %w", err)
 		}
 	}
 	return nil

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"reflect"
 	"sort"
 	"strconv"
@@ -180,7 +180,12 @@ func entrantOf(a arbiter.Entrant) Entrant {
 // ReadIdentity reads an event.json. A file of another format version (or of
 // none: written before versions) is refused, never guessed at.
 func ReadIdentity(path string) (*Identity, error) {
-	b, err := os.ReadFile(path)
+	f, err := durable.OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, err
 	}

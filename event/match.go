@@ -111,9 +111,18 @@ func UniqueNames(ents []arbiter.Entrant) {
 	}
 }
 
-// CheckEngines checks that every engine's program exists, before anything
-// is played.
+// CheckEngines checks that every engine's program exists, and that no two
+// names share a working folder (engine.FolderName: one name, one file),
+// before anything is played.
 func (m *Match) CheckEngines() error {
+	folders := map[string]string{}
+	for _, e := range m.Entrants {
+		f := engine.FolderName(e.Spec.Name)
+		if other, dup := folders[f]; dup {
+			return fmt.Errorf("engines %q and %q would share the working folder engines/%s: name them apart (NAME=COMMAND)", other, e.Spec.Name, f)
+		}
+		folders[f] = e.Spec.Name
+	}
 	for _, e := range m.Entrants {
 		if err := bundled.Check(e.Spec); err != nil {
 			return err
@@ -380,13 +389,9 @@ func Tally(id *Identity) (*arbiter.Match, error) {
 	if id.Kind != KindMatch || id.Match == nil {
 		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, kindName[id.Kind])
 	}
-	m := &arbiter.Match{Director: &arbiter.Director{Event: id.Name, Size: id.Size}, Games: id.Match.Games,
-		Rounds: id.Match.Rounds, Gauntlet: id.Match.Gauntlet, Suite: arbiter.Suite{Pairs: id.Match.Pairs}}
-	for _, e := range id.Engines {
-		m.Entrants = append(m.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
-	}
-	if t := id.Match.SPRT; t != nil {
-		m.SPRT = &rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
+	m, err := id.schedule()
+	if err != nil {
+		return nil, err
 	}
 	m.Schedule()
 	return m, nil

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/sample"
 )
@@ -76,35 +77,61 @@ type sink struct {
 
 // openGameLog opens path, written anew with the records (rebuild) or for
 // appending, ready for the next games.
+//
+// A rebuilt file is written whole beside its name and then takes it
+// (durable.Create), and is appended to after through no link: it sits in
+// a folder (a batch's, a served one) that others may write into too. A
+// file appended to without a rebuild is one the user named.
 func openGameLog(path string, rebuild bool, done []*record.Record, start func(io.Writer) (sink, error)) (*gameLog, error) {
-	mode := os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	if rebuild {
-		mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if !rebuild {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		k, err := start(f)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return &gameLog{f: f, sink: k}, nil
 	}
-	f, err := os.OpenFile(path, mode, 0o644)
+	f, err := durable.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	k, err := start(f)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	l := &gameLog{f: f, sink: k}
-	if rebuild {
+	w := &retarget{f}
+	k, err := start(w)
+	if err == nil {
 		for _, rec := range done {
-			if err := k.write(rec); err != nil {
-				l.close()
-				return nil, fmt.Errorf("%s: game %d: %w", path, rec.Game, err)
+			if err = k.write(rec); err != nil {
+				err = fmt.Errorf("game %d: %w", rec.Game, err)
+				break
 			}
 		}
-		if err := k.flush(); err != nil {
-			l.close()
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
 	}
-	return l, nil
+	if err == nil {
+		err = k.flush()
+	}
+	if err != nil {
+		f.Discard()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Commit(false); err != nil {
+		return nil, err
+	}
+	// The format's framing is open (an LZ4 frame): the games to come
+	// go on from the same writer, into the file that now has the name.
+	a, err := durable.OpenAppend(path)
+	if err != nil {
+		return nil, err
+	}
+	w.Writer = a
+	return &gameLog{f: a, sink: k}, nil
 }
+
+// retarget is a writer whose file changes under it: a sink's writer
+// outlives the file it began in.
+type retarget struct{ io.Writer }
 
 // add appends a game and pushes it to the file.
 func (l *gameLog) add(rec *record.Record) error {

@@ -23,7 +23,8 @@ import (
 )
 
 // Standings computes the standings of the event in folder from its
-// event.json and journal alone, writing nothing.
+// event.json and journal alone, writing nothing. The journal is checked
+// against the event's schedule first (Verify).
 func Standings(folder string) (*report.Report, []*record.Record, error) {
 	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
 	if err != nil {
@@ -32,9 +33,13 @@ func Standings(folder string) (*report.Report, []*record.Record, error) {
 	if id.Kind != KindEvent {
 		return nil, nil, fmt.Errorf("%s holds %s, which has no standings", folder, kindName[id.Kind])
 	}
-	done, err := journal.Read(filepath.Join(folder, JournalFile))
+	path := filepath.Join(folder, JournalFile)
+	done, err := journal.Read(path)
 	if err != nil {
 		return nil, nil, err
+	}
+	if err := Verify(id, done); err != nil {
+		return nil, nil, fmt.Errorf("journal %s: %w", path, err)
 	}
 	rep, err := standingsReport(id, done)
 	return rep, done, err
@@ -70,6 +75,12 @@ func Rebuild(folder string) (*report.Report, error) {
 		return nil, err
 	}
 	return writeStandings(folder, id, done) // the tables and the page, as a run writes them
+}
+
+// StandingsOf is the standings and crosstable of an event's records,
+// already checked (Verify, or a JournalCheck fed every one of them).
+func StandingsOf(id *Identity, done []*record.Record) (*report.Report, error) {
+	return standingsReport(id, done)
 }
 
 // standingsReport is the standings and crosstable of the records.

@@ -30,6 +30,10 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 			return err
 		}
 	}
+	check, err := event.NewJournalCheck(id)
+	if err != nil {
+		return fmt.Errorf("%s: %w", folder, err)
+	}
 	h.fromFiles.Store(true)
 	path := filepath.Join(folder, event.JournalFile)
 	// The games planned, from what the journal holds now: a Swiss that
@@ -49,31 +53,15 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 			} else if len(recs) > seen {
 				fresh := recs[seen:]
 				seen = len(recs)
-				if now := event.PlannedGames(id, recs); now != total {
-					total = now
-					h.Observe(event.Replanned{Total: total})
-				}
-				for _, rec := range fresh {
-					if !rec.IsGame() {
-						continue
+				if err := check.Add(fresh...); err != nil {
+					// Nothing the schedule does not give is shown.
+					h.Observe(event.Notice{Text: fmt.Sprintf("%s: %v", path, err)})
+				} else {
+					if now := event.PlannedGames(id, recs); now != total {
+						total = now
+						h.Observe(event.Replanned{Total: total})
 					}
-					h.Observe(event.GameFinished{Record: rec})
-					if tally != nil {
-						games, err := tally.Replay([]*record.Record{rec})
-						if err != nil {
-							h.Observe(event.Notice{Text: err.Error()})
-						}
-						for _, g := range games {
-							h.Observe(event.MatchGameCounted{MatchGame: g})
-						}
-					}
-				}
-				if id.Kind == event.KindEvent {
-					if rep, _, err := event.Standings(folder); err == nil {
-						h.Observe(event.StandingsUpdated{Report: rep})
-					} else {
-						h.Observe(event.Notice{Text: err.Error()})
-					}
+					follow(h, id, tally, recs, fresh)
 				}
 			}
 		}
@@ -81,6 +69,33 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
+		}
+	}
+}
+
+// follow shows the fresh games of a checked journal, and the standings of
+// all of them (recs).
+func follow(h *Hub, id *event.Identity, tally *arbiter.Match, recs, fresh []*record.Record) {
+	for _, rec := range fresh {
+		if !rec.IsGame() {
+			continue
+		}
+		h.Observe(event.GameFinished{Record: rec})
+		if tally != nil {
+			games, err := tally.Replay([]*record.Record{rec})
+			if err != nil {
+				h.Observe(event.Notice{Text: err.Error()})
+			}
+			for _, g := range games {
+				h.Observe(event.MatchGameCounted{MatchGame: g})
+			}
+		}
+	}
+	if id.Kind == event.KindEvent {
+		if rep, err := event.StandingsOf(id, recs); err == nil {
+			h.Observe(event.StandingsUpdated{Report: rep})
+		} else {
+			h.Observe(event.Notice{Text: err.Error()})
 		}
 	}
 }

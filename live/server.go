@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"gomoku-arena/event"
+	"gomoku-arena/internal/durable"
 )
 
 //go:embed assets
@@ -233,9 +234,22 @@ func (e *served) gameFile(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	// A regular file reached through no link: the folder may be one that
+	// others write into (games/evil.sgf -> /etc/shadow is not served).
+	f, err := durable.OpenRegular(e.folder, filepath.Join(event.GamesDir, name))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Disposition", "attachment; filename=\""+name+"\"")
-	http.ServeFile(w, r, filepath.Join(e.folder, event.GamesDir, name))
+	http.ServeContent(w, r, name, st.ModTime(), f)
 }
 
 // Serve serves on ln until ctx ends, together with the hubs' own loops:

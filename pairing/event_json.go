@@ -80,8 +80,8 @@ func ReadEventJSON(r io.Reader) (*TRF, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("json event: players: none listed")
 	}
-	if e.Rounds < 0 {
-		return nil, fmt.Errorf("json event: rounds: %d is not a number of rounds", e.Rounds)
+	if e.Rounds < 0 || e.Rounds > MaxRounds {
+		return nil, fmt.Errorf("json event: rounds: %d is not a number of rounds (0 to %d)", e.Rounds, MaxRounds)
 	}
 	t := &TRF{Name: e.Name, Rounds: e.Rounds, InitialBlack: e.InitialSecond}
 	if e.ByePoints != nil {
@@ -101,7 +101,11 @@ func ReadEventJSON(r io.Reader) (*TRF, error) {
 		}
 		return v - 1, nil
 	}
+	pairs := 0
 	for i, group := range e.Forbidden {
+		if !forbiddenPairs(&pairs, len(group)) {
+			return nil, fmt.Errorf("json event: forbidden[%d]: the forbidden groups make more than %d pairs", i, MaxForbiddenPairs)
+		}
 		var ids []int
 		for j, v := range group {
 			id, err := rank(fmt.Sprintf("forbidden[%d][%d]", i, j), v)
@@ -116,8 +120,8 @@ func ReadEventJSON(r io.Reader) (*TRF, error) {
 	seen := map[slot]int{}
 	for i, g := range e.Games {
 		field := fmt.Sprintf("games[%d]", i)
-		if g.Round < 1 {
-			return nil, fmt.Errorf("json event: %s.round: %d is not a round number", field, g.Round)
+		if g.Round < 1 || g.Round > MaxRounds {
+			return nil, fmt.Errorf("json event: %s.round: %d is not a round number (1 to %d)", field, g.Round, MaxRounds)
 		}
 		b, err := rank(field+".black", g.Black)
 		if err != nil {

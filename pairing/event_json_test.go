@@ -97,6 +97,10 @@ func TestEventJSONErrors(t *testing.T) {
 		{`{"players":[{},{}], "games":[], "bye_points":0.7}`, "bye_points"},
 		{`{"players":[{},{}], "games":[], "forbidden":[[1,9]]}`, "forbidden[0][1]: 9 is not a starting rank"},
 		{`{"players":[{},{}], "games":[]} {}`, "more than one JSON value"},
+		// Bounds (issue 27): 174 bytes once made arena pair spin for ever.
+		{`{"players":[{},{}], "games":[], "rounds":1000000000000000001}`, "rounds: 1000000000000000001 is not a number of rounds (0 to 999)"},
+		{`{"players":[{},{}], "games":[{"round":1000000000000000001,"black":1,"white":2,"black_points":1}]}`, "games[0].round: 1000000000000000001 is not a round number"},
+		{`{"players":[{},{}], "games":[], "forbidden":[[` + strings.TrimSuffix(strings.Repeat("1,", 2000), ",") + `]]}`, "forbidden[0]: the forbidden groups make more than"},
 	} {
 		_, err := ReadEventJSON(strings.NewReader(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

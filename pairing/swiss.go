@@ -229,8 +229,8 @@ type tourney struct {
 }
 
 func newTourney(players []SwissPlayer, history []Game, round int, opt SwissOptions) (*tourney, error) {
-	if round < 1 {
-		return nil, fmt.Errorf("swiss: round %d: rounds are numbered from 1", round)
+	if round < 1 || round > MaxRounds {
+		return nil, fmt.Errorf("swiss: round %d: rounds are numbered from 1 to %d", round, MaxRounds)
 	}
 	byePts := 2
 	if opt.ByePoints != nil {
@@ -247,6 +247,12 @@ func newTourney(players []SwissPlayer, history []Game, round int, opt SwissOptio
 		all[i] = &entrant{id: i, met: map[int]bool{}}
 	}
 	valid := func(id int) bool { return id >= 0 && id < len(players) }
+	pairs := 0
+	for _, group := range opt.Forbidden {
+		if !forbiddenPairs(&pairs, len(group)) {
+			return nil, fmt.Errorf("swiss: the forbidden groups make more than %d pairs", MaxForbiddenPairs)
+		}
+	}
 	for _, group := range opt.Forbidden {
 		for _, a := range group {
 			for _, b := range group {

@@ -64,6 +64,28 @@ const (
 	trfGameWidth = 10
 )
 
+// MaxRounds bounds every round number read from outside (a report's
+// rounds, a game's round, the round to pair): pairing a round costs time
+// and memory in proportion to players times rounds, so a number must not
+// ask for more than the events this is for (Swiss events of a few dozen
+// rounds at most) could ever need.
+const MaxRounds = 999
+
+// MaxForbiddenPairs bounds the pairs a report's forbidden groups (XXP,
+// "forbidden") make: a group of k players makes k(k-1)/2, so a few bytes
+// listing many players could otherwise ask for memory in their square.
+const MaxForbiddenPairs = 1 << 20
+
+// forbiddenPairs counts the pairs of the groups so far with one more of k
+// players, and reports whether they stay within MaxForbiddenPairs.
+func forbiddenPairs(sofar *int, k int) bool {
+	if k > MaxForbiddenPairs {
+		return false
+	}
+	*sofar += k * (k - 1) / 2
+	return *sofar <= MaxForbiddenPairs
+}
+
 // MaxTRFPlayers is the most players TRF-16's four-digit starting ranks
 // number; bigger events use the JSON event form.
 const MaxTRFPlayers = 9999
@@ -105,8 +127,8 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			}
 		case strings.HasPrefix(s, "XXR"):
 			n, err := strconv.Atoi(strings.TrimSpace(s[3:]))
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("trf line %d: XXR: %q is not a number of rounds", ln, strings.TrimSpace(s[3:]))
+			if err != nil || n < 1 || n > MaxRounds {
+				return nil, fmt.Errorf("trf line %d: XXR: %q is not a number of rounds (1 to %d)", ln, strings.TrimSpace(s[3:]), MaxRounds)
 			}
 			t.Rounds = n
 		case strings.HasPrefix(s, "XXC"):
@@ -182,6 +204,9 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			return nil, fmt.Errorf("trf line %d: %s: accelerated pairings and round-bounded forbidden pairs are not supported", ln, strings.TrimSpace(s[:3]))
 		case strings.HasPrefix(s, "142 "):
 			if n, err := strconv.Atoi(strings.TrimSpace(s[3:])); err == nil && n > 0 {
+				if n > MaxRounds {
+					return nil, fmt.Errorf("trf line %d: 142: %d rounds, more than %d", ln, n, MaxRounds)
+				}
 				rounds142 = n
 			}
 		case strings.HasPrefix(s, "240 "):
@@ -192,8 +217,8 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			}
 			a := absence{no: ln}
 			var err error
-			if a.round, err = strconv.Atoi(f[1]); err != nil || a.round < 1 {
-				return nil, fmt.Errorf("trf line %d: 240: round %q is not a round number", ln, f[1])
+			if a.round, err = strconv.Atoi(f[1]); err != nil || a.round < 1 || a.round > MaxRounds {
+				return nil, fmt.Errorf("trf line %d: 240: round %q is not a round number (1 to %d)", ln, f[1], MaxRounds)
 			}
 			for _, ps := range f[2:] {
 				p, err := strconv.Atoi(ps)
@@ -223,6 +248,9 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 				}
 			}
 			l := line{no: ln, start: start}
+			if r := (len(s) - trfFirstGame + trfGameWidth - 1) / trfGameWidth; r > MaxRounds {
+				return nil, fmt.Errorf("trf line %d: %d rounds of games, more than %d", ln, r, MaxRounds)
+			}
 			for r := 0; trfFirstGame+r*trfGameWidth < len(s); r++ {
 				f := s[trfFirstGame+r*trfGameWidth:]
 				f = f[:min(len(f), 8)]
@@ -352,7 +380,11 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			t.Games = append(t.Games, g)
 		}
 	}
+	pairs := 0
 	for _, f := range forbidden {
+		if !forbiddenPairs(&pairs, len(f.players)) {
+			return nil, fmt.Errorf("trf line %d: XXP: the forbidden groups make more than %d pairs", f.no, MaxForbiddenPairs)
+		}
 		var ids []int
 		for _, p := range f.players {
 			if p > n {

@@ -116,6 +116,12 @@ func TestTRFErrorsNameLineAndField(t *testing.T) {
 		{"162", "162  W 1.0    D 1.0\n" + ok, "line 1: 162 (column 15): 1 points for a draw"},
 		{"xxs", "XXS WW=1 WD=1\n" + ok, "line 1: XXS: WD"},
 		{"xxa", "XXA    1  1.0\n" + ok, "line 1: XXA: accelerated pairings"},
+		// Bounds (issue 27): a number costs no more than the events it is for.
+		{"xxr beyond", "XXR 1000000000000000001\n" + ok, "line 1: XXR"},
+		{"142 beyond", "142 5000\n" + ok, "line 1: 142: 5000 rounds"},
+		{"240 beyond", "240 F 1000000000000000001 1\n" + ok, "line 1: 240: round"},
+		{"rounds of games beyond", strings.Replace(ok, "   2 w 1", "   2 w 1"+strings.Repeat("     2 w 1", 1000), 1), "line 1: 1001 rounds of games"},
+		{"forbidden groups beyond", "XXP" + strings.Repeat(" 1", 2000) + "\n" + ok, "line 1: XXP: the forbidden groups make more than"},
 	}
 	if _, err := ReadTRF(strings.NewReader(ok)); err != nil {
 		t.Fatalf("valid file rejected: %v", err)

@@ -294,6 +294,11 @@ func TestCommandLineErrors(t *testing.T) {
 		{"pair a TRF", []string{"pair", "../../pairing/testdata/swiss5.trf"}, exitOK, "3\n2 1\n5 4\n3 0\n"},
 		{"pair a file that is not TRF", []string{"pair", "../../README.md"}, exitError, "no player lines"},
 		{"pair the JSON event form", []string{"pair", "../../pairing/testdata/swiss5.json"}, exitOK, "3\n2 1\n5 4\n3 0\n"},
+		// Numbers from the command line are bounded as a config's are (issue 27).
+		{"thousands of games at once", []string{"match", "-concurrency", "10000", "builtin:random", "builtin:random"}, exitUsage, "concurrency 10000: at most 1024"},
+		{"games past memory", []string{"match", "-games", "1000000000000000000", "builtin:random", "builtin:random"}, exitUsage, "more than 4194304 games"},
+		{"rounds past memory", []string{"gomoku-cli", "-engine", "cmd=builtin:random", "-engine", "cmd=builtin:random", "-rounds", "100000000", "-games", "100"}, exitUsage, "more than 4194304 games"},
+		{"gomoku-cli games past memory", []string{"gomoku-cli", "-engine", "cmd=builtin:random", "-engine", "cmd=builtin:random", "-games", "1000000000000", "-repeat"}, exitUsage, "more than 4194304 games"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -539,4 +544,56 @@ args = ["assert-at=3"]
 			}
 		}
 	}
+}
+
+// One name, one file: engines named "x y" and "x  y" shared one
+// transcript (issue 27); each now has its own, holding only its lines.
+func TestNamesApartHaveFilesApart(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "names.toml")
+	os.WriteFile(cfg, []byte(`rule = "freestyle"
+format = "round-robin"
+output = "out"
+transcript = "4KiB"
+[clock]
+match = "30s"
+[[engine]]
+name = "x y"
+command = "builtin:greedy"
+[[engine]]
+name = "x  y"
+command = "builtin:random"
+`), 0o644)
+	if out, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "out", "transcripts", "*.log"))
+	if len(files) != 2 {
+		t.Fatalf("transcripts: %v, want one per engine", files)
+	}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		one, two := strings.Count(string(b), "x y["), strings.Count(string(b), "x  y[")
+		if (one == 0) == (two == 0) {
+			t.Errorf("%s holds lines of %d and %d engines' processes: %q and %q", f, one, two, "x y", "x  y")
+		}
+	}
+	// Names that do map to one file are refused when read, naming both;
+	// on the command line too.
+	os.WriteFile(cfg, []byte(strings.Replace(mustRead(t, cfg), `name = "x  y"`, `name = "x_y"`, 1)), 0o644)
+	if _, errOut, code := runArena(t, "run", cfg); code == 0 || !strings.Contains(errOut, `engine "x_y" would share the working folder "x_y" and transcript "x_y.log" with engine 1 ("x y")`) {
+		t.Errorf("two names of one file: exit %d\n%s", code, errOut)
+	}
+	if _, errOut, code := runArena(t, "match", "-out", t.TempDir(), "aé=builtin:greedy", "aè=builtin:random"); code == 0 || !strings.Contains(errOut, `engines "aé" and "aè" would share the working folder engines/a__`) {
+		t.Errorf("a match of two names of one folder: exit %d\n%s", code, errOut)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -361,6 +362,88 @@ func TestMergeRefusesShardsOfDifferentMatches(t *testing.T) {
 	// The same shard run with another command is refused by its folder.
 	if o, e, code := runArena(t, batchArgs(batch, "-shard", "0/2", "-seed", "8")...); code == 0 || !strings.Contains(e, "shard-0-of-2 holds a different match") {
 		t.Errorf("shard 0 again with another seed: exit %d\n%s%s", code, o, e)
+	}
+}
+
+// A shard's journal is checked as resume checks it, and the batch folder's
+// files are written through no link planted there (issue 27).
+func TestMergeTrustsNoShard(t *testing.T) {
+	batch := filepath.Join(t.TempDir(), "batch")
+	sampleArg := "freq=1,format=csv,file=" + filepath.Join(t.TempDir(), "s.csv")
+	for _, k := range []string{"0/2", "1/2"} {
+		if o, e, code := runArena(t, batchArgs(batch, "-shard", k, "-sample", sampleArg)...); code != 0 {
+			t.Fatalf("shard %s: exit %d\n%s%s", k, code, o, e)
+		}
+	}
+	path := filepath.Join(batch, "shard-1-of-2", "journal.jsonl")
+	orig, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(orig), "\n")
+	five := -1
+	for i, l := range lines {
+		if l != "" && decodeLine(t, l).End == record.Five {
+			five = i
+			break
+		}
+	}
+	if five < 0 {
+		t.Fatal("no game won by a five in shard 1")
+	}
+	forge := func(f func(*record.Record)) string {
+		rec := decodeLine(t, lines[five])
+		f(rec)
+		b, _ := json.Marshal(rec)
+		l := append([]string(nil), lines...)
+		l[five] = string(b) + "\n"
+		return strings.Join(l, "")
+	}
+	game := decodeLine(t, lines[five]).Game
+	for _, tc := range []struct{ name, journal, want string }{
+		{"winner flipped", forge(func(r *record.Record) { r.Winner = r.Winner.Opponent() }), fmt.Sprintf("journal.jsonl:%d: game %d", five+1, game)},
+		{"colours exchanged", forge(func(r *record.Record) { r.Black, r.White = r.White, r.Black }), fmt.Sprintf("game %d (", game)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.WriteFile(path, []byte(tc.journal), 0o644)
+			o, e, code := runArena(t, "merge", batch)
+			if code == 0 || !strings.Contains(e, tc.want) {
+				t.Errorf("merge of a forged shard: exit %d\n%s%s\nwant an error containing %q", code, o, e, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(batch, "journal.jsonl")); err == nil {
+				t.Errorf("a forged batch was merged")
+			}
+		})
+	}
+	os.WriteFile(path, orig, 0o644)
+
+	// Links planted where the merge writes: the files they point at stay.
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("precious"), 0o644)
+	for _, name := range []string{"games.sgf", "s.csv", "journal.jsonl", "event.json"} {
+		if err := os.Symlink(victim, filepath.Join(batch, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o, e, code := runArena(t, "merge", batch); code != 0 {
+		t.Fatalf("merge: exit %d\n%s%s", code, o, e)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious" {
+		t.Errorf("the merge wrote through a planted link: %q", b)
+	}
+	for _, name := range []string{"games.sgf", "s.csv", "journal.jsonl", "event.json"} {
+		if fi, err := os.Lstat(filepath.Join(batch, name)); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+			t.Errorf("%s is not the merge's own file: %v %v", name, fi, err)
+		}
+	}
+	// -records files: a games folder that is a link is refused, not
+	// written through.
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(batch, "games")); err != nil {
+		t.Fatal(err)
+	}
+	if o, e, code := runArena(t, "merge", "-records", "files", batch); code == 0 || !strings.Contains(e, "link") {
+		t.Errorf("merge into a linked games folder: exit %d\n%s%s", code, o, e)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("the merge wrote %d files through the linked games folder", len(entries))
 	}
 }
 

@@ -54,6 +54,12 @@ func TestEditedJournalIsRefused(t *testing.T) {
 	}{
 		{"winner swapped", edit(five, func(r *record.Record) { r.Winner = r.Winner.Opponent() }),
 			fmt.Sprintf("journal.jsonl:%d: game ", five+1)},
+		// Consistent by itself, but the schedule knows who had Black
+		// (issue 27): the win would move to the other entrant.
+		{"colours exchanged", edit(five, func(r *record.Record) {
+			r.Black, r.White, r.BlackAbout, r.WhiteAbout = r.White, r.Black, r.WhiteAbout, r.BlackAbout
+		}), fmt.Sprintf("game %d (%s vs %s): the schedule has game %[1]d as %[3]s (black) vs %[2]s (white)",
+			decodeLine(t, lines[five]).Game, decodeLine(t, lines[five]).White, decodeLine(t, lines[five]).Black)},
 		{"a time loss for the side that made five", edit(five, func(r *record.Record) { r.Winner, r.End = r.Winner.Opponent(), record.Time }),
 			fmt.Sprintf("journal.jsonl:%d: ", five+1)},
 		{"a middle line cut", append(append(append([]string(nil), lines[:2]...), lines[2][:len(lines[2])/2]+"\n"), lines[3:]...),

@@ -17,9 +17,11 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
+	"gomoku-arena/pairing"
 	"gomoku-arena/results/standings"
 	"gomoku-arena/rules"
 )
@@ -277,8 +279,8 @@ func (ev *Event) check() error {
 	if !contains(formats, ev.Format) {
 		return ev.errAt("format", fmt.Sprintf("%q is not one of %s", ev.Format, strings.Join(formats, ", ")))
 	}
-	if ev.Rounds < 0 {
-		return ev.errAt("rounds", "must not be negative")
+	if ev.Rounds < 0 || ev.Rounds > pairing.MaxRounds {
+		return ev.errAt("rounds", fmt.Sprintf("%d: want 0 (the default) to %d", ev.Rounds, pairing.MaxRounds))
 	}
 	if err := ev.OpeningProcedure.Check(rule, ev.Size); err != nil {
 		return ev.errAt("opening_procedure", err.Error())
@@ -289,8 +291,8 @@ func (ev *Event) check() error {
 	if ev.MoveCap < 0 {
 		return ev.errAt("move_cap", "must not be negative")
 	}
-	if ev.Concurrency < 1 {
-		return ev.errAt("concurrency", "must be at least 1")
+	if ev.Concurrency < 1 || ev.Concurrency > arbiter.MaxConcurrency {
+		return ev.errAt("concurrency", fmt.Sprintf("%d: want 1 to %d games at once", ev.Concurrency, arbiter.MaxConcurrency))
 	}
 	if n := ev.WithdrawAfter; n != nil && *n < 0 {
 		return ev.errAt("withdraw_after", "must not be negative (0 never withdraws)")
@@ -319,6 +321,9 @@ func (ev *Event) check() error {
 	if len(ev.Engines) < 2 {
 		return ev.errAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
 	}
+	if err := ev.checkScheduleSize(); err != nil {
+		return err
+	}
 	seen, folders := map[string]int{}, map[string]int{}
 	for i, e := range ev.Engines {
 		at := func(key string) string { return fmt.Sprintf("engine[%d].%s", i, key) }
@@ -332,15 +337,15 @@ func (ev *Event) check() error {
 			return ev.errAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine[%d])", e.Name, j))
 		}
 		seen[e.Name] = i
-		// A name is a name, not a path: its working folder is named by
-		// engine.FolderName, which two names must not share.
-		if folder := engine.FolderName(e.Name); e.Dir == "" {
-			if j, dup := folders[folder]; dup {
-				return ev.errAt(at("name"), fmt.Sprintf("engine %q would share the working folder %q with engine %d (%q); folder names keep only letters, digits and . _ - + #",
-					e.Name, folder, j+1, ev.Engines[j].Name))
-			}
-			folders[folder] = i
+		// A name is a name, not a path: its working folder and its
+		// transcript are named by engine.FolderName, which two names must
+		// not share (one name, one file), whether or not a dir is given.
+		folder := engine.FolderName(e.Name)
+		if j, dup := folders[folder]; dup {
+			return ev.errAt(at("name"), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
+				e.Name, folder, folder+".log", j+1, ev.Engines[j].Name))
 		}
+		folders[folder] = i
 		switch {
 		case e.Remote && (e.Command != "" || len(e.Args) > 0 || e.Dir != "" || len(e.Env) > 0):
 			return ev.errAt(at("command"), fmt.Sprintf("engine %q: a remote engine runs on its entrant's machine (arena connect): no command, args, dir or env here", e.Name))
@@ -408,6 +413,39 @@ func (ev *Event) checkMiniMatches() error {
 	}
 	if ev.OpeningProcedure != rules.NoProcedure {
 		return ev.errAt("openings_per_pairing", fmt.Sprintf("opening_procedure %q lets the engines choose the colours: a mini-match plays each opening with both colours, from the arbiter's openings (opening_procedure = \"none\")", ev.OpeningProcedure))
+	}
+	return nil
+}
+
+// checkScheduleSize refuses an event whose schedule is more games than
+// arbiter.MaxGames: the schedule is laid out in memory before the first
+// game, and a round robin's grows with the square of its entrants.
+func (ev *Event) checkScheduleSize() error {
+	n := len(ev.Engines)
+	f, err := pairing.ParseFormat(ev.Format)
+	if err != nil {
+		return nil // said by the format's own check
+	}
+	games := 0
+	switch pairing.Resolve(f, n) {
+	case pairing.SwissFormat:
+		rounds := ev.Rounds
+		if rounds == 0 {
+			rounds = pairing.DefaultSwissRounds
+		}
+		games = rounds * ((n + 1) / 2)
+	case pairing.GauntletFormat:
+		games = n - 1
+	case pairing.RoundRobinFormat:
+		games = n * (n - 1) / 2
+	default:
+		games = n * (n - 1)
+	}
+	if ev.OpeningsPerPairing > 0 {
+		games *= 2 * ev.OpeningsPerPairing // a mini-match per pairing
+	}
+	if games > arbiter.MaxGames {
+		return ev.errAt("engine", fmt.Sprintf("%d engines in a %s event make %d games, more than the %d one event may hold", n, pairing.Resolve(f, n), games, arbiter.MaxGames))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,11 @@ func TestDurationBounds(t *testing.T) {
 		{"huge engine clock", `match = "10m"`, `match = "1000h"`, `t.toml:21: engine[1].clock.match: 1000h0m0s is longer than`},
 		{"negative start timeout", `concurrency = 2`, "concurrency = 2\nstart_timeout = \"-1s\"", `t.toml:5: start_timeout: must not be negative`},
 		{"huge start timeout", `concurrency = 2`, "concurrency = 2\nstart_timeout = \"2562047h\"", `t.toml:5: start_timeout: 2562047h0m0s is longer than`},
+		// Numbers that made the arbiter die (issue 27): thread exhaustion,
+		// out of memory, a schedule with no end.
+		{"thousands of games at once", `concurrency = 2`, "concurrency = 10000", `t.toml:4: concurrency: 10000: want 1 to 1024`},
+		{"games at once past memory", `concurrency = 2`, "concurrency = 100000000000", `t.toml:4: concurrency: 100000000000: want 1 to 1024`},
+		{"rounds without end", `concurrency = 2`, "concurrency = 2\nrounds = 1000000000000000001", `t.toml:5: rounds: 1000000000000000001: want 0 (the default) to 999`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,4 +138,21 @@ func FuzzShape(f *testing.F) {
 			t.Fatalf("accepted %q: parsed depth %d", src, d)
 		}
 	})
+}
+
+// A round robin's schedule grows with the square of its entrants and is
+// laid out before the first game: one too big is refused when read.
+func TestScheduleSizeBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name = \"t\"\nformat = \"round-robin\"\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "[[engine]]\nname = \"e%d\"\ncommand = \"builtin:random\"\n", i)
+	}
+	_, err := Parse("t.toml", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "3000 engines in a round-robin event make 4498500 games, more than the 4194304") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Parse("t.toml", []byte(strings.Replace(b.String(), "round-robin", "swiss", 1))); err != nil {
+		t.Errorf("a Swiss of 3000: %v", err)
+	}
 }

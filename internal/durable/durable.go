@@ -1,5 +1,7 @@
 // Package durable writes files so that a crash leaves either the old content
-// or the new, never a mix, and makes new names in a folder survive a crash.
+// or the new, never a mix, and makes new names in a folder survive a crash;
+// and so that a link planted in a folder the arena shares with others never
+// turns a write (or a read) of ours into one of the file it points at.
 //
 // Two kinds of file are written. A source (the journal, event.json, the
 // tokens) must survive the machine: WriteFile waits for the disk. A file
@@ -10,8 +12,15 @@
 package durable
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // SyncDir makes a folder's entries (a new file's name) durable.
@@ -29,7 +38,8 @@ func SyncDir(dir string) error {
 var syncFile = func(what string, f *os.File) error { return f.Sync() }
 
 // WriteFile replaces path with b durably: a crash, of the process or of the
-// machine, leaves either the old file or the new one, never a mix.
+// machine, leaves either the old file or the new one, never a mix. Like
+// every write of this package it follows no link (see Create).
 func WriteFile(path string, b []byte) error {
 	if err := replace(path, b, true); err != nil {
 		return err
@@ -44,23 +54,230 @@ func WriteFile(path string, b []byte) error {
 func Replace(path string, b []byte) error { return replace(path, b, false) }
 
 func replace(path string, b []byte, sync bool) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := Create(path)
 	if err != nil {
 		return err
 	}
 	if _, err := f.Write(b); err != nil {
-		f.Close()
+		f.Discard()
 		return err
 	}
-	if sync {
-		if err := syncFile("data", f); err != nil {
-			f.Close()
-			return err
+	return f.Commit(sync)
+}
+
+// Links. The arena writes into folders it does not own alone: a batch
+// folder that many jobs write, a folder another arena serves, an output
+// folder a user named. A link planted there must not turn a write of ours
+// into a write of the file it points at. So the file is never opened by
+// its name: a new file is made beside it under a fresh name (O_EXCL, which
+// follows no link) and renamed over the name, which replaces a link
+// itself, never what it points at. The folder the caller names is taken as
+// named; the folders below it that ReplaceIn and MkdirIn walk are not
+// followed either.
+
+// File is a file being written in place of another: it takes the name of
+// the file it replaces only on Commit, whole.
+type File struct {
+	*os.File
+	dir  *os.File // the folder, held open: the rename happens in it, whatever its name now leads to
+	name string
+}
+
+// Create starts a file that will replace path, in path's folder.
+func Create(path string) (*File, error) {
+	dir, err := os.OpenFile(filepath.Dir(path), os.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	return create(dir, filepath.Base(path))
+}
+
+func create(dir *os.File, name string) (*File, error) {
+	for {
+		tmp := fmt.Sprintf(".%s.%08x.tmp", name, rand.Uint32())
+		fd, err := unix.Openat(int(dir.Fd()), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+		if errors.Is(err, unix.EEXIST) {
+			continue
 		}
+		if err != nil {
+			dir.Close()
+			return nil, &os.PathError{Op: "create", Path: filepath.Join(dir.Name(), name), Err: err}
+		}
+		return &File{File: os.NewFile(uintptr(fd), filepath.Join(dir.Name(), tmp)), dir: dir, name: name}, nil
 	}
-	if err := f.Close(); err != nil {
+}
+
+// Commit gives the file its name, replacing what had it (a file, or a link
+// but not what the link points at); with sync the content is on the disk
+// first.
+func (f *File) Commit(sync bool) error {
+	defer f.dir.Close()
+	tmp := filepath.Base(f.File.Name())
+	err := error(nil)
+	if sync {
+		err = syncFile("data", f.File)
+	}
+	if err2 := f.File.Close(); err == nil {
+		err = err2
+	}
+	if err == nil {
+		err = unix.Renameat(int(f.dir.Fd()), tmp, int(f.dir.Fd()), f.name)
+	}
+	if err != nil {
+		unix.Unlinkat(int(f.dir.Fd()), tmp, 0)
+		return &os.PathError{Op: "replace", Path: filepath.Join(f.dir.Name(), f.name), Err: err}
+	}
+	return nil
+}
+
+// Discard drops the file; what had the name keeps it.
+func (f *File) Discard() {
+	f.File.Close()
+	unix.Unlinkat(int(f.dir.Fd()), filepath.Base(f.File.Name()), 0)
+	f.dir.Close()
+}
+
+// ReplaceIn replaces the file rel inside folder with b whole, as Replace
+// does, making the folders of rel that are missing; a folder of rel that
+// is a link, or not a folder, is an error.
+func ReplaceIn(folder, rel string, b []byte) error {
+	dir, err := walk(folder, filepath.Dir(rel))
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	f, err := create(dir, filepath.Base(rel))
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Discard()
+		return err
+	}
+	return f.Commit(false)
+}
+
+// MkdirIn makes the folder rel inside folder, and those above it, where
+// missing; one that is a link, or not a folder, is an error.
+func MkdirIn(folder, rel string) error {
+	dir, err := walk(folder, rel)
+	if err != nil {
+		return err
+	}
+	return dir.Close()
+}
+
+// walk opens the folder rel inside folder, making what is missing, never
+// following a link below folder.
+func walk(folder, rel string) (*os.File, error) {
+	dir, err := os.OpenFile(folder, os.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	if rel == "." || rel == "" {
+		return dir, nil
+	}
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(rel)), "/") {
+		if part == ".." || part == "." {
+			dir.Close()
+			return nil, fmt.Errorf("%s: %q leaves the folder", folder, rel)
+		}
+		path := filepath.Join(dir.Name(), part)
+		if err := unix.Mkdirat(int(dir.Fd()), part, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+			dir.Close()
+			return nil, &os.PathError{Op: "mkdir", Path: path, Err: err}
+		}
+		fd, err := unix.Openat(int(dir.Fd()), part, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		dir.Close()
+		if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
+			return nil, fmt.Errorf("%s: is a link or not a folder; the arena writes only into folders of its own there", path)
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		dir = os.NewFile(uintptr(fd), path)
+	}
+	return dir, nil
+}
+
+// OpenAppend opens path for appending, made if missing; a link there is
+// an error, never followed.
+func OpenAppend(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|unix.O_NOFOLLOW, 0o644)
+}
+
+// ReadRegular reads the file rel inside folder, at most max bytes (more is
+// an error), when it is a regular file reached through no link: the
+// reading side of the same rule, for a file that may have been replaced
+// by a link to something else (a device, a FIFO that never ends, a secret).
+func ReadRegular(folder, rel string, max int64) ([]byte, error) {
+	f, err := OpenRegular(folder, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("%s: more than %d bytes", f.Name(), max)
+	}
+	return b, err
+}
+
+// OpenRegular opens the file rel inside folder for reading when it is a
+// regular file and no folder below folder, nor the file, is a link.
+func OpenRegular(folder, rel string) (*os.File, error) {
+	dir, err := os.OpenFile(folder, os.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(rel)), "/")
+	for i, part := range parts {
+		path := filepath.Join(dir.Name(), part)
+		if part == ".." || part == "." || part == "" {
+			dir.Close()
+			return nil, fmt.Errorf("%s: %q leaves the folder", folder, rel)
+		}
+		flags := unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_CLOEXEC | unix.O_NONBLOCK // a FIFO opens at once, and is refused below
+		if i < len(parts)-1 {
+			flags |= unix.O_DIRECTORY
+		}
+		fd, err := unix.Openat(int(dir.Fd()), part, flags, 0)
+		dir.Close()
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		f := os.NewFile(uintptr(fd), path)
+		if i < len(parts)-1 {
+			dir = f
+			continue
+		}
+		st, err := f.Stat()
+		if err == nil && !st.Mode().IsRegular() {
+			err = fmt.Errorf("%s: not a regular file", path)
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil // O_NONBLOCK means nothing to a regular file
+	}
+	panic("unreachable")
+}
+
+// OpenFile opens path for reading when it is a regular file and not a
+// link: a file of a folder others may write into (a journal, an
+// event.json) that was replaced by a link to a device or a FIFO would
+// otherwise be read for ever. Errors are *os.PathError.
+func OpenFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = errors.New("not a regular file")
+		}
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return f, nil
 }

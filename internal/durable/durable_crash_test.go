@@ -2,11 +2,13 @@ package durable
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -120,26 +122,31 @@ func TestReplaceOverAnExistingFile(t *testing.T) {
 	}
 }
 
-// A write that cannot be made leaves the old file as it was and says why.
+// A write that cannot be made leaves the old file as it was and says why,
+// and no temporary file beside it.
 func TestFailedWriteKeepsTheOldFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "event.json")
 	if err := WriteFile(path, []byte("old")); err != nil {
 		t.Fatal(err)
 	}
-	// A folder where the temporary file would go makes the write fail
-	// before anything is renamed, as a full disk would.
-	if err := os.Mkdir(path+".tmp", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(path+".tmp", "x"), nil, 0o644); err != nil {
-		t.Fatal(err)
+	// The disk refuses the new data (as a full one would) before anything
+	// is renamed.
+	defer func(f func(string, *os.File) error) { syncFile = f }(syncFile)
+	syncFile = func(what string, f *os.File) error {
+		if what == "data" {
+			return errors.New("no space left on device")
+		}
+		return f.Sync()
 	}
 	if err := WriteFile(path, []byte("new")); err == nil {
 		t.Fatal("the write succeeded")
 	}
 	if b, _ := os.ReadFile(path); string(b) != "old" {
 		t.Errorf("the old file reads %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the folder holds %d entries, want only event.json: a temporary file was left", len(entries))
 	}
 }
 
@@ -158,9 +165,11 @@ func TestWriteFileSyncsDataThenName(t *testing.T) {
 	if err := WriteFile(path, []byte(strconv.Itoa(1))); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"data:journal.state.tmp", "dir:" + filepath.Base(dir)}
-	if fmt.Sprint(ops) != fmt.Sprint(want) {
-		t.Errorf("syncs %q, want %q", ops, want)
+	// The data is the temporary file's (.journal.state.XXXXXXXX.tmp, see
+	// Create), before it takes the name.
+	if len(ops) != 2 || !strings.HasPrefix(ops[0], "data:.journal.state.") || !strings.HasSuffix(ops[0], ".tmp") ||
+		ops[1] != "dir:"+filepath.Base(dir) {
+		t.Errorf("syncs %q, want the temporary file's data, then the folder", ops)
 	}
 	ops = nil
 	if err := Replace(path, []byte("2")); err != nil {

@@ -13,6 +13,7 @@ package transcript
 
 import (
 	"fmt"
+	"gomoku-arena/internal/durable"
 	"os"
 	"path/filepath"
 	"sync"
@@ -80,7 +81,7 @@ func (l *Log) open() error {
 	if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := durable.OpenAppend(l.path) // a link planted there is refused
 	if err != nil {
 		return err
 	}

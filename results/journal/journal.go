@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"golang.org/x/sys/unix"
+
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -29,9 +31,13 @@ type Journal struct {
 // the records already in it, each verified: a line that repeats a game,
 // or whose result its own moves contradict, is an error naming the line.
 func Open(path string) (*Journal, []*record.Record, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o644) // cut and appended to: never through a link
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal: %w", err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("journal %s: not a regular file", path)
 	}
 	recs, good, err := readJournal(f, path)
 	if err != nil {
@@ -59,7 +65,7 @@ func Open(path string) (*Journal, []*record.Record, error) {
 // verifies them, without opening it for writing (a torn last line is
 // ignored).
 func Read(path string) ([]*record.Record, error) {
-	f, err := os.Open(path)
+	f, err := durable.OpenFile(path) // a regular file: never a FIFO or a device behind a link
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
@@ -75,7 +81,7 @@ func Read(path string) ([]*record.Record, error) {
 func readJournal(r io.Reader, path string) ([]*record.Record, int64, error) {
 	var recs []*record.Record
 	var good int64
-	seen := seenLines{games: map[int]int{}, byes: map[bye]int{}}
+	lines := NewLines()
 	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
@@ -85,18 +91,41 @@ func readJournal(r io.Reader, path string) ([]*record.Record, int64, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
 		}
-		if len(bytes.TrimSpace(b)) > 0 {
-			rec := new(record.Record)
-			if err := json.Unmarshal(b, rec); err != nil {
-				return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
-			}
-			if err := seen.verify(rec, line); err != nil {
-				return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
-			}
+		rec, err := lines.Parse(b, line)
+		if err != nil {
+			return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
+		}
+		if rec != nil {
 			recs = append(recs, rec)
 		}
 		good += int64(len(b))
 	}
+}
+
+// Lines checks a journal's complete lines one at a time, in order, each as
+// Open checks it: for a reader that follows a journal as it grows (a
+// batch's shards).
+type Lines struct{ seen seenLines }
+
+// NewLines is the check of a journal's first line.
+func NewLines() *Lines {
+	return &Lines{seen: seenLines{games: map[int]int{}, byes: map[bye]int{}}}
+}
+
+// Parse reads line number line (from 1), verified; a blank line is no
+// record (nil).
+func (l *Lines) Parse(b []byte, line int) (*record.Record, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil
+	}
+	rec := new(record.Record)
+	if err := json.Unmarshal(b, rec); err != nil {
+		return nil, err
+	}
+	if err := l.seen.verify(rec, line); err != nil {
+		return nil, err
+	}
+	return rec, nil
 }
 
 // seenLines remembers which line journaled each game and bye.

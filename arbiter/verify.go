@@ -1,0 +1,284 @@
+package arbiter
+
+import (
+	"errors"
+	"fmt"
+
+	"gomoku-arena/pairing"
+	"gomoku-arena/results/record"
+	"gomoku-arena/rules"
+)
+
+// Checking a journal against the schedule. Each record is already
+// consistent with itself (the journal replays its moves, results/journal);
+// what the schedule adds is who played whom, in which round, as which
+// game, with which colour. The schedule is the one Run plays: the round
+// robin's fixed rounds, the Swiss rounds paired from the records before
+// them (the same pairRound), the match's pairs (Match.Replay). A record the
+// schedule does not give is refused, naming the game: a journal whose
+// colours were exchanged would move a win to the other entrant.
+
+// ScheduleCheck follows a tournament's journal record by record, in the
+// journal's order, and refuses the first record the schedule does not
+// give. It pairs each Swiss round once, when its first record arrives, so
+// following a growing journal costs its new records.
+type ScheduleCheck struct {
+	t     *Tournament
+	names map[string]int
+	all   []*record.Record // checked so far
+	// The round being checked: its fixtures by number, its byes by entrant,
+	// and what of it the journal holds.
+	round   int
+	paired  map[int][]pairing.Pairing // Swiss rounds paired so far
+	games   map[int]Fixture           // round robin: every round's
+	byes    map[Key]bool              // scheduled byes (Key{round, entrant})
+	seen    map[Key]bool              // games (Key{round, number}) and byes (Key{round, -1-entrant}) journaled
+	due     int                       // games and byes of the current Swiss round
+	got     int                       // of them journaled
+	number  int                       // Swiss games numbered before the current round
+	current []Fixture                 // the current Swiss round's games
+	inRound []*record.Record          // the current Swiss round's records so far
+	// extended: the current round was paired as the last of a shorter
+	// event (one extended after it).
+	extended bool
+}
+
+// CheckSchedule returns a check of the tournament's journal, to be fed its
+// records in order (Add).
+func (t *Tournament) CheckSchedule() (*ScheduleCheck, error) {
+	c := &ScheduleCheck{t: t, names: t.names(), paired: map[int][]pairing.Pairing{}, byes: map[Key]bool{}, seen: map[Key]bool{}}
+	if t.Format == pairing.SwissFormat {
+		return c, nil
+	}
+	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	if err != nil {
+		return nil, err
+	}
+	c.games = map[int]Fixture{}
+	for _, f := range t.fixtures(sched, 0) {
+		c.games[f.Number] = f
+	}
+	for _, round := range sched {
+		for _, p := range round {
+			if p.White == pairing.Bye {
+				c.byes[Key{p.Round, p.Black}] = true
+			}
+		}
+	}
+	return c, nil
+}
+
+// VerifySchedule checks every record of a journal against the schedule.
+// Run, given the same records next, plays on from the rounds it paired.
+func (t *Tournament) VerifySchedule(done []*record.Record) error {
+	c, err := t.CheckSchedule()
+	if err != nil {
+		return err
+	}
+	if err := c.Add(done...); err != nil {
+		return err
+	}
+	t.check = c
+	return nil
+}
+
+// Add checks records that follow those added before, in journal order.
+func (c *ScheduleCheck) Add(recs ...*record.Record) error {
+	for _, rec := range recs {
+		if err := c.add(rec); err != nil {
+			if rec.IsGame() {
+				return fmt.Errorf("round %d game %d (%s vs %s): %w", rec.Round, rec.Game, rec.Black, rec.White, err)
+			}
+			return fmt.Errorf("round %d: %s of %q: %w", rec.Round, rec.End, rec.Black, err)
+		}
+		c.all = append(c.all, rec)
+	}
+	return nil
+}
+
+func (c *ScheduleCheck) add(rec *record.Record) error {
+	t := c.t
+	if _, ok := c.names[rec.Black]; !ok {
+		return fmt.Errorf("%q is not an entrant of the event", rec.Black)
+	}
+	if rec.Round < 1 {
+		return fmt.Errorf("rounds are numbered from 1")
+	}
+	if t.Format != pairing.SwissFormat {
+		switch {
+		case rec.End == record.Withdrawn:
+			return errors.New("only a Swiss event withdraws entrants")
+		case rec.End == record.ByeEnd:
+			return c.addBye(rec)
+		}
+		f, ok := c.games[rec.Game]
+		if !ok {
+			return fmt.Errorf("the schedule has %d games", len(c.games))
+		}
+		return c.addGame(rec, f)
+	}
+	if rec.Round > t.Rounds {
+		return fmt.Errorf("the event has %d rounds", t.Rounds)
+	}
+	if rec.End == record.Withdrawn {
+		// Journaled before the round it names is paired, after the round
+		// before it is complete (Tournament.withdrawals).
+		if rec.Round != c.round+1 || c.got < c.due {
+			return fmt.Errorf("a withdrawal is journaled between rounds, before the round it names (the journal is in round %d)", c.round)
+		}
+		return nil
+	}
+	if rec.Round < c.round {
+		return fmt.Errorf("journaled after round %d began; a Swiss round starts once the round before it is complete", c.round)
+	}
+	for rec.Round > c.round {
+		if c.got < c.due {
+			return fmt.Errorf("round %d is not complete (%d of its %d games and byes journaled); the next round is paired from all of it", c.round, c.got, c.due)
+		}
+		if err := c.pair(c.round + 1); err != nil {
+			return err
+		}
+	}
+	err := c.addToRound(rec)
+	if err != nil && !c.extended && c.round < t.Rounds {
+		// An event extended (-extend) after this round paired it as its
+		// last: the Dutch system's final round differs (topscorers).
+		if c.pairAs(c.round, c.round) == nil && c.replayRound() == nil {
+			c.extended = true
+			if err = c.addToRound(rec); err == nil {
+				c.inRound = append(c.inRound, rec)
+				return nil
+			}
+		}
+		c.pairAs(c.round, t.Rounds)
+		c.replayRound()
+	}
+	if err == nil {
+		c.inRound = append(c.inRound, rec)
+	}
+	return err
+}
+
+// addToRound checks a game or bye of the current Swiss round.
+func (c *ScheduleCheck) addToRound(rec *record.Record) error {
+	if rec.End == record.ByeEnd {
+		return c.addBye(rec)
+	}
+	n := rec.Game - c.number
+	if n < 1 || n > len(c.current) {
+		return fmt.Errorf("round %d has games %d to %d", c.round, c.number+1, c.number+len(c.current))
+	}
+	return c.addGame(rec, c.current[n-1])
+}
+
+// pair pairs Swiss round r from the records so far, as Run pairs it.
+func (c *ScheduleCheck) pair(r int) error {
+	c.number += len(c.current)
+	c.inRound, c.extended = nil, false
+	return c.pairAs(r, c.t.Rounds)
+}
+
+// pairAs pairs Swiss round r as the round of an event of the given rounds,
+// and makes it the current round, none of its records seen.
+func (c *ScheduleCheck) pairAs(r, rounds int) error {
+	ps, _, err := c.t.pairRound(r, rounds, c.all)
+	if err != nil {
+		return fmt.Errorf("round %d: %w", r, err)
+	}
+	for k := range c.byes {
+		if k.Round == r {
+			delete(c.byes, k)
+		}
+	}
+	for k := range c.seen {
+		if k.Round == r {
+			delete(c.seen, k)
+		}
+	}
+	c.paired[r] = ps
+	c.current = c.t.fixtures([][]pairing.Pairing{ps}, c.number)
+	c.round, c.due, c.got = r, len(ps), 0
+	for _, p := range ps {
+		if p.White == pairing.Bye {
+			c.byes[Key{r, p.Black}] = true
+		}
+	}
+	return nil
+}
+
+// replayRound checks the current round's records again, after it was
+// paired anew.
+func (c *ScheduleCheck) replayRound() error {
+	for _, rec := range c.inRound {
+		if err := c.addToRound(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *ScheduleCheck) addBye(rec *record.Record) error {
+	e := c.names[rec.Black]
+	if !c.byes[Key{rec.Round, e}] {
+		return fmt.Errorf("the schedule gives %s no bye in round %d", rec.Black, rec.Round)
+	}
+	k := Key{rec.Round, -1 - e}
+	if c.seen[k] {
+		return errors.New("journaled twice")
+	}
+	c.seen[k] = true
+	c.got++
+	return nil
+}
+
+func (c *ScheduleCheck) addGame(rec *record.Record, f Fixture) error {
+	if err := c.t.Director.CheckRecord(rec, f); err != nil {
+		return err
+	}
+	k := Key{rec.Round, rec.Game}
+	if c.seen[k] {
+		return errors.New("journaled twice")
+	}
+	c.seen[k] = true
+	c.got++
+	return nil
+}
+
+// Paired is the pairing of Swiss round r as the check paired it, when the
+// journal holds records of that round.
+func (c *ScheduleCheck) Paired(r int) ([]pairing.Pairing, bool) {
+	ps, ok := c.paired[r]
+	return ps, ok
+}
+
+// CheckRecord refuses a record that is not the game f of this director's
+// event: another round, another rule, board size or opening procedure, or other entrants
+// or colours than the fixture's. An opening procedure (Swap2, RIF) settles
+// the colours during the game, and its record does not say which side
+// chose what, so with one the entrants are checked and not their colours.
+func (d *Director) CheckRecord(rec *record.Record, f Fixture) error {
+	if rec.Round != f.Round || rec.Game != f.Number {
+		return fmt.Errorf("the schedule plays game %d in round %d", f.Number, f.Round)
+	}
+	if d.Rule != nil && rec.Rule != d.Rule.Name() {
+		return fmt.Errorf("rule %q, but the event plays %s", rec.Rule, d.Rule.Name())
+	}
+	if d.Size != 0 && rec.Size != d.Size {
+		return fmt.Errorf("board size %d, but the event plays on %d", rec.Size, d.Size)
+	}
+	proc := ""
+	if d.Procedure != rules.NoProcedure {
+		proc = d.Procedure.String()
+	}
+	if rec.Procedure != proc {
+		return fmt.Errorf("opening procedure %q, but the event's is %q", rec.Procedure, d.Procedure)
+	}
+	a, b := d.Entrants[f.Black].Spec.Name, d.Entrants[f.White].Spec.Name
+	if rec.Black == a && rec.White == b {
+		return nil
+	}
+	if proc != "" && rec.Black == b && rec.White == a {
+		return nil
+	}
+	return fmt.Errorf("the schedule has game %d as %s (black) vs %s (white)", f.Number, a, b)
+}

@@ -1,0 +1,143 @@
+package event
+
+import (
+	"fmt"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
+	"gomoku-arena/pairing"
+	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
+	"gomoku-arena/rules"
+)
+
+// A folder's journal is believed only once it tells a story its event
+// could have produced. Each line is checked by itself when it is read
+// (results/journal: the moves replay to the result); Verify then checks
+// the records against the schedule event.json gives: every game's round,
+// number, entrants and colours, every bye and withdrawal (the tournament's
+// ScheduleCheck, the match's Replay). Continuing an event, `arena
+// standings` and `arena merge` all check through here.
+
+// Verify checks a journal's records, in journal order, against the
+// schedule of the event or match id describes.
+func Verify(id *Identity, done []*record.Record) error {
+	c, err := NewJournalCheck(id)
+	if err != nil {
+		return err
+	}
+	return c.Add(done...)
+}
+
+// JournalCheck is Verify for a journal that grows (a folder being served):
+// it is fed the records as they come, and each costs its own check (a
+// Swiss round is paired once, when its first record arrives).
+type JournalCheck struct {
+	add    func(...*record.Record) error
+	broken error
+}
+
+// NewJournalCheck is the check of the journal of the event or match id
+// describes, from its first record.
+func NewJournalCheck(id *Identity) (*JournalCheck, error) {
+	switch id.Kind {
+	case KindEvent:
+		t, err := id.tournament()
+		if err != nil {
+			return nil, err
+		}
+		c, err := t.CheckSchedule()
+		if err != nil {
+			return nil, err
+		}
+		return &JournalCheck{add: c.Add}, nil
+	case KindMatch:
+		m, err := id.schedule()
+		if err != nil {
+			return nil, err
+		}
+		return &JournalCheck{add: func(recs ...*record.Record) error { _, err := m.Replay(recs); return err }}, nil
+	}
+	return nil, fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, KindEvent, KindMatch)
+}
+
+// Add checks the records that follow those added before. Once a record is
+// refused, every later Add says so again: nothing after it is believed.
+func (c *JournalCheck) Add(recs ...*record.Record) error {
+	if c.broken == nil {
+		c.broken = c.add(recs...)
+	}
+	return c.broken
+}
+
+// director is the part of the event's director an identity gives: the
+// entrants by name, the rule, the board, the opening procedure.
+func (id *Identity) director() (*arbiter.Director, error) {
+	rule, err := rules.ByName(id.Rule)
+	if err != nil {
+		return nil, fmt.Errorf("event.json: %w", err)
+	}
+	proc, err := rules.ParseProcedure(id.OpeningProcedure)
+	if err != nil {
+		return nil, fmt.Errorf("event.json: opening_procedure: %w", err)
+	}
+	d := &arbiter.Director{Event: id.Name, Rule: rule, Size: id.Size, Procedure: proc, Concurrency: 1}
+	for _, e := range id.Engines {
+		d.Entrants = append(d.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
+	}
+	return d, nil
+}
+
+// tournament is the tournament an identity describes, enough to lay out
+// its schedule: what arbiter.Tournament pairs by.
+func (id *Identity) tournament() (*arbiter.Tournament, error) {
+	d, err := id.director()
+	if err != nil {
+		return nil, err
+	}
+	format, err := pairing.ParseFormat(id.Pairing)
+	if err != nil || format == pairing.FormatAuto {
+		return nil, fmt.Errorf("event.json: pairing %q is not a format", id.Pairing)
+	}
+	// The bounds the config's are (internal/config): a folder's
+	// event.json is outside input too.
+	n := len(d.Entrants)
+	if id.Rounds < 0 || id.Rounds > pairing.MaxRounds {
+		return nil, fmt.Errorf("event.json: rounds: %d is not 0 to %d", id.Rounds, pairing.MaxRounds)
+	}
+	if format != pairing.SwissFormat && n > 1 && n-1 > arbiter.MaxGames/n {
+		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, arbiter.MaxGames)
+	}
+	return &arbiter.Tournament{Director: d, Format: format, Rounds: id.Rounds, ByePoints: id.ByePoints,
+		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter}, nil
+}
+
+// schedule is the match an identity describes, enough to lay out its
+// schedule and count its games: entrants by name, games, rounds, pairs, the
+// shard and the SPRT (the openings are in the records).
+func (id *Identity) schedule() (*arbiter.Match, error) {
+	s := id.Match
+	if s == nil {
+		return nil, fmt.Errorf("event.json: an authors' match without its settings (match)")
+	}
+	d, err := id.director()
+	if err != nil {
+		return nil, err
+	}
+	m := &arbiter.Match{Director: d, Games: s.Games, Rounds: s.Rounds, Gauntlet: s.Gauntlet, Suite: arbiter.Suite{Pairs: s.Pairs, Seed: s.Seed}}
+	if s.SPRT != nil {
+		m.SPRT = &rating.SPRT{Elo0: s.SPRT.Elo0, Elo1: s.SPRT.Elo1, Alpha: s.SPRT.Alpha, Beta: s.SPRT.Beta, Model: s.SPRT.Model}
+	}
+	if s.Shard != "" {
+		if m.Shard, err = arbiter.ParseShard(s.Shard); err != nil {
+			return nil, fmt.Errorf("event.json: %w", err)
+		}
+	}
+	if len(m.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Entrants), m.Games, m.Rounds)
+	}
+	if arbiter.ScheduleGames(len(m.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds has more than the %d games one match lays out", len(m.Entrants), m.Games, m.Rounds, arbiter.MaxGames)
+	}
+	return m, nil
+}
