@@ -136,6 +136,7 @@ type options struct {
 	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder, infoError, rif       bool
 	think, slowStart, sleep, infoDelay                                                                         time.Duration
 	say                                                                                                        string
+	q                                                                                                          quirks // quirks.go
 }
 
 func parseArgs(args []string) (options, error) {
@@ -180,6 +181,12 @@ func parseArgs(args []string) (options, error) {
 		case key == "say":
 			o.say = val
 		default:
+			if handled, err := o.q.set(key, val); handled {
+				if err != nil {
+					return o, err
+				}
+				continue
+			}
 			return o, fmt.Errorf("unknown argument %q", a)
 		}
 	}
@@ -314,6 +321,9 @@ func (b *brain) run() int {
 		if !ok {
 			return ExitOK
 		}
+		if line, ok = b.quirkLine(line); !ok {
+			continue
+		}
 		word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 		code := -1
 		switch strings.ToUpper(word) {
@@ -333,6 +343,11 @@ func (b *brain) run() int {
 				b.say("OK")
 			}
 		case "RESTART":
+			if quirky, exit := b.restartReply(); exit {
+				return ExitOK
+			} else if quirky {
+				continue
+			}
 			if b.o.unknownRestart {
 				b.say("UNKNOWN RESTART is not supported")
 			} else if b.size == 0 {
@@ -576,6 +591,7 @@ func (b *brain) move() int {
 	if b.at(x, y) == 0 {
 		b.set(x, y, 1)
 	}
+	b.afterMove() // started first: its work goes on while the move is read
 	b.say(move)
 	if k == b.o.doubleAt {
 		b.say(move)
