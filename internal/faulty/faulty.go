@@ -496,7 +496,11 @@ func (b *brain) readBlock(stone func(fields []string)) bool {
 // the centre of the empty board, SWAP to any other.
 func (b *brain) swap2() int {
 	stones := 0
-	if !b.readBlock(func([]string) { stones++ }) {
+	if !b.readBlock(func(f []string) {
+		if b.swap2Stone(f) {
+			stones++
+		}
+	}) {
 		return ExitOK
 	}
 	b.hogMemory()

@@ -2,6 +2,7 @@ package faulty
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -22,14 +23,19 @@ import (
 //	search-on=DURATION after every move, keep searching for DURATION of CPU
 //	                   time; a command read meanwhile (END aside) is refused
 //	                   with "BAD COMMAND <line> IN SEARCH MODE" and dropped
+//	swap2-colors       want SWAP2BOARD stone lines as x,y,c, as Rapfi does: a
+//	                   line without the colour is refused ("ERROR Color is not
+//	                   a valid value") and the stone ignored, so that the
+//	                   answer is to a board with fewer stones
 //
 // CPU time, not wall time: an engine frozen right after its move (SIGSTOP)
 // is still busy when it is thawed, as a real one would be.
 type quirks struct {
-	restart  string
-	linger   time.Duration
-	searchOn time.Duration
-	busy     atomic.Int64 // ns of CPU time still to run since the last move
+	restart     string
+	swap2Colors bool
+	linger      time.Duration
+	searchOn    time.Duration
+	busy        atomic.Int64 // ns of CPU time still to run since the last move
 }
 
 // set takes one argument if it is a quirk; handled reports whether it was.
@@ -42,6 +48,16 @@ func (q *quirks) set(key, val string) (handled bool, err error) {
 			return true, nil
 		}
 		return true, fmt.Errorf("restart: want unknown, error, silent or exit, got %q", val)
+	case "swap2-colors":
+		q.swap2Colors = true
+		if val != "" {
+			b, err := strconv.ParseBool(val)
+			q.swap2Colors = b
+			if err != nil {
+				return true, fmt.Errorf("swap2-colors: want true or false, got %q", val)
+			}
+		}
+		return true, nil
 	case "linger", "search-on":
 		d, err := time.ParseDuration(val)
 		if err != nil || d < 0 {
@@ -73,6 +89,16 @@ func (b *brain) restartReply() (quirky, exit bool) {
 		return false, false
 	}
 	return true, false
+}
+
+// swap2Stone takes one stone line of SWAP2BOARD (its comma-separated
+// fields); false: the stone is ignored.
+func (b *brain) swap2Stone(f []string) bool {
+	if b.o.q.swap2Colors && len(f) != 3 {
+		b.say("ERROR Color is not a valid value, must be one of [1, 2, 3].")
+		return false
+	}
+	return true
 }
 
 // afterMove starts the work an engine goes on with after its move line.
