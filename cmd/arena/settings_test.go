@@ -3,8 +3,10 @@ package main
 import (
 	"flag"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +133,49 @@ func TestSwap2ColoursOnTheCommandLine(t *testing.T) {
 		if rec.End.Forfeit() {
 			t.Errorf("game %d: %s by %s: %s", rec.Game, rec.Winner, rec.End, rec.Detail)
 		}
+	}
+}
+
+// arena match plays the build a folder holds for the rule and size, and
+// refuses a folder without one before any game.
+func TestMatchEngineFolderOfBuilds(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	builds := filepath.Join(dir, "x")
+	os.Mkdir(builds, 0o755)
+	script := func(name, args string) {
+		src := "#!/bin/sh\nexec " + strconv.Quote(exe) + " engine faulty " + args + "\n"
+		if err := os.WriteFile(filepath.Join(builds, name), []byte(src), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script("pbrain-x_freestyle-15", "")
+	script("pbrain-x_renju", "crash-at=1")
+	script("pbrain-x", "crash-at=1")
+	out := filepath.Join(dir, "out")
+	if o, errOut, code := runArena(t, "match", "-quiet", "-games", "2", "-tc", "10s", "-rule", "freestyle", "-out", out, "x="+builds, "builtin:greedy"); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, o, errOut)
+	}
+	recs, err := journal.Read(filepath.Join(out, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		if rec.End.Forfeit() {
+			t.Errorf("game %d: %s (%s): the wrong build played", rec.Game, rec.End, rec.Detail)
+		}
+	}
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	out2 := filepath.Join(dir, "out2")
+	o, errOut, code := runArena(t, "match", "-quiet", "-games", "2", "-out", out2, empty, "builtin:greedy")
+	if code == 0 || !strings.Contains(errOut, "folder "+empty+" holds no pbrain-* program") {
+		t.Errorf("a folder without builds: exit %d\n%s%s", code, o, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(out2, "journal.jsonl")); err == nil {
+		t.Error("a game was played")
 	}
 }
