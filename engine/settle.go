@@ -29,24 +29,26 @@ import (
 // a processor, does not cut the wait short. The wait is before the command
 // is written: it is no one's think time.
 const (
-	settleCPU  = 10 * time.Millisecond
-	settleWait = time.Second
-	settlePoll = time.Millisecond
+	settleCPU     = 10 * time.Millisecond
+	settleWait    = time.Second
+	settlePoll    = time.Millisecond        // while the engine is busy
+	settleConfirm = 200 * time.Microsecond // between the two looks that find it idle
 )
 
 // settle waits until the process's threads are all off the processor (seen
-// so twice in a row, a poll apart: a thread of a busy engine can be off it
+// so twice in a row, a moment apart: a thread of a busy engine can be off it
 // for an instant, say while its runtime collects garbage), until the engine
 // has run cpuMax meanwhile (0: no bound), or until limit.
 func (p *proc) settle(limit time.Time, cpuMax time.Duration) {
 	busy, cpu0 := activity(p.pid)
 	for idle := 0; p.alive() && time.Now().Before(limit); {
+		pause := settleConfirm
 		if busy {
-			idle = 0
+			idle, pause = 0, settlePoll
 		} else if idle++; idle == 2 {
 			return
 		}
-		time.Sleep(settlePoll)
+		time.Sleep(pause)
 		var cpu time.Duration
 		if busy, cpu = activity(p.pid); cpuMax > 0 && cpu-cpu0 >= cpuMax {
 			return
