@@ -305,11 +305,15 @@ func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
 		if err := e.startGame(p, size, deadline); err != nil {
 			return err
 		}
-		if err := e.askAbout(deadline); err != nil {
+		if err := e.askAbout(time.Now().Add(aboutWait)); err != nil { // its own wait, as the INFO lines below
 			return err
 		}
 	}
-	return e.writeInfos(p, infos, deadline)
+	// START (or RESTART) was answered in time: the INFO lines are the
+	// arbiter's to write, under a write timeout of their own, not whatever
+	// is left of the start deadline (an engine slow to start, answering
+	// just in time, lost the game to a write that had no time left).
+	return e.writeInfos(p, infos, time.Now().Add(e.spec.WriteTimeout))
 }
 
 // aboutWait bounds the wait for the answer to ABOUT: an engine that does

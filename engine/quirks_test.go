@@ -173,3 +173,20 @@ func TestRejects(t *testing.T) {
 		}
 	}
 }
+
+// An engine that answers START just in time is not then lost to the ABOUT
+// and INFO lines that follow: they have time of their own. (Under load,
+// AIWine took over 8 s to answer START in a sandbox; the INFO lines were
+// then written under what was left of START's 10 s, and the game forfeited
+// as "engine is not reading its input".)
+func TestStartJustInTime(t *testing.T) {
+	t.Parallel()
+	e := startFaulty(t, "slow-start=2s", "silent-about")
+	infos := []Info{{"timeout_turn", "1000"}, {"rule", "0"}}
+	if err := e.NewGame(15, infos, time.Now().Add(2500*time.Millisecond)); err != nil {
+		t.Fatalf("START answered in time, then: %v", err)
+	}
+	if r := e.Begin(in(generous)); r.Fault != "" {
+		t.Fatal(r)
+	}
+}

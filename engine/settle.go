@@ -31,7 +31,7 @@ import (
 const (
 	settleCPU     = 10 * time.Millisecond
 	settleWait    = time.Second
-	settlePoll    = time.Millisecond        // while the engine is busy
+	settlePoll    = time.Millisecond       // while the engine is busy
 	settleConfirm = 200 * time.Microsecond // between the two looks that find it idle
 )
 

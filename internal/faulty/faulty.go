@@ -360,6 +360,9 @@ func (b *brain) run() int {
 			b.info(rest)
 		case "":
 		case "ABOUT":
+			if b.o.q.silentAbout {
+				continue
+			}
 			b.say(`name="faulty", version="1.0", author="gomoku-arena", country="CZ"`)
 		case "BEGIN":
 			code = b.move()

@@ -23,6 +23,7 @@ import (
 //	search-on=DURATION after every move, keep searching for DURATION of CPU
 //	                   time; a command read meanwhile (END aside) is refused
 //	                   with "BAD COMMAND <line> IN SEARCH MODE" and dropped
+//	silent-about       never answer ABOUT (an old engine)
 //	swap2-colors       want SWAP2BOARD stone lines as x,y,c, as Rapfi does: a
 //	                   line without the colour is refused ("ERROR Color is not
 //	                   a valid value") and the stone ignored, so that the
@@ -32,10 +33,11 @@ import (
 // is still busy when it is thawed, as a real one would be.
 type quirks struct {
 	restart     string
+	silentAbout bool
 	swap2Colors bool
 	linger      time.Duration
 	searchOn    time.Duration
-	busy        atomic.Int64 // ns of CPU time still to run since the last move
+	busy        *atomic.Int64 // ns of CPU time still to run since the last move (linger, search-on)
 }
 
 // set takes one argument if it is a quirk; handled reports whether it was.
@@ -48,6 +50,9 @@ func (q *quirks) set(key, val string) (handled bool, err error) {
 			return true, nil
 		}
 		return true, fmt.Errorf("restart: want unknown, error, silent or exit, got %q", val)
+	case "silent-about":
+		q.silentAbout = true
+		return true, nil
 	case "swap2-colors":
 		q.swap2Colors = true
 		if val != "" {
@@ -68,6 +73,7 @@ func (q *quirks) set(key, val string) (handled bool, err error) {
 		} else {
 			q.searchOn = d
 		}
+		q.busy = new(atomic.Int64)
 		return true, nil
 	}
 	return false, nil
@@ -126,7 +132,7 @@ func (b *brain) afterMove() {
 // quirkLine is what the engine makes of a line it read: the line to serve,
 // or ok false to drop it.
 func (b *brain) quirkLine(line string) (string, bool) {
-	if b.o.q.busy.Load() <= 0 {
+	if b.o.q.busy == nil || b.o.q.busy.Load() <= 0 {
 		return line, true
 	}
 	word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
