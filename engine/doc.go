@@ -52,7 +52,7 @@
 // first writing).
 //
 // Before any command is written the engine is let settle: the arbiter
-// waits until none of its threads is runnable, for at most 10 ms of its
+// waits until none of its threads is runnable, for at most 2 ms of its
 // processor time (settle.go), outside the think time. An engine that is
 // still finishing its previous answer (Rapfi clears its thinking flag
 // after printing the move, and drops the first word of a command read

@@ -93,7 +93,7 @@ func TestCommandsWaitForTheEngineToSettle(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			spec := faultySpec("linger=3ms")
+			spec := faultySpec("linger=1ms")
 			spec.Limits.FreezeIdle = freeze
 			e, err := Start(spec)
 			if err != nil {

@@ -29,7 +29,7 @@ import (
 // a processor, does not cut the wait short. The wait is before the command
 // is written: it is no one's think time.
 const (
-	settleCPU     = 10 * time.Millisecond
+	settleCPU     = 2 * time.Millisecond
 	settleWait    = time.Second
 	settlePoll    = time.Millisecond       // while the engine is busy
 	settleConfirm = 200 * time.Microsecond // between the two looks that find it idle
