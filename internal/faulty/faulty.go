@@ -67,6 +67,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -79,17 +80,29 @@ import (
 // maxForks caps fork-bomb, so that a test can never take a machine down.
 const maxForks = 200
 
-// think is ponder's busy loop. It counts only the time it actually runs:
-// a slice that took far longer than it should was stopped (SIGSTOP) midway.
+// think is ponder's busy loop. It counts the processor time its thread
+// actually got: not the wall time, which a loaded machine or a SIGSTOP
+// stretches while the loop does not run.
 func (b *brain) think() {
+	runtime.LockOSThread()
+	last := threadCPU()
 	for {
 		t0 := time.Now()
 		for n := 0; time.Since(t0) < time.Millisecond; n++ {
 		}
-		if d := time.Since(t0); d < 20*time.Millisecond {
-			b.pondered.Add(int64(d))
-		}
+		now := threadCPU()
+		b.pondered.Add(int64(now - last))
+		last = now
 	}
+}
+
+// threadCPU is the processor time of the calling thread.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // forkBomb forks up to min(n, maxForks) copies of this process that only
