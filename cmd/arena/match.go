@@ -35,19 +35,18 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			"written as SGF and psq in the output folder, and journaled.\n\n"+
 			"An ENGINE is a program with its arguments (\"./pbrain-x --flag\"), or builtin:NAME for a\n"+
 			"bundled engine (random, greedy, search), optionally named as NAME=COMMAND.\n\n"+
-			"Limits (-depth, -nodes, -threads, -max-memory, -info) apply to every engine, or with a\n"+
-			"NAME: prefix to one: -depth 8 -depth old:6 -info hash_size=64.\n\n"+
+			"Per-engine settings (the clock -tc -turn -inc -tolerance -hang, -depth, -nodes, -threads,\n"+
+			"-max-memory, -hard-memory, -max-processes, -info, -board-mode, -swap2-colors, -dir, -env)\n"+
+			"apply to every engine, or with a NAME: prefix to one, a later one winning: -depth 8\n"+
+			"-depth old:6 -tc 20s -tc old:1m -info hash_size=64 -swap2-colors=rapfi.\n\n"+
 			"Lines \"stats  FIRST vs SECOND  games N  +W =D -L  score S%  Elo E ± H  LOS P%  ptnml LL LD DD WD WW\n"+
 			"LLR X [LOWER, UPPER]\" (fields separated by two spaces) report every -report games; H and P\n"+
 			"read n/a while the games show no spread (one pair, or only draws).", stdout)
 	games := fs.Int("games", 2, "games per pair of engines (the maximum under -sprt; default 100000 there)")
 	ruleName := fs.String("rule", "outer-open", "rule: "+strings.Join(rules.Names(), ", "))
 	size := fs.Int("size", 0, "board size (0 = the rule's default)")
-	tc := fs.Duration("tc", clock.DefaultMatch, "match time per side per game (0 = none)")
-	turn := fs.Duration("turn", 0, "time limit per move (0 = none)")
-	inc := fs.Duration("inc", 0, "increment per move")
-	tolerance := fs.Duration("tolerance", clock.DefaultTolerance, "lateness accepted before a move loses on time")
-	hang := fs.Duration("hang", clock.DefaultHang, "the longest wait for one move, timed or not")
+	var settings engineFlags // the clock, limits, board mode, swap2 colours... (settings.go)
+	settings.define(fs.FlagSet)
 	var policy config.Policy
 	fs.TextVar(&policy, "opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
 	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged (renju without a file: the 26 canonical openings, as in events)")
@@ -62,15 +61,13 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	pgn := fs.String("pgn", "", "append every game's result to this file in the PGN form Ordo and BayesElo read")
 	quiet := fs.Bool("quiet", false, "no line per game")
 	serve := fs.String("serve", "", "serve the match's live page on ADDR while it runs (host:port; a port alone is 127.0.0.1's)")
-	var depth, nodes, threads, memory, infos limitFlag
+	var depth, nodes, threads, infos limitFlag
 	fs.Var(&depth, "depth", "search depth limit per move (INFO max_depth); NAME:N for one engine")
 	fs.Var(&nodes, "nodes", "node limit per move (INFO max_node); NAME:N for one engine")
 	fs.Var(&threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
-	fs.Var(&memory, "max-memory", "memory limit in bytes, or with K, M, G (INFO max_memory); NAME:SIZE for one engine")
 	fs.Var(&infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
 	var procedure rules.Procedure
 	fs.TextVar(&procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
-	boardMode := fs.Bool("board-mode", false, "send the whole position (BOARD) before every move instead of TURN")
 	moveCap := fs.Int("move-cap", 0, "adjudicate a draw after this many stones (0 = none)")
 	startTimeout := fs.Duration("start-timeout", 10*time.Second, "deadline for an engine to start and answer START")
 	out := fs.String("out", "", "output folder (default out/match-TIME); with -shard, the batch's folder, shared by its shards")
@@ -91,10 +88,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *size == 0 {
 		*size = rule.DefaultSize()
 	}
-	ctl := clock.Control{Match: *tc, Turn: *turn, Increment: *inc, Tolerance: *tolerance, Hang: *hang}
-	if err := ctl.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
+	ctl := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance, Hang: clock.DefaultHang}
 	if err := clock.CheckDuration(*startTimeout); err != nil {
 		return fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
 	}
@@ -141,17 +135,25 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)
 		}
 		p.Entrants = append(p.Entrants, arbiter.Entrant{
-			Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: *startTimeout},
-			BoardMode: *boardMode, Clock: ctl,
+			Spec:  engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: *startTimeout},
+			Clock: ctl,
 		})
 	}
 	event.UniqueNames(p.Entrants)
+	if err := settings.apply(p.Entrants); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	for _, e := range p.Entrants {
+		if err := e.Clock.Validate(); err != nil {
+			return fmt.Errorf("%w: engine %q: %v", errUsage, e.Spec.Name, err)
+		}
+	}
 	for _, l := range []struct {
 		flag string
 		key  string
 		f    limitFlag
 		size bool
-	}{{"depth", "max_depth", depth, false}, {"nodes", "max_node", nodes, false}, {"threads", "thread_num", threads, false}, {"max-memory", "max_memory", memory, true}} {
+	}{{"depth", "max_depth", depth, false}, {"nodes", "max_node", nodes, false}, {"threads", "thread_num", threads, false}} {
 		if err := l.f.apply(p.Entrants, l.flag, l.key, l.size); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}

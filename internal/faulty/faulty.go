@@ -67,6 +67,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -79,17 +80,29 @@ import (
 // maxForks caps fork-bomb, so that a test can never take a machine down.
 const maxForks = 200
 
-// think is ponder's busy loop. It counts only the time it actually runs:
-// a slice that took far longer than it should was stopped (SIGSTOP) midway.
+// think is ponder's busy loop. It counts the processor time its thread
+// actually got: not the wall time, which a loaded machine or a SIGSTOP
+// stretches while the loop does not run.
 func (b *brain) think() {
+	runtime.LockOSThread()
+	last := threadCPU()
 	for {
 		t0 := time.Now()
 		for n := 0; time.Since(t0) < time.Millisecond; n++ {
 		}
-		if d := time.Since(t0); d < 20*time.Millisecond {
-			b.pondered.Add(int64(d))
-		}
+		now := threadCPU()
+		b.pondered.Add(int64(now - last))
+		last = now
 	}
+}
+
+// threadCPU is the processor time of the calling thread.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // forkBomb forks up to min(n, maxForks) copies of this process that only
@@ -136,6 +149,7 @@ type options struct {
 	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder, infoError, rif       bool
 	think, slowStart, sleep, infoDelay                                                                         time.Duration
 	say                                                                                                        string
+	q                                                                                                          quirks // quirks.go
 }
 
 func parseArgs(args []string) (options, error) {
@@ -180,6 +194,12 @@ func parseArgs(args []string) (options, error) {
 		case key == "say":
 			o.say = val
 		default:
+			if handled, err := o.q.set(key, val); handled {
+				if err != nil {
+					return o, err
+				}
+				continue
+			}
 			return o, fmt.Errorf("unknown argument %q", a)
 		}
 	}
@@ -312,6 +332,9 @@ func (b *brain) run() int {
 		if !ok {
 			return ExitOK
 		}
+		if line, ok = b.quirkLine(line); !ok {
+			continue
+		}
 		word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 		code := -1
 		switch strings.ToUpper(word) {
@@ -331,6 +354,11 @@ func (b *brain) run() int {
 				b.say("OK")
 			}
 		case "RESTART":
+			if quirky, exit := b.restartReply(); exit {
+				return ExitOK
+			} else if quirky {
+				continue
+			}
 			if b.o.unknownRestart {
 				b.say("UNKNOWN RESTART is not supported")
 			} else if b.size == 0 {
@@ -343,6 +371,9 @@ func (b *brain) run() int {
 			b.info(rest)
 		case "":
 		case "ABOUT":
+			if b.o.q.silentAbout {
+				continue
+			}
 			b.say(`name="faulty", version="1.0", author="gomoku-arena", country="CZ"`)
 		case "BEGIN":
 			code = b.move()
@@ -479,7 +510,11 @@ func (b *brain) readBlock(stone func(fields []string)) bool {
 // the centre of the empty board, SWAP to any other.
 func (b *brain) swap2() int {
 	stones := 0
-	if !b.readBlock(func([]string) { stones++ }) {
+	if !b.readBlock(func(f []string) {
+		if b.swap2Stone(f) {
+			stones++
+		}
+	}) {
 		return ExitOK
 	}
 	b.hogMemory()
@@ -574,6 +609,7 @@ func (b *brain) move() int {
 	if b.at(x, y) == 0 {
 		b.set(x, y, 1)
 	}
+	b.afterMove() // started first: its work goes on while the move is read
 	b.say(move)
 	if k == b.o.doubleAt {
 		b.say(move)
