@@ -55,8 +55,8 @@ func TestReadmeEventParses(t *testing.T) {
 	s = s[:strings.Index(s, "```")]
 	// Its engines' programs, as the organizer would have them beside it.
 	dir := t.TempDir()
-	os.Mkdir(filepath.Join(dir, "engines"), 0o755)
-	for _, name := range []string{"pbrain-rapfi", "pbrain-blupig"} {
+	os.MkdirAll(filepath.Join(dir, "engines", "rapfi"), 0o755)
+	for _, name := range []string{"rapfi/pbrain-rapfi", "rapfi/config.toml", "pbrain-blupig"} {
 		if err := os.WriteFile(filepath.Join(dir, "engines", name), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
