@@ -136,6 +136,7 @@ type options struct {
 	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder, infoError, rif       bool
 	think, slowStart, sleep, infoDelay                                                                         time.Duration
 	say                                                                                                        string
+	habits                                                                                                     habits // habits.go
 }
 
 func parseArgs(args []string) (options, error) {
@@ -180,7 +181,11 @@ func parseArgs(args []string) (options, error) {
 		case key == "say":
 			o.say = val
 		default:
-			return o, fmt.Errorf("unknown argument %q", a)
+			if ok, err := o.habits.parse(key, val, hasVal); !ok {
+				return o, fmt.Errorf("unknown argument %q", a)
+			} else if err != nil {
+				return o, err
+			}
 		}
 	}
 	return o, nil
@@ -333,7 +338,9 @@ func (b *brain) run() int {
 				b.say("OK")
 			}
 		case "RESTART":
-			if b.o.unknownRestart {
+			if b.o.habits.bareUnknownRestart {
+				b.say("UNKNOWN")
+			} else if b.o.unknownRestart {
 				b.say("UNKNOWN RESTART is not supported")
 			} else if b.size == 0 {
 				b.say("ERROR no game")
@@ -355,8 +362,10 @@ func (b *brain) run() int {
 			code = b.move()
 		case "BOARD":
 			b.clear()
+			last := 0
 			if !b.readBlock(func(f []string) {
 				if len(f) == 3 {
+					last, _ = strconv.Atoi(f[2])
 					x, _ := strconv.Atoi(f[0])
 					y, _ := strconv.Atoi(f[1])
 					v, _ := strconv.Atoi(f[2])
@@ -364,6 +373,9 @@ func (b *brain) run() int {
 				}
 			}) {
 				return ExitOK
+			}
+			if b.o.habits.boardOppLast && last != 2 {
+				continue
 			}
 			code = b.move()
 		case "SWAP2BOARD":
@@ -405,6 +417,7 @@ var gomocupInfo = map[string]bool{
 func (b *brain) info(rest string) {
 	time.Sleep(b.o.infoDelay)
 	key, val, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	b.o.habits.info(key, val)
 	if b.o.infoError && !gomocupInfo[strings.ToLower(key)] {
 		b.say("ERROR Unknown command: " + strings.ToUpper(strings.TrimSpace(val)))
 	}
@@ -480,9 +493,16 @@ func (b *brain) readBlock(stone func(fields []string)) bool {
 // swap2 answers SWAP2BOARD once its stone block is read: three stones at
 // the centre of the empty board, SWAP to any other.
 func (b *brain) swap2() int {
-	stones := 0
-	if !b.readBlock(func([]string) { stones++ }) {
+	stones, plain := 0, false
+	if !b.readBlock(func(f []string) { stones, plain = stones+1, plain || len(f) < 3 }) {
 		return ExitOK
+	}
+	switch {
+	case b.o.habits.silentSwap2:
+		return -1
+	case b.o.habits.swap2Colors && plain:
+		b.say("ERROR bad stone line")
+		return -1
 	}
 	b.hogMemory()
 	if stones > 0 {
@@ -503,6 +523,7 @@ func (b *brain) move() int {
 	b.moves++
 	k := b.moves
 	time.Sleep(b.o.think)
+	b.o.habits.beforeMove(b)
 	if b.o.ponder {
 		b.say(fmt.Sprintf("MESSAGE pondered %dms", b.pondered.Swap(0)/int64(time.Millisecond)))
 	}

@@ -1,0 +1,246 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
+	"gomoku-arena/results/record"
+	"gomoku-arena/rules"
+)
+
+// gameRecord is a check game and the colour the engine played.
+type gameRecord struct {
+	rec   *record.Record
+	color rules.Color
+}
+
+// games plays the check games against the opponent under the entrant's
+// own clock, limits and settings, as an event's games are played: one
+// process for all of them (RESTART between games), colours alternating.
+// Its memory is measured after every stone, as the arbiter does.
+func (c *checker) games() {
+	me, err := c.open()
+	if err != nil {
+		c.add("start", Fail, "cannot start the program: "+err.Error(), "fix the command or its folder")
+		return
+	}
+	defer me.Close()
+	oppSpec := c.s.Opponent
+	oppSpec.Limits = engine.Limits{}
+	opp, err := engine.Start(oppSpec)
+	if err != nil {
+		c.add("turn", Warn, "no check games: the opponent does not start: "+err.Error(), "")
+		return
+	}
+	defer opp.Close()
+	mine := &arbiter.Player{Engine: me, BoardMode: c.ent.BoardMode, Infos: c.ent.Infos, Clock: c.ent.Clock, Swap2Colors: c.ent.Swap2Colors}
+	theirs := &arbiter.Player{Engine: opp, Clock: c.ent.Clock}
+	var openings []rules.Opening
+	if c.s.Procedure == rules.NoProcedure {
+		openings = arbiter.DefaultOpenings(c.s.Rule, c.s.Size, c.s.ArbiterOpens)
+	}
+	for i := 0; i < c.s.Games && c.ctx.Err() == nil; i++ {
+		g := arbiter.Game{Event: "check", Number: i + 1, Rule: c.s.Rule, Size: c.s.Size, Procedure: c.s.Procedure,
+			MoveCap: c.s.MoveCap, StartTimeout: c.startTimeout()}
+		if len(openings) > 0 {
+			g.Opening = openings[(i/2)%len(openings)].Stones
+		}
+		g.Moved = func(arbiter.Progress) {
+			if n, _ := me.Memory(); n > c.peak {
+				c.peak = n
+			}
+		}
+		black, white := mine, theirs
+		if i%2 == 1 {
+			black, white = theirs, mine
+		}
+		rec, err := arbiter.Play(c.ctx, g, black, white)
+		if err != nil {
+			c.add("rule", Warn, "no check game: "+err.Error(), "")
+			return
+		}
+		if rec.End == record.Aborted {
+			return
+		}
+		color := rules.Black
+		if rec.White == me.Name() && rec.Black != me.Name() {
+			color = rules.White
+		}
+		c.records = append(c.records, gameRecord{rec, color})
+		c.judgeGame(rec, color)
+	}
+}
+
+// judgeGame files a game the engine forfeited under the check that
+// explains it.
+func (c *checker) judgeGame(rec *record.Record, color rules.Color) {
+	if !rec.End.Forfeit() || rec.Winner == color || (rec.Winner == rules.Empty && rec.End != record.DoubleForfeit) {
+		return
+	}
+	seen := fmt.Sprintf("lost check game %d (%s) by %s: %s", rec.Game, color, rec.End, rec.Detail)
+	if len(rec.Stderr) > 0 {
+		seen += fmt.Sprintf(" (its stderr: %q)", rec.Stderr[len(rec.Stderr)-1])
+	}
+	switch {
+	case rec.End == record.Time:
+		c.add("time", Fail, seen, "") // the time check adds why
+	case rec.End == record.MemoryLimit:
+		c.add("memory", Fail, seen, "")
+	case rec.End == record.Forbidden:
+		c.add("rule", Fail, seen, "leave it out of renju events")
+	case rec.End == record.Illegal && strings.Contains(rec.Detail, string(rules.OutsideOuterZone)):
+		c.add("rule", Fail, seen, `opening_policy = "arbiter-opens" (the arbiter places Black's first stone)`)
+	case rec.End == record.Illegal && strings.Contains(rec.Detail, "malformed"):
+		c.add("output", Fail, seen, "")
+	case rec.End == record.Illegal && c.ent.BoardMode:
+		c.add("board", Fail, seen, "")
+	case rec.End == record.Illegal:
+		c.add("turn", Fail, seen, "")
+	case rec.End == record.Refusal && strings.Contains(rec.Detail, "RESTART"):
+		c.add("restart", Fail, seen, "")
+	case rec.End == record.Refusal:
+		c.add("start", Fail, seen, "")
+	default:
+		c.add("turn", Fail, seen, "")
+	}
+}
+
+// timeFinding reads the games' think times against the clock: the largest
+// share of its remaining time spent on one move, the overshoot of a
+// per-move limit, moves late past the tolerance.
+func (c *checker) timeFinding() {
+	ctl := c.ent.Clock
+	var maxShare float64
+	var shareThink, shareLeft, longest, overshoot time.Duration
+	moves := 0
+	for _, g := range c.records {
+		left := ctl.Match
+		for _, m := range g.rec.Moves {
+			if m.Color != g.color || m.Opening {
+				continue
+			}
+			moves++
+			longest = max(longest, m.Think)
+			if ctl.Match > 0 && left > 0 {
+				if s := float64(m.Think) / float64(left); s > maxShare {
+					maxShare, shareThink, shareLeft = s, m.Think, left
+				}
+			}
+			if ctl.Turn > 0 {
+				overshoot = max(overshoot, m.Think-ctl.Turn)
+			}
+			left = m.Left
+		}
+	}
+	if moves == 0 {
+		if len(c.findings["time"]) == 0 {
+			c.add("time", Warn, "no move of its was timed in the check games", "")
+		}
+		return
+	}
+	share := fmt.Sprintf("the largest share of its remaining time on one move: %.0f%% (%s of %s)", 100*maxShare, ms(shareThink), ms(shareLeft))
+	budgetsByTurn := ctl.Turn == 0 && ctl.Match > 0 && maxShare >= 0.5
+	remedy := ""
+	if budgetsByTurn {
+		// With no per-move limit the arena tells it timeout_turn = the
+		// match time; an engine that reads only timeout_turn spends it all.
+		remedy = fmt.Sprintf("it seems to budget its move by INFO timeout_turn alone, which is the whole match time (%v) without a per-move limit: "+
+			"tell it a per-move budget (info timeout_turn = \"%d\" for this engine) or give it a per-move limit (clock turn)", ctl.Match, (ctl.Match / 20).Milliseconds())
+	}
+	tol := ctl.Tolerance
+	if tol <= 0 {
+		tol = time.Second
+	}
+	overRemedy := fmt.Sprintf("tell it less than the limit: info timeout_turn = \"%d\" for this engine", max(100*time.Millisecond, ctl.Turn-overshoot-200*time.Millisecond).Milliseconds())
+	switch {
+	case len(c.findings["time"]) > 0: // it lost on time
+		c.add("time", Fail, share, remedy)
+		if ctl.Turn > 0 && overshoot > 0 {
+			c.add("time", Fail, fmt.Sprintf("it thinks up to %s past the %v per-move limit", ms(overshoot), ctl.Turn), overRemedy)
+		}
+	case ctl.Turn > 0 && overshoot > tol/2:
+		c.add("time", Fail, fmt.Sprintf("it thinks up to %s past the %v per-move limit, more than half the %v tolerance: a loaded machine makes that a loss on time", ms(overshoot), ctl.Turn, tol), overRemedy)
+	case maxShare >= 0.5:
+		c.add("time", Fail, share+": a second such move loses on time", remedy)
+	case ctl.Turn > 0 && overshoot > 0:
+		c.add("time", Warn, fmt.Sprintf("it thinks up to %s past the %v per-move limit (within the tolerance)", ms(overshoot), ctl.Turn), overRemedy)
+	case maxShare >= 0.25:
+		c.add("time", Warn, share, "")
+	default:
+		seen := fmt.Sprintf("%d moves, the longest %s", moves, ms(longest))
+		if ctl.Match > 0 {
+			seen += "; " + share
+		}
+		c.add("time", Pass, seen, "")
+	}
+}
+
+// memoryFinding compares the peak measured during the games with the
+// limit.
+func (c *checker) memoryFinding() {
+	mib := func(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+	seen := fmt.Sprintf("peak %s in the games, limit %s", mib(c.peak), mib(c.limit))
+	remedy := fmt.Sprintf("tell it less than the limit: info max_memory = \"%d\" for this engine (70%% of the limit), or raise max_memory", c.limit*7/10)
+	switch {
+	case len(c.findings["memory"]) > 0 || c.peak > c.limit:
+		c.add("memory", Fail, seen, remedy)
+	case c.peak == 0:
+		c.add("memory", Warn, "not measured: no check game was played", "")
+	case c.peak*10 > c.limit*9:
+		c.add("memory", Warn, seen+": within 10% of the limit", remedy)
+	default:
+		c.add("memory", Pass, seen, "")
+	}
+}
+
+// Flooding thresholds: lines or bytes an engine writes in answer to one
+// command.
+const (
+	floodLines = 200
+	floodBytes = 256 << 10
+)
+
+// outputFinding reads the tape: stray lines while a move is awaited, and
+// floods.
+func (c *checker) outputFinding() {
+	var cmd string
+	burst, bytes, maxBurst, maxBytes, stray := 0, 0, 0, 0, 0
+	var example string
+	for _, l := range c.tape.since(0) {
+		if l.sent {
+			word, _, _ := strings.Cut(strings.TrimSpace(l.text), " ")
+			if word != "" && word != "DONE" && (word[0] < '0' || word[0] > '9') && word != "-" {
+				cmd = strings.ToUpper(word)
+			}
+			burst, bytes = 0, 0
+			continue
+		}
+		burst++
+		bytes += len(l.text) + 1
+		maxBurst, maxBytes = max(maxBurst, burst), max(maxBytes, bytes)
+		if cmd != "BEGIN" && cmd != "TURN" && cmd != "BOARD" && cmd != "INFO" {
+			continue
+		}
+		if ln := engine.ParseLine(l.text); ln.Kind == engine.LineOther && strings.TrimSpace(l.text) != "" {
+			stray++
+			if example == "" {
+				example = l.text
+			}
+		}
+	}
+	c.tape.mu.Lock()
+	more := c.tape.more
+	c.tape.mu.Unlock()
+	switch {
+	case maxBurst > floodLines || maxBytes > floodBytes || more > 0:
+		c.add("output", Warn, fmt.Sprintf("floods its output: up to %d lines (%d KiB) in answer to one command; the arena reads them all, keeps 64 notes a move, and counts reading them in its think time", maxBurst, maxBytes>>10),
+			"the author: fewer MESSAGE/DEBUG lines")
+	}
+	if stray > 0 {
+		c.add("output", Warn, fmt.Sprintf("%d stray lines while a move was awaited, e.g. %q: logged as protocol warnings, never taken for a move", stray, example), "")
+	}
+	c.add("output", Pass, "no stray, malformed or flooding lines", "")
+}
