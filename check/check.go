@@ -83,6 +83,14 @@ type Settings struct {
 	// the opening, middle-game moves and the clock's first half are what
 	// show an engine's habits.
 	MoveCap int
+	// ProbeSlack is how long a probe waits for a move beyond its own
+	// per-move limit (2 s) and the tolerance, for an engine that thinks
+	// past it (0: 5 s). Tests shorten it.
+	ProbeSlack time.Duration
+	// GameTime bounds the check games of one engine, all together (0: 90
+	// s): under a long clock they are cut there, and what their moves
+	// showed is judged.
+	GameTime time.Duration
 	// Concurrency is how many engines are checked at once (0: half the
 	// processors, at least one); one engine's checks run one after the
 	// other, so that its timings are its own.
@@ -104,6 +112,12 @@ func (s *Settings) defaults() {
 	}
 	if s.MoveCap <= 0 {
 		s.MoveCap = 40
+	}
+	if s.ProbeSlack <= 0 {
+		s.ProbeSlack = 5 * time.Second
+	}
+	if s.GameTime <= 0 {
+		s.GameTime = 90 * time.Second
 	}
 	if s.Concurrency <= 0 {
 		s.Concurrency = max(1, runtime.NumCPU()/2)
@@ -168,6 +182,7 @@ type checker struct {
 	// from the games
 	records []gameRecord
 	peak    int64 // the largest memory measured after one of its moves
+	cut     bool  // the games were cut at Settings.GameTime
 }
 
 func newChecker(ctx context.Context, ent arbiter.Entrant, s Settings) *checker {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -42,7 +43,9 @@ func (c *checker) games() {
 	if c.s.Procedure == rules.NoProcedure {
 		openings = arbiter.DefaultOpenings(c.s.Rule, c.s.Size, c.s.ArbiterOpens)
 	}
-	for i := 0; i < c.s.Games && c.ctx.Err() == nil; i++ {
+	ctx, cancel := context.WithTimeout(c.ctx, c.s.GameTime)
+	defer cancel()
+	for i := 0; i < c.s.Games && ctx.Err() == nil; i++ {
 		g := arbiter.Game{Event: "check", Number: i + 1, Rule: c.s.Rule, Size: c.s.Size, Procedure: c.s.Procedure,
 			MoveCap: c.s.MoveCap, StartTimeout: c.startTimeout()}
 		if len(openings) > 0 {
@@ -57,19 +60,21 @@ func (c *checker) games() {
 		if i%2 == 1 {
 			black, white = theirs, mine
 		}
-		rec, err := arbiter.Play(c.ctx, g, black, white)
+		rec, err := arbiter.Play(ctx, g, black, white)
 		if err != nil {
 			c.add("rule", Warn, "no check game: "+err.Error(), "")
-			return
-		}
-		if rec.End == record.Aborted {
 			return
 		}
 		color := rules.Black
 		if rec.White == me.Name() && rec.Black != me.Name() {
 			color = rules.White
 		}
+		// A game cut at GameTime still shows its moves' times and memory.
 		c.records = append(c.records, gameRecord{rec, color})
+		if rec.End == record.Aborted {
+			c.cut = c.ctx.Err() == nil
+			return
+		}
 		c.judgeGame(rec, color)
 	}
 }
@@ -135,14 +140,25 @@ func (c *checker) timeFinding() {
 			left = m.Left
 		}
 	}
+	lostFirst := false // on time, on its first move of a game
+	for _, g := range c.records {
+		if g.rec.End == record.Time && g.rec.Winner == g.color.Opponent() && ownMoves(g) == 0 {
+			lostFirst = true
+		}
+	}
 	if moves == 0 {
-		if len(c.findings["time"]) == 0 {
+		switch {
+		case lostFirst && ctl.Turn == 0 && ctl.Match > 0:
+			c.add("time", Fail, "it lost on time on its first move: it spends the whole match time on one move",
+				fmt.Sprintf("it seems to budget its move by INFO timeout_turn alone, which is the whole match time (%v) without a per-move limit: "+
+					"tell it a per-move budget (info timeout_turn = \"%d\" for this engine) or give it a per-move limit (clock turn)", ctl.Match, (ctl.Match/20).Milliseconds()))
+		case len(c.findings["time"]) == 0:
 			c.add("time", Warn, "no move of its was timed in the check games", "")
 		}
 		return
 	}
 	share := fmt.Sprintf("the largest share of its remaining time on one move: %.0f%% (%s of %s)", 100*maxShare, ms(shareThink), ms(shareLeft))
-	budgetsByTurn := ctl.Turn == 0 && ctl.Match > 0 && maxShare >= 0.5
+	budgetsByTurn := ctl.Turn == 0 && ctl.Match > 0 && (maxShare >= 0.5 || lostFirst)
 	remedy := ""
 	if budgetsByTurn {
 		// With no per-move limit the arena tells it timeout_turn = the
@@ -171,6 +187,9 @@ func (c *checker) timeFinding() {
 		c.add("time", Warn, share, "")
 	default:
 		seen := fmt.Sprintf("%d moves, the longest %s", moves, ms(longest))
+		if c.cut {
+			seen += fmt.Sprintf(" (the games were cut at %v)", c.s.GameTime)
+		}
 		if ctl.Match > 0 {
 			seen += "; " + share
 		}
@@ -243,4 +262,15 @@ func (c *checker) outputFinding() {
 		c.add("output", Warn, fmt.Sprintf("%d stray lines while a move was awaited, e.g. %q: logged as protocol warnings, never taken for a move", stray, example), "")
 	}
 	c.add("output", Pass, "no stray, malformed or flooding lines", "")
+}
+
+// ownMoves counts the moves the engine played in a game (refused ones too).
+func ownMoves(g gameRecord) int {
+	n := 0
+	for _, m := range g.rec.Moves {
+		if m.Color == g.color && !m.Opening {
+			n++
+		}
+	}
+	return n
 }

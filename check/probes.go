@@ -20,7 +20,6 @@ import (
 // under the event's own clock.
 const (
 	probeTurn  = 2 * time.Second
-	probeSlack = 5 * time.Second // beyond probeTurn and the tolerance: an engine that thinks on
 	infoWait   = 400 * time.Millisecond
 	endGrace   = engine.DefaultCloseGrace
 	endWait    = 4 * time.Second // after the grace, how long an exit still counts as one
@@ -81,22 +80,25 @@ func (c *checker) moveDeadline() time.Time {
 	if tol <= 0 {
 		tol = clock.DefaultTolerance
 	}
-	return time.Now().Add(probeTurn + tol + probeSlack)
+	return time.Now().Add(probeTurn + tol + c.s.ProbeSlack)
 }
 
 // probePos is the position of a probe game, as the check knows it.
 type probePos struct {
 	size   int
+	slack  time.Duration // Settings.ProbeSlack, for the words
 	stones map[rules.Point]int // 1 the engine's, 2 the opponent's
 }
 
-func newPos(size int) *probePos { return &probePos{size: size, stones: map[rules.Point]int{}} }
+func (c *checker) newPos() *probePos {
+	return &probePos{size: c.s.Size, slack: c.s.ProbeSlack, stones: map[rules.Point]int{}}
+}
 
 // legal says what is wrong with the engine's reply in pos, "" if nothing.
 func (p *probePos) legal(r engine.Reply) string {
 	switch {
 	case r.Fault == engine.FaultTimeout:
-		return "no move within " + ms(probeTurn) + " plus the tolerance and " + ms(probeSlack)
+		return "no move within " + ms(probeTurn) + " and the tolerance, and " + ms(p.slack) + " more"
 	case r.Fault != "":
 		return fmt.Sprintf("%s %s", r.Fault, r.Detail)
 	case r.Move.X < 0 || r.Move.Y < 0 || r.Move.X >= p.size || r.Move.Y >= p.size:
@@ -157,7 +159,7 @@ func (c *checker) startTurnRestart() {
 	c.about(e, m)
 
 	// turn: two moves on an open board.
-	p := newPos(c.s.Size)
+	p := c.newPos()
 	mid := rules.Point{X: c.s.Size / 2, Y: c.s.Size / 2}
 	r1, why := c.turn(e, p, mid)
 	if why == "" {
@@ -177,29 +179,36 @@ func (c *checker) startTurnRestart() {
 		return
 	}
 	answer, _, ok := c.tape.answerTo(m, "RESTART")
-	switch ln := engine.ParseLine(answer); {
-	case ok && ln.Kind == engine.LineOK:
-		if _, why := c.turn(e, newPos(c.s.Size), r1.Move); why != "" {
-			c.add("restart", Fail, "after RESTART (answered OK), a move on the point its own stone held in the game before: "+why+": the board was not cleared",
-				"the author: clear the board on RESTART, or answer it UNKNOWN (the arena then starts a new process)")
-		} else {
-			c.add("restart", Pass, "answers RESTART with OK and clears the board", "")
-		}
-	case ok:
-		c.add("restart", Warn, fmt.Sprintf("answers RESTART with %q: the arena starts a new process for every game instead (its start-up is on no clock)", answer),
-			"none needed; the author may answer RESTART with OK")
-	default:
-		c.add("restart", Warn, "no answer to RESTART: the arena starts a new process for every game instead", "none needed; the author may answer RESTART with OK")
+	restarted := ok && engine.ParseLine(answer).Kind == engine.LineOK
+	cleared := ""
+	if restarted {
+		_, cleared = c.turn(e, c.newPos(), r1.Move)
 	}
-	// restart after a game in which it never moved (its opponent crashed
-	// at once): RESTART follows the INFO lines directly.
-	if err := e.NewGame(c.s.Size, c.probeInfos(e), time.Now().Add(c.startTimeout())); err != nil {
-		c.add("restart", Fail, "after a game in which it never moved, the next game could not start: "+err.Error(),
-			"the arena's fault where the engine answered at all (see docs/check.md); answer RESTART with OK to avoid it")
+	// Again after a game in which it never moved (its opponent crashed at
+	// once): RESTART then follows the INFO lines directly.
+	again := e.NewGame(c.s.Size, c.probeInfos(e), time.Now().Add(c.startTimeout()))
+	seen := "answers RESTART with OK"
+	if !restarted {
+		seen = "no answer to RESTART"
+		if ok {
+			seen = fmt.Sprintf("answers RESTART with %q", answer)
+		}
+	}
+	switch {
+	case again != nil:
+		c.add("restart", Fail, seen+"; after a game in which it never moved, the next game could not start: "+again.Error(),
+			"answer RESTART with OK (the author); an arena that starts such an engine afresh needs nothing (docs/check.md)")
 		return
+	case cleared != "":
+		c.add("restart", Fail, seen+", but a move on the point its own stone held in the game before: "+cleared+": the board was not cleared",
+			"the author: clear the board on RESTART, or answer it UNKNOWN (the arena then starts a new process)")
+	case !restarted:
+		c.add("restart", Warn, seen+": the arena starts a new process for every game instead (its start-up is on no clock)", "none needed; the author may answer RESTART with OK")
+	default:
+		c.add("restart", Pass, seen+" and clears the board", "")
 	}
 	// A second START (the arena never sends one, other managers do).
-	p = newPos(c.s.Size)
+	p = c.newPos()
 	own, why := c.turn(e, p, mid)
 	if why != "" {
 		c.add("turn", Fail, "TURN after RESTART: "+why, "")
@@ -212,7 +221,7 @@ func (c *checker) startTurnRestart() {
 	case engine.ParseLine(lines[len(lines)-1]).Kind != engine.LineOK:
 		c.add("start", Warn, fmt.Sprintf("a second %s in one process is answered %q (the arena never sends one)", op, lines[len(lines)-1]), "")
 	default:
-		if _, why := c.turn(e, newPos(c.s.Size), own.Move); why != "" {
+		if _, why := c.turn(e, c.newPos(), own.Move); why != "" {
 			c.add("start", Warn, "after a second START, a move on its own former stone: "+why+": the board was not cleared (the arena never sends a second START)", "")
 		}
 	}
@@ -275,7 +284,7 @@ func (c *checker) info() {
 			e.QueueInfo(in)
 		}
 	}
-	if _, why := c.turn(e, newPos(c.s.Size), rules.Point{X: c.s.Size / 2, Y: c.s.Size / 2}); why != "" {
+	if _, why := c.turn(e, c.newPos(), rules.Point{X: c.s.Size / 2, Y: c.s.Size / 2}); why != "" {
 		c.add("info", Fail, "after the INFO lines, TURN: "+why, "")
 		return
 	}
@@ -312,7 +321,7 @@ func (c *checker) board() {
 		if i > 0 && !c.newGame(e, "board") {
 			return
 		}
-		p := newPos(c.s.Size)
+		p := c.newPos()
 		for _, s := range k.stones {
 			p.stones[s.Point] = s.Field
 		}
@@ -368,7 +377,7 @@ func (c *checker) rule() {
 		}
 		c.timeLeft(e)
 		r := e.Begin(c.moveDeadline())
-		if why := newPos(c.s.Size).legal(r); why != "" {
+		if why := c.newPos().legal(r); why != "" {
 			c.add("rule", Fail, "BEGIN: "+why, "")
 			return
 		}
@@ -396,7 +405,7 @@ func (c *checker) rule() {
 			stones = append(stones, engine.Stone{Point: rules.Point{X: x, Y: m}, Field: 1},
 				engine.Stone{Point: rules.Point{X: 2 * i, Y: 0}, Field: 2})
 		}
-		p := newPos(c.s.Size)
+		p := c.newPos()
 		for _, s := range stones {
 			p.stones[s.Point] = s.Field
 		}
@@ -443,7 +452,7 @@ func (c *checker) end() {
 	if !c.newGame(e, "end") {
 		return
 	}
-	if _, why := c.turn(e, newPos(c.s.Size), rules.Point{X: c.s.Size / 2, Y: c.s.Size / 2}); why != "" {
+	if _, why := c.turn(e, c.newPos(), rules.Point{X: c.s.Size / 2, Y: c.s.Size / 2}); why != "" {
 		return // the turn check says so
 	}
 	t0 := time.Now()

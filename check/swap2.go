@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"gomoku-arena/engine"
@@ -15,6 +16,9 @@ import (
 func (c *checker) swap2() {
 	m := c.s.Size / 2
 	three := []rules.Point{{X: m, Y: m}, {X: m + 1, Y: m}, {X: m, Y: m + 1}}
+	if c.outerOpen() { // Black's first stone in the outer zone
+		three = []rules.Point{{X: 1, Y: m}, {X: 2, Y: m}, {X: 1, Y: m + 1}}
+	}
 	empty := c.swap2Ask(nil, false)
 	plain := c.swap2Ask(three, false)
 	colors := c.swap2Ask(three, true)
@@ -66,11 +70,17 @@ func (c *checker) swap2Ask(stones []rules.Point, colors bool) string {
 	r := e.Swap2Board(stones, colors, c.moveDeadline())
 	switch {
 	case r.Fault == engine.FaultTimeout:
-		return "no answer within " + ms(probeTurn) + " plus the tolerance and " + ms(probeSlack)
+		why := "no answer within " + ms(probeTurn) + " and the tolerance, and " + ms(c.s.ProbeSlack) + " more"
+		for _, n := range r.Notes {
+			if strings.HasPrefix(n, "ERROR") || strings.HasPrefix(n, "UNKNOWN") {
+				why = fmt.Sprintf("%q, then %s", n, why)
+			}
+		}
+		return why
 	case r.Fault != "":
 		return fmt.Sprintf("%s %s", r.Fault, r.Detail)
 	}
-	p := newPos(c.s.Size)
+	p := c.newPos()
 	for _, s := range stones {
 		p.stones[s] = 2
 	}
@@ -89,5 +99,10 @@ func (c *checker) swap2Ask(stones []rules.Point, colors bool) string {
 	if !ok {
 		return fmt.Sprintf("answered %q, not %s", r.Line, want)
 	}
+	if len(stones) == 0 && c.outerOpen() && !rules.InOuterZone(c.s.Size, r.Stones[0]) {
+		return fmt.Sprintf("answered %q: Black's first stone is inside the zone outer-open forbids", r.Line)
+	}
 	return ""
 }
+
+func (c *checker) outerOpen() bool { return c.s.Rule.Name() == "outer-open" }
