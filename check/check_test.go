@@ -98,7 +98,9 @@ func TestQuirksFound(t *testing.T) {
 		{"budget by timeout_turn alone", "builtin:faulty turn-budget", "freestyle", nil,
 			[]want{{"time", Fail, "", "timeout_turn"}}},
 		{"timeout_turn plus 800ms", "builtin:faulty turn-plus=800ms", "freestyle",
-			func(s *Settings, e *arbiter.Entrant) { e.Clock = clock.Control{Match: 60 * time.Second, Turn: time.Second, Tolerance: time.Second} },
+			func(s *Settings, e *arbiter.Entrant) {
+				e.Clock = clock.Control{Match: 60 * time.Second, Turn: time.Second, Tolerance: time.Second}
+			},
 			[]want{{"time", Fail, "past the 1s per-move limit", "info timeout_turn"}}},
 		{"BOARD only with the opponent's stone last, pente", "builtin:faulty board-opp-last", "pente", nil,
 			[]want{{"board", Fail, "its own stone last", ""}}},

@@ -19,10 +19,10 @@ import (
 // the protocol, not the engine's time management, which the games test
 // under the event's own clock.
 const (
-	probeTurn  = 2 * time.Second
-	infoWait   = 400 * time.Millisecond
-	endGrace   = engine.DefaultCloseGrace
-	endWait    = 4 * time.Second // after the grace, how long an exit still counts as one
+	probeTurn = 2 * time.Second
+	infoWait  = 400 * time.Millisecond
+	endGrace  = engine.DefaultCloseGrace
+	endWait   = 4 * time.Second // after the grace, how long an exit still counts as one
 )
 
 // open starts a process of the engine, its output taped.
@@ -86,7 +86,7 @@ func (c *checker) moveDeadline() time.Time {
 // probePos is the position of a probe game, as the check knows it.
 type probePos struct {
 	size   int
-	slack  time.Duration // Settings.ProbeSlack, for the words
+	slack  time.Duration       // Settings.ProbeSlack, for the words
 	stones map[rules.Point]int // 1 the engine's, 2 the opponent's
 }
 
@@ -308,7 +308,9 @@ func (c *checker) board() {
 		return
 	}
 	m := c.s.Size / 2
-	st := func(dx, dy, field int) engine.Stone { return engine.Stone{Point: rules.Point{X: m + dx, Y: m + dy}, Field: field} }
+	st := func(dx, dy, field int) engine.Stone {
+		return engine.Stone{Point: rules.Point{X: m + dx, Y: m + dy}, Field: field}
+	}
 	cases := []struct {
 		what   string
 		stones []engine.Stone

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"gomoku-arena/check"
-	"gomoku-arena/internal/bundled"
 	"gomoku-arena/event"
+	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
 )
