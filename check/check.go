@@ -156,8 +156,13 @@ func Entrants(ctx context.Context, ents []arbiter.Entrant, s Settings, done func
 func Engine(ctx context.Context, ent arbiter.Entrant, s Settings) Report {
 	s.defaults()
 	c := newChecker(ctx, ent, s)
+	c.startTurnRestart()
+	if c.verdict("start") == Fail {
+		// Nothing else can be seen of an engine that does not start a game.
+		return c.report()
+	}
 	c.games()
-	for _, probe := range []func(){c.startTurnRestart, c.info, c.board, c.rule, c.swap2, c.end} {
+	for _, probe := range []func(){c.info, c.board, c.rule, c.swap2, c.end} {
 		if ctx.Err() != nil {
 			break
 		}
@@ -205,14 +210,28 @@ func (c *checker) add(check string, v Verdict, seen, remedy string) {
 	c.findings[check] = append(c.findings[check], Finding{Check: check, Verdict: v, Seen: seen, Remedy: remedy})
 }
 
+// verdict is the worst verdict of a check so far ("" when none).
+func (c *checker) verdict(check string) Verdict {
+	fs := c.findings[check]
+	if len(fs) == 0 {
+		return ""
+	}
+	return merge(fs).Verdict
+}
+
 func (c *checker) report() Report {
 	r := Report{Engine: c.ent.Spec.Name}
 	for _, name := range Names {
 		fs := c.findings[name]
 		if len(fs) == 0 {
-			if c.ctx.Err() != nil {
-				r.Findings = append(r.Findings, Finding{Check: name, Verdict: Warn, Seen: "not checked: the check was stopped"})
+			why := "not checked: it does not start a game (see start)"
+			switch {
+			case c.ctx.Err() != nil:
+				why = "not checked: the check was stopped"
+			case c.verdict("start") != Fail:
+				why = "not checked: an earlier step failed (see the other checks)"
 			}
+			r.Findings = append(r.Findings, Finding{Check: name, Verdict: Warn, Seen: why})
 			continue
 		}
 		r.Findings = append(r.Findings, merge(fs))

@@ -158,7 +158,7 @@ func (c *checker) timeFinding() {
 		return
 	}
 	share := fmt.Sprintf("the largest share of its remaining time on one move: %.0f%% (%s of %s)", 100*maxShare, ms(shareThink), ms(shareLeft))
-	budgetsByTurn := ctl.Turn == 0 && ctl.Match > 0 && (maxShare >= 0.5 || lostFirst)
+	budgetsByTurn := ctl.Turn == 0 && ctl.Match > 0 && (maxShare >= 0.9 || lostFirst)
 	remedy := ""
 	if budgetsByTurn {
 		// With no per-move limit the arena tells it timeout_turn = the
@@ -173,18 +173,21 @@ func (c *checker) timeFinding() {
 	overRemedy := fmt.Sprintf("tell it less than the limit: info timeout_turn = \"%d\" for this engine", max(100*time.Millisecond, ctl.Turn-overshoot-200*time.Millisecond).Milliseconds())
 	switch {
 	case len(c.findings["time"]) > 0: // it lost on time
+		if remedy == "" {
+			remedy = "give it more time, or tell it less: info timeout_turn for this engine"
+		}
 		c.add("time", Fail, share, remedy)
 		if ctl.Turn > 0 && overshoot > 0 {
 			c.add("time", Fail, fmt.Sprintf("it thinks up to %s past the %v per-move limit", ms(overshoot), ctl.Turn), overRemedy)
 		}
 	case ctl.Turn > 0 && overshoot > tol/2:
 		c.add("time", Fail, fmt.Sprintf("it thinks up to %s past the %v per-move limit, more than half the %v tolerance: a loaded machine makes that a loss on time", ms(overshoot), ctl.Turn, tol), overRemedy)
-	case maxShare >= 0.5:
-		c.add("time", Fail, share+": a second such move loses on time", remedy)
+	case maxShare >= 0.9:
+		c.add("time", Fail, share+": with any delay, such a move loses on time", remedy)
 	case ctl.Turn > 0 && overshoot > 0:
 		c.add("time", Warn, fmt.Sprintf("it thinks up to %s past the %v per-move limit (within the tolerance)", ms(overshoot), ctl.Turn), overRemedy)
-	case maxShare >= 0.25:
-		c.add("time", Warn, share, "")
+	case maxShare >= 0.5:
+		c.add("time", Warn, share+": more than half of what it had, on one move", "")
 	default:
 		seen := fmt.Sprintf("%d moves, the longest %s", moves, ms(longest))
 		if c.cut {
@@ -220,13 +223,17 @@ func (c *checker) memoryFinding() {
 const (
 	floodLines = 200
 	floodBytes = 256 << 10
+	// debugPerMove DEBUG lines a move, on average, is chatter: MESSAGE
+	// lines (depth, evaluation, line) are what engines are expected to
+	// say before a move, DEBUG lines are for their authors.
+	debugPerMove = 3
 )
 
 // outputFinding reads the tape: stray lines while a move is awaited, and
 // floods.
 func (c *checker) outputFinding() {
 	var cmd string
-	burst, bytes, maxBurst, maxBytes, stray := 0, 0, 0, 0, 0
+	burst, bytes, maxBurst, maxBytes, stray, debug, moves := 0, 0, 0, 0, 0, 0, 0
 	var example string
 	for _, l := range c.tape.since(0) {
 		if l.sent {
@@ -243,7 +250,14 @@ func (c *checker) outputFinding() {
 		if cmd != "BEGIN" && cmd != "TURN" && cmd != "BOARD" && cmd != "INFO" {
 			continue
 		}
-		if ln := engine.ParseLine(l.text); ln.Kind == engine.LineOther && strings.TrimSpace(l.text) != "" {
+		ln := engine.ParseLine(l.text)
+		switch ln.Kind {
+		case engine.LineDebug:
+			debug++
+		case engine.LineMove:
+			moves++
+		}
+		if ln.Kind == engine.LineOther && strings.TrimSpace(l.text) != "" {
 			stray++
 			if example == "" {
 				example = l.text
@@ -257,6 +271,10 @@ func (c *checker) outputFinding() {
 	case maxBurst > floodLines || maxBytes > floodBytes || more > 0:
 		c.add("output", Warn, fmt.Sprintf("floods its output: up to %d lines (%d KiB) in answer to one command; the arena reads them all, keeps 64 notes a move, and counts reading them in its think time", maxBurst, maxBytes>>10),
 			"the author: fewer MESSAGE/DEBUG lines")
+	}
+	if moves > 0 && debug >= debugPerMove*moves {
+		c.add("output", Warn, fmt.Sprintf("chatters: %d DEBUG lines for %d moves, while moves are awaited; the records keep them (at most 2000 lines a game)", debug, moves),
+			"the author: DEBUG lines only when asked")
 	}
 	if stray > 0 {
 		c.add("output", Warn, fmt.Sprintf("%d stray lines while a move was awaited, e.g. %q: logged as protocol warnings, never taken for a move", stray, example), "")

@@ -263,6 +263,9 @@ func (c *checker) info() {
 	}
 	infos := c.gameInfos(e, c.ent.Clock)
 	infos = append(infos, engine.Info{Key: "time_left", Value: strconv.FormatInt(c.ent.Clock.Match.Milliseconds(), 10)})
+	// An INFO line wants no answer: any line it provokes within infoWait
+	// is its answer, and the telling one (ERROR, UNKNOWN, "don't know") is
+	// reported.
 	var refused []string
 	for _, in := range infos {
 		lines, f, detail := e.Probe("INFO "+in.Key+" "+in.Value+"\n", time.Now().Add(infoWait), func(l engine.Line) bool {
@@ -272,10 +275,10 @@ func (c *checker) info() {
 			c.add("info", Fail, fmt.Sprintf("exits on INFO %s %s (%s)", in.Key, in.Value, detail), "leave the key out for this engine (its info settings)")
 			return
 		}
-		if f == "" {
-			refused = append(refused, fmt.Sprintf("INFO %s %s: %q", in.Key, in.Value, lines[len(lines)-1]))
+		if answer := telling(lines); answer != "" {
+			refused = append(refused, fmt.Sprintf("INFO %s %s: %q", in.Key, in.Value, answer))
 			if in.Key == "rule" || in.Key == "rule_name" {
-				c.add("rule", Warn, fmt.Sprintf("answers INFO %s %s with %q: it may not know the rule", in.Key, in.Value, lines[len(lines)-1]), "")
+				c.add("rule", Warn, fmt.Sprintf("answers INFO %s %s with %q: it may not know the rule", in.Key, in.Value, answer), "")
 			}
 		}
 	}
@@ -289,11 +292,25 @@ func (c *checker) info() {
 		return
 	}
 	if len(refused) > 0 {
-		c.add("info", Warn, "complains about "+strings.Join(refused, ", ")+"; it plays on, and the arena does not take the complaint for an answer",
-			"none needed; leave a key out for this engine if it misreads it")
+		c.add("info", Warn, "refuses or does not understand "+strings.Join(refused, ", ")+"; it plays on, and the arena does not take such a line for an answer",
+			"none needed; the limits it ignores are still enforced (a key it misreads: see the time and memory checks)")
 		return
 	}
 	c.add("info", Pass, fmt.Sprintf("takes the %d INFO lines of a game silently", len(infos)), "")
+}
+
+// telling is the line of an answer to INFO that says it was refused or
+// not understood, "" when none does.
+func telling(lines []string) string {
+	for _, l := range lines {
+		ln := engine.ParseLine(l)
+		low := strings.ToLower(l)
+		if ln.Kind == engine.LineError || ln.Kind == engine.LineUnknown || strings.Contains(low, "unknown") ||
+			strings.Contains(low, "know what") || strings.Contains(low, "not support") || strings.Contains(low, "ignor") {
+			return l
+		}
+	}
+	return ""
 }
 
 // board asks for moves by BOARD with the opponent's stone last and with its

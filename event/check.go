@@ -5,12 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/check"
 	"gomoku-arena/engine"
-	"gomoku-arena/internal/brains"
 	"gomoku-arena/internal/config"
 )
 
@@ -34,19 +32,20 @@ func (ev *Event) CheckSettings() check.Settings {
 // returns their reports in the config's order; done hears of each as it
 // is made. Remote entrants cannot be checked from here: their reports say
 // so. With beforeRun, as `arena run` checks before a new event, the
-// bundled playing engines (builtin:random, greedy, search) are left out:
-// they are the arena's own, checked by its tests, and the demo event
-// stays as fast as it was.
+// arena's own engines (builtin:NAME: the bundled playing engines, checked
+// by its tests, and the faulty engine, whose faults are chosen) and the
+// remote entrants are left out: an event of bundled engines, the demo
+// among them, starts as fast as it did.
 func (ev *Event) Check(ctx context.Context, s check.Settings, beforeRun bool, done func(check.Report)) []check.Report {
 	var ents []arbiter.Entrant
 	var remote []string
 	for i, e := range ev.cfg.Engines {
 		ent := ev.t.Entrants[i]
 		switch {
+		case beforeRun && (e.Remote || engine.BuiltinName(ent.Spec.Command) != ""):
+			continue
 		case e.Remote:
 			remote = append(remote, e.Name)
-			continue
-		case beforeRun && slices.Contains(brains.Names(), engine.BuiltinName(ent.Spec.Command)):
 			continue
 		}
 		if e.Dir == "" {

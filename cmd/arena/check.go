@@ -84,12 +84,12 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return checkFailed(reps, drain)
+	return checkFailed(drain, reps)
 }
 
 // checkFailed is the error that ends a check with an engine that fails,
 // or one that was stopped.
-func checkFailed(reps []check.Report, ctx context.Context) error {
+func checkFailed(ctx context.Context, reps []check.Report) error {
 	var failed []string
 	for _, r := range reps {
 		if r.Failed() {
