@@ -93,7 +93,11 @@ func TestQuirksFound(t *testing.T) {
 		want []want
 	}{
 		{"hash sized to max_memory", "builtin:faulty hash-max-memory", "freestyle",
-			func(s *Settings, e *arbiter.Entrant) { e.Infos = []engine.Info{{Key: "max_memory", Value: "67108864"}} },
+			func(s *Settings, e *arbiter.Entrant) {
+				// Touching 64 MiB takes seconds on a loaded machine: time enough.
+				e.Infos = []engine.Info{{Key: "max_memory", Value: "67108864"}}
+				e.Clock.Match, s.ProbeSlack = 30*time.Second, 10*time.Second
+			},
 			[]want{{"memory", Fail, "limit 64.0 MiB", "info max_memory"}}},
 		{"budget by timeout_turn alone", "builtin:faulty turn-budget", "freestyle", nil,
 			[]want{{"time", Fail, "", "timeout_turn"}}},
@@ -101,7 +105,7 @@ func TestQuirksFound(t *testing.T) {
 			func(s *Settings, e *arbiter.Entrant) {
 				e.Clock = clock.Control{Match: 60 * time.Second, Turn: time.Second, Tolerance: time.Second}
 			},
-			[]want{{"time", Fail, "past the 1s per-move limit", "info timeout_turn"}}},
+			[]want{{"time", Fail, "1s per-move limit", "info timeout_turn"}}},
 		{"BOARD only with the opponent's stone last, pente", "builtin:faulty board-opp-last", "pente", nil,
 			[]want{{"board", Fail, "its own stone last", ""}}},
 		{"BOARD only with the opponent's stone last, freestyle", "builtin:faulty board-opp-last", "freestyle", nil,
@@ -124,6 +128,8 @@ func TestQuirksFound(t *testing.T) {
 			[]want{{"swap2", Pass, "only with stones as x,y,c", ""}}},
 		{"floods DEBUG", "builtin:faulty debug-flood=400", "freestyle", nil,
 			[]want{{"output", Warn, "floods", ""}}},
+		{"chatters DEBUG", "builtin:faulty debug-flood=4", "freestyle", nil,
+			[]want{{"output", Warn, "chatters", ""}}},
 		{"stray lines", "builtin:faulty garbage", "freestyle", nil,
 			[]want{{"output", Warn, "stray lines", ""}}},
 		{"refuses the size", "builtin:faulty refuse-start", "freestyle", nil,

@@ -121,7 +121,11 @@ func (c *checker) timeFinding() {
 	var maxShare float64
 	var shareThink, shareLeft, longest, overshoot time.Duration
 	moves := 0
+	lostFirst := false // on time, on its first move of a game
 	for _, g := range c.records {
+		if g.rec.End == record.Time && g.rec.Winner == g.color.Opponent() && ownMoves(g) == 0 {
+			lostFirst = true
+		}
 		left := ctl.Match
 		for _, m := range g.rec.Moves {
 			if m.Color != g.color || m.Opening {
@@ -140,61 +144,57 @@ func (c *checker) timeFinding() {
 			left = m.Left
 		}
 	}
-	lostFirst := false // on time, on its first move of a game
-	for _, g := range c.records {
-		if g.rec.End == record.Time && g.rec.Winner == g.color.Opponent() && ownMoves(g) == 0 {
-			lostFirst = true
-		}
-	}
-	if moves == 0 {
-		switch {
-		case lostFirst && ctl.Turn == 0 && ctl.Match > 0:
-			c.add("time", Fail, "it lost on time on its first move: it spends the whole match time on one move",
-				fmt.Sprintf("it seems to budget its move by INFO timeout_turn alone, which is the whole match time (%v) without a per-move limit: "+
-					"tell it a per-move budget (info timeout_turn = \"%d\" for this engine) or give it a per-move limit (clock turn)", ctl.Match, (ctl.Match/20).Milliseconds()))
-		case len(c.findings["time"]) == 0:
-			c.add("time", Warn, "no move of its was timed in the check games", "")
-		}
-		return
-	}
-	share := fmt.Sprintf("the largest share of its remaining time on one move: %.0f%% (%s of %s)", 100*maxShare, ms(shareThink), ms(shareLeft))
-	budgetsByTurn := ctl.Turn == 0 && ctl.Match > 0 && (maxShare >= 0.9 || lostFirst)
-	remedy := ""
-	if budgetsByTurn {
-		// With no per-move limit the arena tells it timeout_turn = the
-		// match time; an engine that reads only timeout_turn spends it all.
-		remedy = fmt.Sprintf("it seems to budget its move by INFO timeout_turn alone, which is the whole match time (%v) without a per-move limit: "+
-			"tell it a per-move budget (info timeout_turn = \"%d\" for this engine) or give it a per-move limit (clock turn)", ctl.Match, (ctl.Match / 20).Milliseconds())
-	}
+	lost := len(c.findings["time"]) > 0 // judgeGame: it lost a game on time
 	tol := ctl.Tolerance
 	if tol <= 0 {
 		tol = time.Second
 	}
-	overRemedy := fmt.Sprintf("tell it less than the limit: info timeout_turn = \"%d\" for this engine", max(100*time.Millisecond, ctl.Turn-overshoot-200*time.Millisecond).Milliseconds())
+	share := fmt.Sprintf("the largest share of its remaining time on one move: %.0f%% (%s of %s)", 100*maxShare, ms(shareThink), ms(shareLeft))
 	switch {
-	case len(c.findings["time"]) > 0: // it lost on time
-		if remedy == "" {
-			remedy = "give it more time, or tell it less: info timeout_turn for this engine"
+	case ctl.Turn > 0 && (overshoot > tol/2 || lost):
+		// Thinking past a per-move limit: as an engine that reads
+		// timeout_turn and adds its own margin does.
+		seen := fmt.Sprintf("it thinks up to %s past the %v per-move limit, more than half the %v tolerance: a loaded machine makes that a loss on time", ms(overshoot), ctl.Turn, tol)
+		if lost {
+			seen = fmt.Sprintf("it lost on time under the %v per-move limit (%v tolerance)", ctl.Turn, tol)
+			if overshoot > 0 {
+				seen += fmt.Sprintf("; other moves took up to %s past the limit", ms(overshoot))
+			}
 		}
-		c.add("time", Fail, share, remedy)
-		if ctl.Turn > 0 && overshoot > 0 {
-			c.add("time", Fail, fmt.Sprintf("it thinks up to %s past the %v per-move limit", ms(overshoot), ctl.Turn), overRemedy)
+		c.add("time", Fail, seen, fmt.Sprintf("tell it less than the limit: info timeout_turn = \"%d\" for this engine", max(100*time.Millisecond, min(ctl.Turn/2, ctl.Turn-overshoot-200*time.Millisecond)).Milliseconds()))
+	case ctl.Match > 0 && (maxShare >= 0.9 || lostFirst):
+		// With no per-move limit the arena tells it timeout_turn = the
+		// match time; an engine that reads only timeout_turn spends it all.
+		seen := share
+		if moves == 0 {
+			seen = "it lost on time on its first move"
 		}
-	case ctl.Turn > 0 && overshoot > tol/2:
-		c.add("time", Fail, fmt.Sprintf("it thinks up to %s past the %v per-move limit, more than half the %v tolerance: a loaded machine makes that a loss on time", ms(overshoot), ctl.Turn, tol), overRemedy)
-	case maxShare >= 0.9:
-		c.add("time", Fail, share+": with any delay, such a move loses on time", remedy)
+		remedy := "give it more time, or tell it less: info timeout_turn for this engine"
+		if ctl.Turn == 0 {
+			remedy = fmt.Sprintf("it seems to budget its move by INFO timeout_turn alone, which is the whole match time (%v) without a per-move limit: "+
+				"tell it a per-move budget (info timeout_turn = \"%d\" for this engine) or give it a per-move limit (clock turn)", ctl.Match, (ctl.Match / 20).Milliseconds())
+		}
+		c.add("time", Fail, seen+": it spends (nearly) all its time on one move", remedy)
+	case lost:
+		seen := share
+		if moves == 0 {
+			seen = "no move of its was on time"
+		}
+		c.add("time", Fail, seen, "give it more time, or tell it less: info timeout_turn for this engine")
+	case moves == 0:
+		c.add("time", Warn, "no move of its was timed in the check games", "")
 	case ctl.Turn > 0 && overshoot > 0:
-		c.add("time", Warn, fmt.Sprintf("it thinks up to %s past the %v per-move limit (within the tolerance)", ms(overshoot), ctl.Turn), overRemedy)
+		c.add("time", Warn, fmt.Sprintf("it thinks up to %s past the %v per-move limit (within the tolerance)", ms(overshoot), ctl.Turn),
+			fmt.Sprintf("tell it less than the limit: info timeout_turn = \"%d\" for this engine", max(100*time.Millisecond, ctl.Turn-overshoot-200*time.Millisecond).Milliseconds()))
 	case maxShare >= 0.5:
 		c.add("time", Warn, share+": more than half of what it had, on one move", "")
 	default:
 		seen := fmt.Sprintf("%d moves, the longest %s", moves, ms(longest))
-		if c.cut {
-			seen += fmt.Sprintf(" (the games were cut at %v)", c.s.GameTime)
-		}
 		if ctl.Match > 0 {
 			seen += "; " + share
+		}
+		if c.cut {
+			seen += fmt.Sprintf(" (the games were cut at %v)", c.s.GameTime)
 		}
 		c.add("time", Pass, seen, "")
 	}
