@@ -30,7 +30,7 @@ func testSettings(t *testing.T, rule string) Settings {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Settings{Rule: r, StartTimeout: 5 * time.Second, ProbeSlack: 2 * time.Second, MoveCap: 16, GameTime: time.Minute}
+	return Settings{Rule: r, StartTimeout: 20 * time.Second, ProbeSlack: 2 * time.Second, MoveCap: 16, GameTime: time.Minute}
 }
 
 func testEntrant(name, args string, ctl clock.Control) arbiter.Entrant {
@@ -60,7 +60,7 @@ func TestBundledPass(t *testing.T) {
 	s := testSettings(t, "freestyle")
 	var ents []arbiter.Entrant
 	for _, name := range []string{"search", "greedy", "random"} {
-		ents = append(ents, testEntrant(name, "builtin:"+name, fastClock()))
+		ents = append(ents, testEntrant(name, "builtin:"+name, clock.Control{Match: 10 * time.Second, Tolerance: time.Second}))
 	}
 	s.Concurrency = len(ents)
 	for _, r := range Entrants(context.Background(), ents, s, nil) {
@@ -113,7 +113,8 @@ func TestQuirksFound(t *testing.T) {
 		// Until the arena starts an engine afresh after any RESTART not
 		// answered OK, the game after one it never moved in is lost: fail;
 		// after that, a warning. Either way it is found and named.
-		{"RESTART answered UNKNOWN", "builtin:faulty bare-unknown-restart", "freestyle", nil,
+		{"RESTART answered UNKNOWN", "builtin:faulty bare-unknown-restart", "freestyle",
+			func(s *Settings, e *arbiter.Entrant) { s.StartTimeout = 5 * time.Second }, // a RESTART waited out costs it
 			[]want{{"restart", "", `answers RESTART with "UNKNOWN"`, ""}}},
 		{"silent to SWAP2BOARD", "builtin:faulty silent-swap2", "freestyle",
 			func(s *Settings, e *arbiter.Entrant) { s.Procedure = rules.Swap2Procedure },
