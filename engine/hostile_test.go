@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 )
@@ -37,7 +36,8 @@ func buildHostile() (string, error) {
 	hostileBuild.Do(func() {
 		goTool, err := exec.LookPath("go")
 		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+			hostileBuild.err = &buildError{err, "no go tool on PATH"}
+			return
 		}
 		dir, err := os.MkdirTemp("", "engine-hostile-")
 		if err != nil {

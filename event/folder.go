@@ -119,7 +119,10 @@ func lockFolder(dir string) (*os.File, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := f.Truncate(0); err == nil {
+	// The pid is what tells a refused run who holds the folder: its write
+	// failing is an error like the lock's.
+	err = f.Truncate(0)
+	if err == nil {
 		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	if err != nil {

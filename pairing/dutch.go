@@ -317,127 +317,150 @@ type field struct {
 	maxSum  int64 // largest total over a matching
 }
 
-// matchBracket builds and solves the matching for one bracket. Vertices are
-// the bracket's players, then the lower players, then (when whole and the
-// count is odd) the bye. next is the following scoregroup (for C8);
-// residents is how many of bracket's players belong to its scoregroup.
-func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, whole bool, relax Relaxation, c9 bool) ([]int, error) {
-	nb := len(bracket)
-	nodes := append(append([]*entrant{}, bracket...), lower...)
-	byeNode := -1
-	if whole && len(nodes)%2 == 1 {
-		byeNode = len(nodes)
+// bracketMatch is the matching of one bracket: its vertices (the bracket's
+// players, then the lower players, then, when whole and the count is odd,
+// the bye), the fields of its edge weights, highest priority first, and the
+// values of the edge being weighed. An edge's weight is computed from its
+// two players whenever it is read: the graph of a big bracket is never
+// stored whole.
+type bracketMatch struct {
+	t     *tourney
+	relax Relaxation
+	c9    bool // C9 decides the bye here
+
+	nodes       []*entrant
+	nb          int // the bracket's players: nodes[:nb]
+	nmdp        int // its moved-down players: nodes[:nmdp]
+	nNext       int // the following scoregroup: nodes[nb:nb+nNext]
+	byeNode     int // -1: no bye
+	resPts      int // the residents' score
+	mdpLevels   []int
+	mdpAt       []int // node i's MDP score level, -1 for a resident or lower player
+	maxPts      int
+	maxUnplayed int
+	pairsMax    int64
+
+	fs      []field
+	shifts  []uint
+	nSig    int // fs[:nSig] are the criteria, fs[nSig:] the guidance
+	kbits   uint
+	gbits   uint
+	noGuide bool
+	vals    []int64
+
+	// The fields' indices in fs; -1 where a field is not weighed.
+	fViol, fByeScore, fPairs, fNext, fByeUnplayed  int
+	fMDP                                           []int
+	fC10, fC11, fC12, fC13, fC14, fC15, fC16, fC17 int
+	fRank, fByeRank, fSplit                        int
+	sds                                            *floatSD
+
+	// C8's second half: the score differences in the following bracket.
+	sdLevels []int
+	owns     [][]bool // owns[l][node]: the node can make difference sdLevels[l]
+	fNextSD  []int
+	nextPts  int
+	floor    int  // one point below the following bracket
+	nextSD   bool // the differences are weighed
+}
+
+// add appends a field counted on every edge of the graph (or, byeOnly, on
+// the bye's edge alone).
+func (m *bracketMatch) add(maxEdge int64, byeOnly bool) int {
+	s := maxEdge * m.pairsMax
+	if byeOnly {
+		s = maxEdge
 	}
-	nv := len(nodes)
-	if byeNode >= 0 {
+	m.fs = append(m.fs, field{maxEdge, s})
+	return len(m.fs) - 1
+}
+
+// bounded appends a field counted only on pairs inside the bracket: its
+// total is bounded by the bracket's players (each matched once), far
+// narrower than maxEdge times the pairs of the whole graph.
+func (m *bracketMatch) bounded(maxEdge, maxSum int64) int {
+	m.fs = append(m.fs, field{maxEdge, maxSum})
+	return len(m.fs) - 1
+}
+
+// isNext says whether node x is in the following scoregroup, the first part
+// of the lower players.
+func (m *bracketMatch) isNext(x int) bool { return x >= m.nb && x < m.nb+m.nNext }
+
+// newBracketMatch lays out the fields of one bracket's matching. next is the
+// following scoregroup (for C8); residents is how many of bracket's players
+// belong to its scoregroup.
+func (t *tourney) newBracketMatch(bracket, lower, next []*entrant, residents int, whole bool, relax Relaxation, c9 bool) *bracketMatch {
+	nb := len(bracket)
+	m := &bracketMatch{t: t, relax: relax, c9: c9, nb: nb, nNext: len(next), byeNode: -1,
+		fViol: -1, fC10: -1, fC11: -1}
+	m.nodes = append(append([]*entrant{}, bracket...), lower...)
+	if whole && len(m.nodes)%2 == 1 {
+		m.byeNode = len(m.nodes)
+	}
+	nv := len(m.nodes)
+	if m.byeNode >= 0 {
 		nv++
 	}
-	// The following scoregroup is the first part of lower.
-	isNext := func(x int) bool { return x >= nb && x < nb+len(next) }
-	nmdp := nb - residents
-	resPts := bracket[nb-1].pts
+	m.nmdp = nb - residents
+	m.resPts = bracket[nb-1].pts
 	// Distinct MDP scores, highest first (C7).
-	var mdpLevels []int
-	for _, e := range bracket[:nmdp] {
-		if len(mdpLevels) == 0 || mdpLevels[len(mdpLevels)-1] != e.pts {
-			mdpLevels = append(mdpLevels, e.pts)
+	for _, e := range bracket[:m.nmdp] {
+		if len(m.mdpLevels) == 0 || m.mdpLevels[len(m.mdpLevels)-1] != e.pts {
+			m.mdpLevels = append(m.mdpLevels, e.pts)
 		}
 	}
-	maxPts, minPts, maxUnplayed := 0, 1<<30, 0
-	for _, e := range nodes {
-		maxPts = max(maxPts, e.pts)
+	minPts := 1 << 30
+	for _, e := range m.nodes {
+		m.maxPts = max(m.maxPts, e.pts)
 		minPts = min(minPts, e.pts)
-		maxUnplayed = max(maxUnplayed, e.unplayed)
+		m.maxUnplayed = max(m.maxUnplayed, e.unplayed)
 	}
-	pairsMax := int64(nv/2 + 1)
+	m.pairsMax = int64(nv/2 + 1)
 
 	// The fields, highest priority first; values are filled per edge in
 	// the same order.
-	var fs []field
-	add := func(maxEdge int64, byeOnly bool) int {
-		s := maxEdge * pairsMax
-		if byeOnly {
-			s = maxEdge
-		}
-		fs = append(fs, field{maxEdge, s})
-		return len(fs) - 1
-	}
-	fViol := -1
 	if relax > Strict {
-		fViol = add(3, false)
+		m.fViol = m.add(3, false)
 	}
-	fByeScore := add(int64(maxPts-minPts), true)
-	// bounded is a field counted only on pairs inside the bracket: its
-	// total is bounded by the bracket's players (each matched once), far
-	// narrower than maxEdge times the pairs of the whole graph.
-	bounded := func(maxEdge, maxSum int64) int {
-		fs = append(fs, field{maxEdge, maxSum})
-		return len(fs) - 1
-	}
+	m.fByeScore = m.add(int64(m.maxPts-minPts), true)
 	perPair, perPlayer := int64(nb/2), int64(nb)
-	fPairs := bounded(1, perPair)
+	m.fPairs = m.bounded(1, perPair)
 	// mdpCount[l] is how many MDPs score mdpLevels[l].
-	mdpCount := make([]int64, len(mdpLevels))
+	mdpCount := make([]int64, len(m.mdpLevels))
 	mdpLevel := map[*entrant]int{}
-	for _, e := range bracket[:nmdp] {
-		for l, pts := range mdpLevels {
+	for _, e := range bracket[:m.nmdp] {
+		for l, pts := range m.mdpLevels {
 			if e.pts == pts {
 				mdpCount[l]++
 				mdpLevel[e] = l
 			}
 		}
 	}
-	fMDP := make([]int, len(mdpLevels))
-	for i := range mdpLevels {
-		fMDP[i] = bounded(2, mdpCount[i])
+	m.fMDP = make([]int, len(m.mdpLevels))
+	for i := range m.mdpLevels {
+		m.fMDP[i] = m.bounded(2, mdpCount[i])
 	}
-	fNext := add(1, false)
+	m.fNext = m.add(1, false)
 	// C8's second half: the score differences in the following bracket,
 	// the biggest first (one field per difference, counting how often it
 	// occurs there). Not when the following bracket is the last one, which
 	// the completion criterion already decides.
-	nextSD := func(i, j int) int { return -1 } // none (j < 0: the bye)
-	var sdLevels []int
-	nextPts := 0
 	if len(next) > 0 && !(whole && len(next) == len(lower)) {
-		nextPts = next[0].pts
-		floor := nextPts - 2 // one point below the following bracket
-		nextSD = func(i, j int) int {
-			a, b := nodes[i], (*entrant)(nil)
-			if j >= 0 {
-				b = nodes[j]
-			}
-			aIn, bIn := i < nb, j >= 0 && j < nb
-			aN, bN := isNext(i), j >= 0 && isNext(j)
-			switch {
-			case aIn && bIn:
-				return -1
-			case aIn && bN:
-				return a.pts - b.pts
-			case bIn && aN:
-				return b.pts - a.pts
-			case aN && bN:
-				return 0
-			case aIn:
-				return a.pts - floor // a floats through the following bracket
-			case bIn:
-				return b.pts - floor
-			case aN || bN:
-				return nextPts - floor
-			}
-			return -1
-		}
-		seen := map[int]bool{nextPts - floor: true}
+		m.nextSD = true
+		m.nextPts = next[0].pts
+		m.floor = m.nextPts - 2
+		seen := map[int]bool{m.nextPts - m.floor: true}
 		for _, e := range bracket {
-			seen[e.pts-floor] = true
-			seen[e.pts-nextPts] = true
+			seen[e.pts-m.floor] = true
+			seen[e.pts-m.nextPts] = true
 		}
 		for v := range seen {
 			if v > 0 {
-				sdLevels = append(sdLevels, v)
+				m.sdLevels = append(m.sdLevels, v)
 			}
 		}
-		sort.Sort(sort.Reverse(sort.IntSlice(sdLevels)))
+		sort.Sort(sort.Reverse(sort.IntSlice(m.sdLevels)))
 	}
 	// A player in the bracket or the following one owns the one element
 	// (pair or float) it makes there, and owns[l] marks the players who can
@@ -445,64 +468,66 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	// each edge its owners' marks minus the difference it makes scores a
 	// matching by (owners - occurrences): a field only as wide as the
 	// number of owners, which is small for all but the smallest levels.
-	owns := make([][]bool, len(sdLevels)) // by node
-	fNextSD := make([]int, len(sdLevels))
-	for l, v := range sdLevels {
-		owns[l] = make([]bool, len(nodes))
+	m.owns = make([][]bool, len(m.sdLevels)) // by node
+	m.fNextSD = make([]int, len(m.sdLevels))
+	for l, v := range m.sdLevels {
+		m.owns[l] = make([]bool, len(m.nodes))
 		n := int64(0)
 		for i, e := range bracket {
-			if e.pts-nextPts == v || e.pts-(nextPts-2) == v {
-				owns[l][i] = true
+			if e.pts-m.nextPts == v || e.pts-(m.nextPts-2) == v {
+				m.owns[l][i] = true
 				n++
 			}
 		}
 		if v == 2 {
 			for i := range next {
-				owns[l][nb+i] = true
+				m.owns[l][nb+i] = true
 				n++
 			}
 		}
-		fs = append(fs, field{2, n})
-		fNextSD[l] = len(fs) - 1
+		m.fs = append(m.fs, field{2, n})
+		m.fNextSD[l] = len(m.fs) - 1
 	}
-	fByeUnplayed := add(int64(maxUnplayed), true)
-	fC10, fC11 := -1, -1
+	m.fByeUnplayed = m.add(int64(m.maxUnplayed), true)
 	if t.final {
-		fC10 = bounded(2, perPlayer)
-		fC11 = bounded(2, perPlayer)
+		m.fC10 = m.bounded(2, perPlayer)
+		m.fC11 = m.bounded(2, perPlayer)
 	}
-	fC12 := bounded(2, perPlayer)
-	fC13 := bounded(2, perPlayer)
-	fC14 := bounded(2, perPlayer)
-	fC15 := bounded(1, perPair)
-	fC16 := bounded(2, perPlayer)
-	fC17 := bounded(1, perPair)
-	sds := t.floatSDFields(bracket, nmdp, mdpLevels, mdpCount, mdpLevel, bounded)
-	// mdpAt[i] is node i's MDP score level, -1 for a resident or lower player.
-	mdpAt := filled(len(nodes), -1)
-	for i, e := range bracket[:nmdp] {
-		mdpAt[i] = mdpLevel[e]
+	m.fC12 = m.bounded(2, perPlayer)
+	m.fC13 = m.bounded(2, perPlayer)
+	m.fC14 = m.bounded(2, perPlayer)
+	m.fC15 = m.bounded(1, perPair)
+	m.fC16 = m.bounded(2, perPlayer)
+	m.fC17 = m.bounded(1, perPair)
+	m.sds = t.floatSDFields(bracket, m.nmdp, m.mdpLevels, mdpCount, mdpLevel, m.bounded)
+	m.mdpAt = filled(len(m.nodes), -1)
+	for i, e := range bracket[:m.nmdp] {
+		m.mdpAt[i] = mdpLevel[e]
 	}
-	nSig := len(fs)
-	fRank := bounded(int64(2*nb), int64(2*nb)*perPair)
-	fByeRank := add(int64(len(t.players)), true)
-	fSplit := bounded(int64(nb), int64(nb)*perPair)
+	m.nSig = len(m.fs)
+	m.fRank = m.bounded(int64(2*nb), int64(2*nb)*perPair)
+	m.fByeRank = m.add(int64(len(t.players)), true)
+	m.fSplit = m.bounded(int64(nb), int64(nb)*perPair)
+	m.vals = make([]int64, len(m.fs))
+	return m
+}
 
-	// Assign shifts from the lowest priority up, the guidance fields (the
-	// approximate order below the criteria) from zero and the criteria from
-	// zero too; refine puts the exact order's keys between them. Every field
-	// is kept: the weight is wide enough for brackets of thousands of
-	// players, and a bracket that would need more bits is refused rather
-	// than paired by fewer criteria.
-	shifts := make([]uint, len(fs))
-	gbits, sbits := uint(0), uint(0)
-	for i := len(fs) - 1; i >= 0; i-- {
-		n := uint(bits.Len64(uint64(fs[i].maxSum)))
-		if i >= nSig {
-			shifts[i] = gbits
-			gbits += n
+// layout assigns the fields' shifts from the lowest priority up, the
+// guidance fields (the approximate order below the criteria) from zero and
+// the criteria from zero too; refine puts the exact order's keys between
+// them. Every field is kept: the weight is wide enough for brackets of
+// thousands of players, and a bracket that would need more bits is refused
+// rather than paired by fewer criteria.
+func (m *bracketMatch) layout(nEdges int) error {
+	m.shifts = make([]uint, len(m.fs))
+	sbits := uint(0)
+	for i := len(m.fs) - 1; i >= 0; i-- {
+		n := uint(bits.Len64(uint64(m.fs[i].maxSum)))
+		if i >= m.nSig {
+			m.shifts[i] = m.gbits
+			m.gbits += n
 		} else {
-			shifts[i] = sbits
+			m.shifts[i] = sbits
 			sbits += n
 		}
 	}
@@ -510,167 +535,216 @@ func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, w
 	// guidance (dutch_order.go): then the guidance gets no bits at all,
 	// which keeps the weights of brackets of thousands of players inside
 	// the budget.
-	nEdges := t.countEdges(nodes, byeNode >= 0, relax)
-	noGuide := nEdges > orderEdges
-	if noGuide {
-		gbits = 0
+	m.noGuide = nEdges > orderEdges
+	if m.noGuide {
+		m.gbits = 0
 	}
-	kbits := exchangeKeyBits(nb)
-	if total := sbits + kbits + gbits; total > weightBudget {
-		return nil, fmt.Errorf("swiss: round %d: a bracket of %d players needs %d-bit matching weights, more than the %d available", t.round, nb, total, weightBudget)
+	m.kbits = exchangeKeyBits(m.nb)
+	if total := sbits + m.kbits + m.gbits; total > weightBudget {
+		return fmt.Errorf("swiss: round %d: a bracket of %d players needs %d-bit matching weights, more than the %d available", m.t.round, m.nb, total, weightBudget)
 	}
-	vals := make([]int64, len(fs))
-	setNextSD := func(i, j int) {
-		if len(sdLevels) == 0 {
-			return
+	return nil
+}
+
+// nextSDOf is the score difference the element (pair, or float when j < 0:
+// the bye) of nodes i and j makes in the following bracket; -1 for none.
+func (m *bracketMatch) nextSDOf(i, j int) int {
+	a, b := m.nodes[i], (*entrant)(nil)
+	if j >= 0 {
+		b = m.nodes[j]
+	}
+	aIn, bIn := i < m.nb, j >= 0 && j < m.nb
+	aN, bN := m.isNext(i), j >= 0 && m.isNext(j)
+	switch {
+	case aIn && bIn:
+		return -1
+	case aIn && bN:
+		return a.pts - b.pts
+	case bIn && aN:
+		return b.pts - a.pts
+	case aN && bN:
+		return 0
+	case aIn:
+		return a.pts - m.floor // a floats through the following bracket
+	case bIn:
+		return b.pts - m.floor
+	case aN || bN:
+		return m.nextPts - m.floor
+	}
+	return -1
+}
+
+func (m *bracketMatch) setNextSD(i, j int) {
+	if len(m.sdLevels) == 0 {
+		return
+	}
+	sd := -1
+	if m.nextSD {
+		sd = m.nextSDOf(i, j)
+	}
+	for l, v := range m.sdLevels {
+		c := int64(0)
+		if m.owns[l][i] {
+			c++
 		}
-		sd := nextSD(i, j)
-		for l, v := range sdLevels {
-			c := int64(0)
-			if owns[l][i] {
-				c++
-			}
-			if j >= 0 && owns[l][j] {
-				c++
-			}
-			if sd == v {
-				c--
-			}
-			vals[fNextSD[l]] = c
+		if j >= 0 && m.owns[l][j] {
+			c++
+		}
+		if sd == v {
+			c--
+		}
+		m.vals[m.fNextSD[l]] = c
+	}
+}
+
+func (m *bracketMatch) weigh(from, to int) wide {
+	var w wide
+	for i := from; i < to; i++ {
+		if m.vals[i] != 0 {
+			w = w.add(wideOf(m.vals[i]).shl(m.shifts[i]))
 		}
 	}
-	weigh := func(from, to int) wide {
-		var w wide
-		for i := from; i < to; i++ {
-			if vals[i] != 0 {
-				w = w.add(wideOf(vals[i]).shl(shifts[i]))
-			}
-		}
-		return w
-	}
-	// pairWeight is the weight of the edge between nodes i < j (j ==
-	// byeNode: i's bye), computed from the two players whenever it is
-	// read: the graph of a big bracket is never stored whole. ok is false
-	// when relax does not allow the pair.
-	pairWeight := func(i, j int) (w wide, ok bool) {
-		a := nodes[i]
-		if j == byeNode {
-			v := t.violations(a, nil, relax)
-			if v < 0 {
-				return wide{}, false
-			}
-			clear(vals)
-			if fViol >= 0 {
-				vals[fViol] = int64(3 - v)
-			}
-			setNextSD(i, -1)
-			vals[fByeScore] = int64(maxPts - a.pts)
-			if c9 && i < nb {
-				// C9 decides the bye only in the bracket the assignee
-				// comes from (C5 above already fixes the assignee's
-				// score): weighing lower players here would let the
-				// bye's unplayed games decide pairs in this bracket.
-				vals[fByeUnplayed] = int64(maxUnplayed - a.unplayed)
-			}
-			vals[fByeRank] = int64(a.rankPos)
-			return packWeight(weigh(0, nSig), weigh(nSig, len(fs)), kbits, gbits, noGuide), true
-		}
-		b := nodes[j]
-		v := t.violations(a, b, relax)
+	return w
+}
+
+// pairWeight is the weight of the edge between nodes i < j (j == byeNode:
+// i's bye). ok is false when relax does not allow the pair.
+func (m *bracketMatch) pairWeight(i, j int) (w wide, ok bool) {
+	t, vals, nb, nmdp := m.t, m.vals, m.nb, m.nmdp
+	a := m.nodes[i]
+	if j == m.byeNode {
+		v := t.violations(a, nil, m.relax)
 		if v < 0 {
 			return wide{}, false
 		}
 		clear(vals)
-		if fViol >= 0 {
-			vals[fViol] = int64(3 - v)
+		if m.fViol >= 0 {
+			vals[m.fViol] = int64(3 - v)
 		}
-		aIn, bIn := i < nb, j < nb
-		if (aIn || isNext(i)) && (bIn || isNext(j)) && !(aIn && bIn) {
-			vals[fNext] = 1
+		m.setNextSD(i, -1)
+		vals[m.fByeScore] = int64(m.maxPts - a.pts)
+		if m.c9 && i < nb {
+			// C9 decides the bye only in the bracket the assignee
+			// comes from (C5 above already fixes the assignee's
+			// score): weighing lower players here would let the
+			// bye's unplayed games decide pairs in this bracket.
+			vals[m.fByeUnplayed] = int64(m.maxUnplayed - a.unplayed)
 		}
-		setNextSD(i, j)
-		if aIn && bIn {
-			vals[fPairs] = 1
-			for l, pts := range mdpLevels {
-				c := int64(0)
-				if i < nmdp && a.pts == pts {
-					c++
-				}
-				if j < nmdp && b.pts == pts {
-					c++
-				}
-				vals[fMDP[l]] = c
-			}
-			t.colourFields(a, b, vals, fC10, fC11, fC12, fC13)
-			// Floats: the higher score downfloats, the lower upfloats;
-			// a resident paired inside the bracket does not float down.
-			for _, e := range [2]*entrant{a, b} {
-				if e.pts == resPts {
-					if e.floats[0] == floatDown {
-						vals[fC14]++
-					}
-					if e.floats[1] == floatDown {
-						vals[fC16]++
-					}
-				}
-			}
-			vals[fC15], vals[fC17] = 1, 1
-			if a.pts != b.pts {
-				lo := a
-				if b.pts < a.pts {
-					lo = b
-				}
-				if lo.floats[0] == floatUp {
-					vals[fC15] = 0
-				}
-				if lo.floats[1] == floatUp {
-					vals[fC17] = 0
-				}
-			}
-			sds.fill(a, b, mdpAt[i], mdpAt[j], vals)
-			vals[fRank] = int64(2*nb - i - j)
-			d := j - i
-			ideal := (nb - 2*nmdp) / 2
-			if i < nmdp && j >= nmdp {
-				ideal = nmdp
-			}
-			dev := d - ideal
-			if dev < 0 {
-				dev = -dev
-			}
-			vals[fSplit] = int64(max(nb-dev, 0))
-		}
-		return packWeight(weigh(0, nSig), weigh(nSig, len(fs)), kbits, gbits, noGuide), true
+		vals[m.fByeRank] = int64(a.rankPos)
+		return packWeight(m.weigh(0, m.nSig), m.weigh(m.nSig, len(m.fs)), m.kbits, m.gbits, m.noGuide), true
 	}
-	// Every pair the round allows, read afresh on every pass.
-	pairs := func(yield func(matchEdge, bool) bool) {
-		for i := range nodes {
-			for j := i + 1; j < len(nodes); j++ {
-				if w, ok := pairWeight(i, j); ok && !yield(matchEdge{i, j, w}, likelyPair(i, j, nb, nmdp, len(lower))) {
-					return
-				}
+	b := m.nodes[j]
+	v := t.violations(a, b, m.relax)
+	if v < 0 {
+		return wide{}, false
+	}
+	clear(vals)
+	if m.fViol >= 0 {
+		vals[m.fViol] = int64(3 - v)
+	}
+	aIn, bIn := i < nb, j < nb
+	if (aIn || m.isNext(i)) && (bIn || m.isNext(j)) && !(aIn && bIn) {
+		vals[m.fNext] = 1
+	}
+	m.setNextSD(i, j)
+	if aIn && bIn {
+		vals[m.fPairs] = 1
+		for l, pts := range m.mdpLevels {
+			c := int64(0)
+			if i < nmdp && a.pts == pts {
+				c++
 			}
-			if byeNode >= 0 {
-				if w, ok := pairWeight(i, byeNode); ok && !yield(matchEdge{i, byeNode, w}, true) {
-					return
+			if j < nmdp && b.pts == pts {
+				c++
+			}
+			vals[m.fMDP[l]] = c
+		}
+		t.colourFields(a, b, vals, m.fC10, m.fC11, m.fC12, m.fC13)
+		// Floats: the higher score downfloats, the lower upfloats;
+		// a resident paired inside the bracket does not float down.
+		for _, e := range [2]*entrant{a, b} {
+			if e.pts == m.resPts {
+				if e.floats[0] == floatDown {
+					vals[m.fC14]++
+				}
+				if e.floats[1] == floatDown {
+					vals[m.fC16]++
 				}
 			}
 		}
+		vals[m.fC15], vals[m.fC17] = 1, 1
+		if a.pts != b.pts {
+			lo := a
+			if b.pts < a.pts {
+				lo = b
+			}
+			if lo.floats[0] == floatUp {
+				vals[m.fC15] = 0
+			}
+			if lo.floats[1] == floatUp {
+				vals[m.fC17] = 0
+			}
+		}
+		m.sds.fill(a, b, m.mdpAt[i], m.mdpAt[j], vals)
+		vals[m.fRank] = int64(2*nb - i - j)
+		d := j - i
+		ideal := (nb - 2*nmdp) / 2
+		if i < nmdp && j >= nmdp {
+			ideal = nmdp
+		}
+		dev := d - ideal
+		if dev < 0 {
+			dev = -dev
+		}
+		vals[m.fSplit] = int64(max(nb-dev, 0))
 	}
+	return packWeight(m.weigh(0, m.nSig), m.weigh(m.nSig, len(m.fs)), m.kbits, m.gbits, m.noGuide), true
+}
+
+// pairs yields every pair the round allows, read afresh on every pass.
+func (m *bracketMatch) pairs(yield func(matchEdge, bool) bool) {
+	nLower := len(m.nodes) - m.nb
+	for i := range m.nodes {
+		for j := i + 1; j < len(m.nodes); j++ {
+			if w, ok := m.pairWeight(i, j); ok && !yield(matchEdge{i, j, w}, likelyPair(i, j, m.nb, m.nmdp, nLower)) {
+				return
+			}
+		}
+		if m.byeNode >= 0 {
+			if w, ok := m.pairWeight(i, m.byeNode); ok && !yield(matchEdge{i, m.byeNode, w}, true) {
+				return
+			}
+		}
+	}
+}
+
+// matchBracket builds and solves the matching for one bracket (see
+// bracketMatch and newBracketMatch).
+func (t *tourney) matchBracket(bracket, lower, next []*entrant, residents int, whole bool, relax Relaxation, c9 bool) ([]int, error) {
+	m := t.newBracketMatch(bracket, lower, next, residents, whole, relax, c9)
+	nv := len(m.nodes)
+	if m.byeNode >= 0 {
+		nv++
+	}
+	nEdges := t.countEdges(m.nodes, m.byeNode >= 0, relax)
+	if err := m.layout(nEdges); err != nil {
+		return nil, err
+	}
+	nb := m.nb
 	tooMany := func(n int, what string, limit int) error {
 		return fmt.Errorf("swiss: round %d: a bracket of %d players, matched with %d players below it, has %d %s, more than the %d this pairing holds in memory", t.round, nb, len(lower), n, what, limit)
 	}
 	if n := nv * (nv - 1) / 2; n > maxBracketPairs {
 		return nil, tooMany(n, "pairs of players", maxBracketPairs)
 	}
-	mate, d, ok := matchWithCertificate(nv, pairs, nEdges, whole, 0, maxBracketEdges)
+	mate, d, ok := matchWithCertificate(nv, m.pairs, nEdges, whole, 0, maxBracketEdges)
 	if !ok {
 		return nil, tooMany(nEdges, "possible pairs to match whole", maxBracketEdges)
 	}
-	g := &bracketGraph{nv: nv, nb: nb, nmdp: nmdp, whole: whole, kbits: kbits, gbits: gbits, noGuide: noGuide,
-		pairWeight: func(u, v int) wide { w, _ := pairWeight(u, v); return w },
-		likelyPair: func(u, v int) bool { return v == byeNode || likelyPair(u, v, nb, nmdp, len(lower)) }}
-	g.begin(mate, d, pairs, nEdges)
+	g := &bracketGraph{nv: nv, nb: nb, nmdp: m.nmdp, whole: whole, kbits: m.kbits, gbits: m.gbits, noGuide: m.noGuide,
+		pairWeight: func(u, v int) wide { w, _ := m.pairWeight(u, v); return w },
+		likelyPair: func(u, v int) bool { return v == m.byeNode || likelyPair(u, v, nb, m.nmdp, len(lower)) }}
+	g.begin(mate, d, m.pairs, nEdges)
 	if mate := g.refine(); mate != nil {
 		return mate, nil
 	}

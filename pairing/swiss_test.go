@@ -72,11 +72,10 @@ func (s *sim) pairAndPlay(r int) []Pairing {
 func (s *sim) check(r int, ps []Pairing, relax Relaxation) {
 	t := s.t
 	type card struct {
-		pts     int
-		cols    []int
-		met     map[int]bool
-		noBye   bool
-		hadGame bool
+		pts   int
+		cols  []int
+		met   map[int]bool
+		noBye bool
 	}
 	cards := make([]*card, len(s.players))
 	for i := range cards {

@@ -354,6 +354,8 @@ func TestRulesCommand(t *testing.T) {
 		{"setup stones", []string{"rules", "testdata/setup-renju.sgf"}, exitOK, []string{"14 stones on the board", "black to move", "g8 forbidden 3-3"}},
 		{"variations refused", []string{"rules", "testdata/variations.sgf"}, exitError, []string{"variations.sgf:2:15: a variation"}},
 		{"off the board", []string{"rules", "-rule", "freestyle", "h8z99"}, exitError, []string{"z99"}},
+		{"a psq names no rule", []string{"rules", "testdata/no-rule.psq"}, exitUsage, []string{"no-rule.psq names no rule: say which with -rule (", "renju"}},
+		{"a psq judged under the rule given", []string{"rules", "testdata/no-rule.psq", "-rule", "freestyle"}, exitOK, []string{"white to move"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

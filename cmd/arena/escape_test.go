@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,7 +18,7 @@ func hostileEngine(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Skip("cannot build engine/testdata/hostile: no go tool on PATH")
 	}
 	path := filepath.Join(t.TempDir(), "pbrain-hostile")
 	cmd := exec.Command(goTool, "build", "-o", path, "../../engine/testdata/hostile")

@@ -170,10 +170,12 @@ func (fs *flags) usage(w io.Writer) {
 	fs.SetOutput(io.Discard)
 }
 
-// parse parses flags; -h prints the usage and returns flag.ErrHelp, and a
-// bad flag is a usageError, whose usage goes to stderr.
+// parse parses flags wherever they stand among the arguments, as people type
+// them (`arena run EVENT.toml -serve :8080`); everything after `--` is an
+// argument. -h prints the usage and returns flag.ErrHelp, and a bad flag is a
+// usageError, whose usage goes to stderr.
 func parse(fs *flags, args []string) error {
-	err := fs.Parse(args)
+	err := parseInterleaved(fs.FlagSet, args)
 	switch {
 	case err == nil:
 		return nil
@@ -182,6 +184,29 @@ func parse(fs *flags, args []string) error {
 		return err
 	}
 	return usageError{fmt.Errorf("%w: %v", errUsage, err), fs.usage}
+}
+
+// parseInterleaved parses the flags among args, leaving the other arguments,
+// in their order, as fs.Args().
+func parseInterleaved(fs *flag.FlagSet, args []string) error {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		consumed := len(args) - fs.NArg()
+		if consumed > 0 && args[consumed-1] == "--" {
+			positional = append(positional, fs.Args()...)
+			break
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	// A last parse that sets nothing leaves exactly the arguments behind.
+	return fs.Parse(append([]string{"--"}, positional...))
 }
 
 // usageError is a command line the command cannot read: arena prints the

@@ -57,7 +57,12 @@ func runRules(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: -size %d, but %s is a %dx%d record", errUsage, *size, arg, rec.Size, rec.Size)
 		}
 		if *ruleName == "" {
-			if _, err := rules.ByName(rec.Rule); err != nil && rec.Rule != "" {
+			if rec.Rule == "" {
+				// A .psq (and an SGF without RU) carries no rule: judging it
+				// under a guessed one would report wins and fouls that are not.
+				return fmt.Errorf("%w: %s names no rule: say which with -rule (%s)", errUsage, arg, strings.Join(rules.Names(), ", "))
+			}
+			if _, err := rules.ByName(rec.Rule); err != nil {
 				return fmt.Errorf("%s: the record's rule %q is not one the arena knows: say which with -rule (%s)", arg, rec.Rule, strings.Join(rules.Names(), ", "))
 			}
 			*ruleName = rec.Rule

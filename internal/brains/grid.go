@@ -116,7 +116,6 @@ func newGrid(b *rules.Board, turn rules.Color, exact [3]bool) *grid {
 }
 
 func (g *grid) point(i int) rules.Point { return rules.Point{X: i % g.n, Y: i / g.n} }
-func (g *grid) index(p rules.Point) int { return p.Y*g.n + p.X }
 
 // unlive takes window w out of the running totals before it changes;
 // relive puts it back after.

@@ -21,8 +21,12 @@ func SyncDir(dir string) error {
 		return err
 	}
 	defer d.Close()
-	return d.Sync()
+	return syncFile("dir", d)
 }
+
+// syncFile waits for the disk to hold f; what says whether f is a file's data
+// or a folder's names. A variable so that a test can see the order of syncs.
+var syncFile = func(what string, f *os.File) error { return f.Sync() }
 
 // WriteFile replaces path with b durably: a crash, of the process or of the
 // machine, leaves either the old file or the new one, never a mix.
@@ -50,7 +54,7 @@ func replace(path string, b []byte, sync bool) error {
 		return err
 	}
 	if sync {
-		if err := f.Sync(); err != nil {
+		if err := syncFile("data", f); err != nil {
 			f.Close()
 			return err
 		}

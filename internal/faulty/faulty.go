@@ -294,8 +294,6 @@ type brain struct {
 	bombed   bool         // fork-bomb done
 }
 
-const errHang = -1 // move: do not answer, keep reading
-
 func (b *brain) say(lines ...string) {
 	for _, l := range lines {
 		b.out.WriteString(l)

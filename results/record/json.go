@@ -326,7 +326,7 @@ func (r *Record) unmarshalV1(b []byte) error {
 		return err
 	}
 	if in.Winner > rules.White {
-		return fmt.Errorf("Winner %d: want 0 (none), 1 (black) or 2 (white)", in.Winner)
+		return fmt.Errorf("field Winner %d: want 0 (none), 1 (black) or 2 (white)", in.Winner)
 	}
 	rec := Record{
 		Event: in.Event, Round: in.Round, Game: in.Game, Rule: in.Rule, Size: in.Size, Black: in.Black, White: in.White,
