@@ -186,12 +186,13 @@ type checker struct {
 	findings map[string][]Finding
 	// from the games
 	records []gameRecord
-	peak    int64 // the largest memory measured after one of its moves
-	cut     bool  // the games were cut at Settings.GameTime
+	peak    int64        // the largest memory measured after one of its moves
+	cut     bool         // the games were cut at Settings.GameTime
+	warm    map[int]bool // processes (by pid) that were asked for a move
 }
 
 func newChecker(ctx context.Context, ent arbiter.Entrant, s Settings) *checker {
-	c := &checker{ctx: ctx, ent: ent, s: s, tape: &tape{}, findings: map[string][]Finding{}}
+	c := &checker{ctx: ctx, ent: ent, s: s, tape: &tape{}, findings: map[string][]Finding{}, warm: map[int]bool{}}
 	c.limit = ent.Spec.Limits.Memory
 	if c.limit == 0 {
 		c.limit = engine.DefaultMaxMemory

@@ -93,7 +93,7 @@ func (c *checker) judgeGame(rec *record.Record, color rules.Color) {
 	case rec.End == record.Time:
 		c.add("time", Fail, seen, "") // the time check adds why
 	case rec.End == record.MemoryLimit:
-		c.add("memory", Fail, seen, "")
+		c.add("memory", Fail, seen, c.memoryRemedy())
 	case rec.End == record.Forbidden:
 		c.add("rule", Fail, seen, "leave it out of renju events")
 	case rec.End == record.Illegal && strings.Contains(rec.Detail, string(rules.OutsideOuterZone)):
@@ -205,9 +205,10 @@ func (c *checker) timeFinding() {
 func (c *checker) memoryFinding() {
 	mib := func(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 	seen := fmt.Sprintf("peak %s in the games, limit %s", mib(c.peak), mib(c.limit))
-	remedy := fmt.Sprintf("tell it less than the limit: info max_memory = \"%d\" for this engine (70%% of the limit), or raise max_memory", c.limit*7/10)
+	remedy := c.memoryRemedy()
 	switch {
-	case len(c.findings["memory"]) > 0 || c.peak > c.limit:
+	case len(c.findings["memory"]) > 0: // it forfeited: the record says how much
+	case c.peak > c.limit:
 		c.add("memory", Fail, seen, remedy)
 	case c.peak == 0:
 		c.add("memory", Warn, "not measured: no check game was played", "")
@@ -291,4 +292,8 @@ func ownMoves(g gameRecord) int {
 		}
 	}
 	return n
+}
+
+func (c *checker) memoryRemedy() string {
+	return fmt.Sprintf("tell it less than the limit: info max_memory = \"%d\" for this engine (70%% of the limit), or raise max_memory", c.limit*7/10)
 }

@@ -75,12 +75,20 @@ func (c *checker) startTimeout() time.Duration {
 	return c.s.StartTimeout
 }
 
-func (c *checker) moveDeadline() time.Time {
+// moveDeadline is the wait for a probe's move. The first move of a process
+// gets the slack twice: engines size and clear their hash then, which a
+// loaded machine makes slow, and the probes do not judge time.
+func (c *checker) moveDeadline(e *engine.Engine) time.Time {
 	tol := c.ent.Clock.Tolerance
 	if tol <= 0 {
 		tol = clock.DefaultTolerance
 	}
-	return time.Now().Add(probeTurn + tol + c.s.ProbeSlack)
+	wait := probeTurn + tol + c.s.ProbeSlack
+	if pid := e.Pid(); !c.warm[pid] {
+		c.warm[pid] = true
+		wait += c.s.ProbeSlack
+	}
+	return time.Now().Add(wait)
 }
 
 // probePos is the position of a probe game, as the check knows it.
@@ -116,7 +124,7 @@ func (c *checker) timeLeft(e *engine.Engine) {
 func (c *checker) turn(e *engine.Engine, p *probePos, opp rules.Point) (engine.Reply, string) {
 	p.stones[opp] = 2
 	c.timeLeft(e)
-	r := e.Turn(opp, c.moveDeadline())
+	r := e.Turn(opp, c.moveDeadline(e))
 	why := p.legal(r)
 	if why == "" {
 		p.stones[r.Move] = 1
@@ -345,7 +353,7 @@ func (c *checker) board() {
 			p.stones[s.Point] = s.Field
 		}
 		c.timeLeft(e)
-		r := e.Board(k.stones, c.moveDeadline())
+		r := e.Board(k.stones, c.moveDeadline(e))
 		why := p.legal(r)
 		if why == "" {
 			continue
@@ -395,7 +403,7 @@ func (c *checker) rule() {
 			return
 		}
 		c.timeLeft(e)
-		r := e.Begin(c.moveDeadline())
+		r := e.Begin(c.moveDeadline(e))
 		if why := c.newPos().legal(r); why != "" {
 			c.add("rule", Fail, "BEGIN: "+why, "")
 			return
@@ -429,7 +437,7 @@ func (c *checker) rule() {
 			p.stones[s.Point] = s.Field
 		}
 		c.timeLeft(e)
-		r := e.Board(stones, c.moveDeadline())
+		r := e.Board(stones, c.moveDeadline(e))
 		if why := p.legal(r); why != "" {
 			c.add("rule", Fail, "BOARD: "+why, "")
 			return

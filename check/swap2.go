@@ -67,7 +67,7 @@ func (c *checker) swap2Ask(stones []rules.Point, colors bool) string {
 		return "no game: " + err.Error()
 	}
 	c.timeLeft(e)
-	r := e.Swap2Board(stones, colors, c.moveDeadline())
+	r := e.Swap2Board(stones, colors, c.moveDeadline(e))
 	switch {
 	case r.Fault == engine.FaultTimeout:
 		why := "no answer within " + ms(probeTurn) + " and the tolerance, and " + ms(c.s.ProbeSlack) + " more"
