@@ -76,8 +76,8 @@ func (c *checker) startTimeout() time.Duration {
 }
 
 // moveDeadline is the wait for a probe's move. The first move of a process
-// gets the slack twice: engines size and clear their hash then, which a
-// loaded machine makes slow, and the probes do not judge time.
+// may also take the start timeout: engines size and clear their hash then,
+// which a loaded machine makes slow, and the probes do not judge time.
 func (c *checker) moveDeadline(e *engine.Engine) time.Time {
 	tol := c.ent.Clock.Tolerance
 	if tol <= 0 {
@@ -86,7 +86,7 @@ func (c *checker) moveDeadline(e *engine.Engine) time.Time {
 	wait := probeTurn + tol + c.s.ProbeSlack
 	if pid := e.Pid(); !c.warm[pid] {
 		c.warm[pid] = true
-		wait += c.s.ProbeSlack
+		wait += c.startTimeout()
 	}
 	return time.Now().Add(wait)
 }

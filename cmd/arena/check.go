@@ -66,6 +66,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if err := gf.holdMemory(ents); err != nil {
+			return err
+		}
 		for _, e := range ents {
 			if err := bundled.Check(e.Spec); err != nil {
 				return err

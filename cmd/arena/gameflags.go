@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,4 +100,25 @@ func (g *gameFlags) entrants(args []string, ctl clock.Control) ([]arbiter.Entran
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return ents, nil
+}
+
+// holdMemory makes -max-memory the limit each engine is held to (engine
+// Limits.Memory), not only what it is told: arena check measures engines
+// against it as an event does. -info max_memory=N still changes only what
+// an engine is told.
+func (g *gameFlags) holdMemory(ents []arbiter.Entrant) error {
+	told := make([]arbiter.Entrant, len(ents))
+	for i, e := range ents {
+		told[i].Spec.Name = e.Spec.Name
+	}
+	if err := g.memory.apply(told, "max-memory", "max_memory", true); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	for i, e := range told {
+		for _, in := range e.Infos {
+			n, _ := strconv.ParseInt(in.Value, 10, 64)
+			ents[i].Spec.Limits.Memory = n
+		}
+	}
+	return nil
 }
