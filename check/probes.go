@@ -91,6 +91,20 @@ func (c *checker) moveDeadline(e *engine.Engine) time.Time {
 	return time.Now().Add(wait)
 }
 
+// noMove begins the words of a probe move that did not come in time.
+const noMove = "no move within "
+
+// severity is the verdict for what legal found wrong: a move that did not
+// come in time only warns (the games judge an engine's time, under the
+// event's clock; a probe's move was asked under its own), anything else
+// fails.
+func severity(why string) Verdict {
+	if strings.HasPrefix(why, noMove) {
+		return Warn
+	}
+	return Fail
+}
+
 // probePos is the position of a probe game, as the check knows it.
 type probePos struct {
 	size   int
@@ -106,7 +120,7 @@ func (c *checker) newPos() *probePos {
 func (p *probePos) legal(r engine.Reply) string {
 	switch {
 	case r.Fault == engine.FaultTimeout:
-		return "no move within " + ms(probeTurn) + " and the tolerance, and " + ms(p.slack) + " more"
+		return noMove + ms(probeTurn) + " and the tolerance, and " + ms(p.slack) + " more"
 	case r.Fault != "":
 		return fmt.Sprintf("%s %s", r.Fault, r.Detail)
 	case r.Move.X < 0 || r.Move.Y < 0 || r.Move.X >= p.size || r.Move.Y >= p.size:
@@ -174,7 +188,7 @@ func (c *checker) startTurnRestart() {
 		_, why = c.turn(e, p, rules.Point{X: mid.X + 1, Y: mid.Y - 1})
 	}
 	if why != "" {
-		c.add("turn", Fail, "TURN: "+why, "")
+		c.add("turn", severity(why), "TURN: "+why, "")
 		return
 	}
 	c.add("turn", Pass, "answers TURN with legal moves", "")
@@ -219,7 +233,7 @@ func (c *checker) startTurnRestart() {
 	p = c.newPos()
 	own, why := c.turn(e, p, mid)
 	if why != "" {
-		c.add("turn", Fail, "TURN after RESTART: "+why, "")
+		c.add("turn", severity(why), "TURN after RESTART: "+why, "")
 		return
 	}
 	lines, f, _ := e.Probe(op+"\n", time.Now().Add(c.startTimeout()), answered)
@@ -296,7 +310,7 @@ func (c *checker) info() {
 		}
 	}
 	if _, why := c.turn(e, c.newPos(), rules.Point{X: c.s.Size / 2, Y: c.s.Size / 2}); why != "" {
-		c.add("info", Fail, "after the INFO lines, TURN: "+why, "")
+		c.add("info", severity(why), "after the INFO lines, TURN: "+why, "")
 		return
 	}
 	if len(refused) > 0 {
@@ -359,7 +373,10 @@ func (c *checker) board() {
 			continue
 		}
 		v, remedy := Warn, "the arena lists stones in move order, so its own stone comes last only after captures: no forfeit under this rule"
-		if i == 0 || captures(c.s.Rule) {
+		switch {
+		case i == 0:
+			v, remedy = severity(why), ""
+		case captures(c.s.Rule):
 			v, remedy = Fail, "leave it out of events of this rule"
 		}
 		c.add("board", v, fmt.Sprintf("BOARD with %s: %s", k.what, why), remedy)
@@ -405,7 +422,7 @@ func (c *checker) rule() {
 		c.timeLeft(e)
 		r := e.Begin(c.moveDeadline(e))
 		if why := c.newPos().legal(r); why != "" {
-			c.add("rule", Fail, "BEGIN: "+why, "")
+			c.add("rule", severity(why), "BEGIN: "+why, "")
 			return
 		}
 		if !rules.InOuterZone(c.s.Size, r.Move) {
@@ -439,7 +456,7 @@ func (c *checker) rule() {
 		c.timeLeft(e)
 		r := e.Board(stones, c.moveDeadline(e))
 		if why := p.legal(r); why != "" {
-			c.add("rule", Fail, "BOARD: "+why, "")
+			c.add("rule", severity(why), "BOARD: "+why, "")
 			return
 		}
 		if gap := (rules.Point{X: m, Y: m}); r.Move == gap {

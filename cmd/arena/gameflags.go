@@ -105,7 +105,7 @@ func (g *gameFlags) entrants(args []string, ctl clock.Control) ([]arbiter.Entran
 // holdMemory makes -max-memory the limit each engine is held to (engine
 // Limits.Memory), not only what it is told: arena check measures engines
 // against it as an event does. -info max_memory=N still changes only what
-// an engine is told.
+// an engine is told, and replaces what -max-memory tells it.
 func (g *gameFlags) holdMemory(ents []arbiter.Entrant) error {
 	told := make([]arbiter.Entrant, len(ents))
 	for i, e := range ents {
@@ -119,6 +119,22 @@ func (g *gameFlags) holdMemory(ents []arbiter.Entrant) error {
 			n, _ := strconv.ParseInt(in.Value, 10, 64)
 			ents[i].Spec.Limits.Memory = n
 		}
+		// As in an event, an engine is told one max_memory: its own (-info)
+		// when it has one. Told twice, an engine may size its hash to the
+		// first before the second shrinks it, and its peak stays.
+		last := -1
+		for j, in := range ents[i].Infos {
+			if in.Key == "max_memory" {
+				last = j
+			}
+		}
+		kept := ents[i].Infos[:0]
+		for j, in := range ents[i].Infos {
+			if in.Key != "max_memory" || j == last {
+				kept = append(kept, in)
+			}
+		}
+		ents[i].Infos = kept
 	}
 	return nil
 }
