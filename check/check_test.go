@@ -144,8 +144,6 @@ func TestQuirksFound(t *testing.T) {
 			[]want{{"rule", Fail, "overline", ""}}},
 		{"ignores END", "builtin:faulty ignore-end", "freestyle", nil,
 			[]want{{"end", Warn, "after END", ""}}},
-		{"leaves a helper behind", "builtin:faulty spawn-child", "freestyle", nil,
-			[]want{{"end", Warn, "leaves 1 processes", ""}}},
 		{"complains about INFO keys", "builtin:faulty info-error", "outer-open",
 			func(s *Settings, e *arbiter.Entrant) { s.ArbiterOpens = true },
 			[]want{{"info", Warn, "rule_name", ""}}},
