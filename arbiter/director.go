@@ -31,6 +31,9 @@ type Fixture struct {
 	Round, Number int
 	Black, White  int
 	Opening       []rules.Point
+	// Table is the table (from 1) that plays the game, set when the game is
+	// dealt to it (Started sees it): c-gomoku-cli's worker number.
+	Table int
 }
 
 // Key identifies a fixture within an event, and so a journaled record.
@@ -131,7 +134,7 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 				defer affinity.Pin(cpus[t%len(cpus)])()
 			}
 			for {
-				f, ok := l.next()
+				f, ok := l.next(t)
 				if !ok {
 					return
 				}
@@ -162,7 +165,7 @@ type lineup struct {
 // are free (any, with Instances), waiting for a game to end while every
 // pending fixture has an entrant in play. It reports false when there is
 // nothing more for the table to play.
-func (l *lineup) next() (Fixture, bool) {
+func (l *lineup) next(table int) (Fixture, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for {
@@ -177,6 +180,7 @@ func (l *lineup) next() (Fixture, bool) {
 			l.busy[f.Black], l.busy[f.White] = true, true
 			l.left[f.Black]--
 			l.left[f.White]--
+			f.Table = table + 1
 			if l.d.Started != nil {
 				l.d.Started(f)
 			}

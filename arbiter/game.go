@@ -61,9 +61,15 @@ type Game struct {
 	Moved func(Progress)
 }
 
-// Progress is a stone an engine just played in a running game, for displays.
+// Progress is a stone an engine just played in a running game, for displays,
+// or (Opening) the stones placed before the first request.
 type Progress struct {
-	Move record.Move
+	// Opening: no engine has moved yet; Before are the stones the opening
+	// (and the opening procedure) placed, reported before the first request
+	// so that a display shows them while the first mover thinks. Move is
+	// then empty.
+	Opening bool
+	Move    record.Move
 	// Before are the stones placed since the previous report, in order:
 	// the opening's and the opening procedure's before the first move.
 	Before []record.Move
@@ -204,6 +210,12 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 	reported := 0 // stones Moved has told of, those before them included
 	if pos, over = g.runProcedure(ctx, rec, &sides, &clocks, plan); over {
 		return rec
+	}
+	if g.Moved != nil && len(rec.Moves) > 0 {
+		g.Moved(Progress{Opening: true, Before: slices.Clone(rec.Moves), Stones: len(rec.Moves),
+			Black: clocks[rules.Black].Left(rules.Black), White: clocks[rules.White].Left(rules.White),
+			Timed: sides[pos.ToMove()].Clock.Timed()})
+		reported = len(rec.Moves)
 	}
 	for {
 		c := pos.ToMove()

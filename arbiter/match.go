@@ -62,7 +62,8 @@ type Encounter struct {
 }
 
 // place is a fixture's place in the schedule: its encounter and the index
-// of the game within it.
+// of its deal (of the game within the encounter; under StyleCGomokuCli,
+// within the match), which pairs games that share an opening.
 type place struct {
 	enc *Encounter
 	k   int
@@ -139,7 +140,9 @@ func (m *Match) SPRTModel() string {
 // Schedule lays the match out with empty tallies: for every round,
 // encounter by encounter, Games games with the colours alternating. Game k
 // of an encounter takes the suite's k-th deal, so every encounter plays the
-// same openings, and with Suite.Pairs games 2j and 2j+1 are a pair.
+// same openings, and with Suite.Pairs games 2j and 2j+1 are a pair. Under
+// Suite.Style StyleCGomokuCli the deals and colours are c-gomoku-cli's
+// instead (Style), and a pair is two consecutive games of the match.
 func (m *Match) Schedule() ([]*Encounter, []Fixture) {
 	m.encounters, m.fixtures, m.places = nil, nil, nil
 	m.played, m.fatal, m.halted, m.replayed = 0, false, false, map[int]bool{}
@@ -152,17 +155,30 @@ func (m *Match) Schedule() ([]*Encounter, []Fixture) {
 			m.encounters = append(m.encounters, &Encounter{First: a, Second: b, twin: map[int]float64{}})
 		}
 	}
-	deals := m.Suite.Deal(m.Games*m.Rounds, m.Size)
+	cgc := m.Suite.Style == StyleCGomokuCli
+	dealt := m.Games * m.Rounds
+	if cgc {
+		dealt *= len(m.encounters)
+	}
+	deals := m.Suite.Deal(dealt, m.Size)
 	for r := 0; r < m.Rounds; r++ {
 		for _, e := range m.encounters {
 			for g := 0; g < m.Games; g++ {
+				// k: the game's deal; second: the first entrant has White.
 				k := r*m.Games + g
-				f := Fixture{Number: len(m.fixtures) + 1, Black: e.First, White: e.Second}
-				if k%2 == 1 {
-					f.Black, f.White = e.Second, e.First
+				second := k%2 == 1
+				if cgc {
+					k, second = len(m.fixtures), g%2 == 1
 				}
+				f := Fixture{Number: len(m.fixtures) + 1, Black: e.First, White: e.Second}
 				if deals != nil {
 					f.Opening = deals[k].Opening.Stones
+					// c-gomoku-cli gives the first move after the opening,
+					// not Black, to the first entrant (game.cpp, play).
+					second = second != (cgc && len(f.Opening)%2 == 1)
+				}
+				if second {
+					f.Black, f.White = e.Second, e.First
 				}
 				m.places = append(m.places, place{e, k})
 				m.fixtures = append(m.fixtures, f)

@@ -35,7 +35,7 @@ type Transform uint8
 
 const (
 	NoTransform     Transform = iota // every opening as written
-	TransformCycle                   // pass p through the list plays every opening under symmetry p mod 8 (c-gomoku-cli's -transform)
+	TransformCycle                   // pass p through the list plays every opening under symmetry p mod 8 (c-gomoku-cli's -transform, in its order under StyleCGomokuCli)
 	TransformRandom                  // every pair (or game) draws one of the 8 symmetries
 )
 
@@ -58,6 +58,9 @@ type Suite struct {
 	// engines' colours between them): the game pairs of the pentanomial
 	// statistics. Without it every game takes the next opening.
 	Pairs bool
+	// Style picks c-gomoku-cli's random order and symmetry sequence
+	// (StyleCGomokuCli) instead of the arena's; Match.Schedule reads it too.
+	Style Style
 }
 
 // Deal is the opening of one game.
@@ -74,6 +77,9 @@ func (s Suite) Validate() error {
 	if int(s.Transform) >= len(transformNames) {
 		return fmt.Errorf("transform %v: want %s", s.Transform, strings.Join(transformNames, ", "))
 	}
+	if s.Style > StyleCGomokuCli {
+		return fmt.Errorf("suite style %v: want %v or %v", s.Style, StyleArena, StyleCGomokuCli)
+	}
 	return nil
 }
 
@@ -88,7 +94,10 @@ func (s Suite) Deal(n, size int) []Deal {
 		order[i] = i
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, 0x676f6d6f6b75)) // the second word is fixed: the seed alone decides
-	if s.Order == OrderRandom {
+	switch {
+	case s.Order == OrderRandom && s.Style == StyleCGomokuCli:
+		order = CGomokuCliShuffle(len(order), s.Seed)
+	case s.Order == OrderRandom:
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	}
 	deals := make([]Deal, n)
@@ -105,6 +114,9 @@ func (s Suite) Deal(n, size int) []Deal {
 			switch s.Transform {
 			case TransformCycle:
 				k = (u / len(order)) % rules.Symmetries
+				if s.Style == StyleCGomokuCli {
+					k = CGomokuCliSymmetry(u / len(order))
+				}
 			case TransformRandom:
 				k = rng.IntN(rules.Symmetries)
 			}

@@ -32,7 +32,15 @@ type Spec struct {
 	// Dir is the working directory, created if missing; "" means a fresh
 	// temporary directory owned by the Engine and removed on Close.
 	Dir string
-	Env []string // extra KEY=VALUE appended to os.Environ()
+	// Env are KEY=VALUE pairs added to the engine's small environment
+	// (Environ); the arbiter's own environment never reaches an engine.
+	Env []string
+	// Inherit, when set, makes a descriptor for each process of the
+	// engine, which the process inherits as descriptor 3 (the arbiter
+	// closes its own copy once the process started): how the arena hands
+	// its own programs (a remote entrant's relay) what must be in neither
+	// an environment nor a file, which another process could read.
+	Inherit func() (*os.File, error)
 	// StartTimeout bounds process start + the START reply, and is the wait
 	// used when a caller passes a zero deadline. Default 10s.
 	StartTimeout time.Duration
@@ -137,7 +145,7 @@ func Start(spec Spec) (*Engine, error) {
 		}
 		e.dir = spec.Dir
 	}
-	e.env = append(os.Environ(), spec.Env...)
+	e.env = Environ(realPath(e.dir), spec.Env)
 	becomeSubreaper()
 	if err := e.spawn(); err != nil {
 		if e.ownDir {
@@ -189,8 +197,17 @@ func (e *Engine) spawn() error {
 			return fmt.Errorf("engine %q: %w", e.name, err)
 		}
 	}
+	var files []*os.File
+	if e.spec.Inherit != nil {
+		f, err := e.spec.Inherit()
+		if err != nil {
+			return startError(e.name, e.spec.Command, err)
+		}
+		defer f.Close() // the process holds its own copy
+		files = append(files, f)
+	}
 	errs := new(ring) // each process's own, so that its last words are its own
-	p, err := spawn(path, args, e.dir, e.env, e.spec.Limits.Memory, e.spec.CPUs, errs, e.spec.Transcript)
+	p, err := spawn(path, args, e.dir, e.env, files, e.spec.Limits.Memory, e.spec.CPUs, errs, e.spec.Transcript)
 	if err == nil {
 		if err = applyLimits(p, e.spec.Limits); err != nil {
 			p.kill()

@@ -126,8 +126,8 @@ type proc struct {
 // spawn starts path in its own process group with fresh pipes and begins
 // draining its output. Where it may, it gives the process its own /tmp
 // and /dev/shm of at most tmpMax bytes each (tmpfs.go); it runs on the
-// processors cpus (all when none).
-func spawn(path string, args []string, dir string, env []string, tmpMax int64, cpus []int, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
+// processors cpus (all when none). It inherits files as descriptors 3 on.
+func spawn(path string, args []string, dir string, env []string, files []*os.File, tmpMax int64, cpus []int, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ func spawn(path string, args []string, dir string, env []string, tmpMax int64, c
 	ns := first
 	for ; ns <= noNS; ns++ {
 		cmd = exec.Command(path, args...)
-		cmd.Dir, cmd.Env = dir, env
+		cmd.Dir, cmd.Env, cmd.ExtraFiles = dir, env, files
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 		cmd.SysProcAttr = ns.sysProcAttr()
 		err = startIn(ns, tmpMax, cpus, cmd, exited)

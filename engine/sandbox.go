@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,49 +20,58 @@ import (
 // bubblewrap, 0.5 or later), which must be installed; Bwrap finds and
 // checks it.
 //
-// What a sandboxed engine sees, and nothing else:
+// What a sandboxed engine sees, and nothing else (View lists it):
 //   - the system's programs and libraries, read-only: /usr, /bin, /sbin,
 //     /lib*, /etc (links where the system has links);
-//   - its own program's folder, read-only;
+//   - its own program, the file alone, read-only: never the rest of the
+//     folder it sits in (the organizer's notes, other events, a TLS key);
+//   - the files and folders its author declared it needs (Show: its
+//     weights, its settings), read-only;
 //   - its working directory, read-write (the only place it can write that
 //     outlives it);
 //   - a private /tmp and /dev/shm, each a tmpfs of at most Limits.Memory
 //     whose use counts as the engine's memory and which goes with it; its
 //     own read-only /dev (null, zero, full, random, urandom, tty) and its
 //     own /proc that shows only its own processes;
-//   - in place of each of Hide, HideBelow, RivalDirs and RivalPrograms
-//     that lies inside its program's folder or working directory, an empty
-//     folder (or file), read-only.
+//   - in place of each of Hide, RivalDirs and RivalFiles that lies inside
+//     a folder it is shown, an empty folder (or file), read-only.
 //
 // It has no network but its own loopback, no SysV IPC shared with the
 // machine, its own hostname, a new session (no controlling terminal to type
-// into), and no capabilities even when the arbiter runs as root (it still
-// runs as the arbiter's user: as root it can read what root can in /etc).
+// into), no capabilities even when the arbiter runs as root (it still runs
+// as the arbiter's user: as root it can read what root can in /etc), and
+// the environment Environ gives every engine.
 //
-// A layout that cannot be contained is refused (Check): a program in /, a
-// working directory that is, holds or lies in a system folder,
-// a program folder or working directory that is one of Hide, or that is (or
-// is inside) one of RivalDirs, or a program folder that is one of
-// RivalPrograms (two engines whose programs share a folder). Its program's
-// folder may lie anywhere else: inside the output folder, or above it with
-// the output folder hidden.
+// A layout that cannot be contained is refused (Check): a working
+// directory that is, holds or lies in a system folder; a folder shown that
+// holds /proc, /dev or /sys; anything shown that is one of Hide, lies in
+// one of RivalDirs (its owner could write there), or is or holds one of
+// Private. Several engines may run one program (one file at several
+// settings): each is shown the program read-only and its own working
+// directory.
 type Sandbox struct {
 	Bwrap string // path of the bwrap program (see Bwrap)
+	// Show are the files and folders beside its program that the
+	// engine's author declared it needs (a weights folder, a settings
+	// file), shown read-only at their own paths.
+	Show []string
 	// Hide are folders and files the engine must not see: the event's
-	// output folder, the config file, the users' homes.
+	// output folder, the config file, the openings, the TLS key, the
+	// users' homes. Hidden where they lie inside a folder it is shown;
+	// nothing shown may be one of them.
 	Hide []string
-	// HideBelow are folders whose contents the engine must not see where
-	// they lie inside its own folders, but which may be its program folder
-	// itself: the config's folder (the config file is in Hide).
-	HideBelow []string
+	// Private are folders nothing shown to the engine may be or hold: the
+	// config's folder, which is the organizer's (notes, other events'
+	// configs and journals).
+	Private []string
 	// RivalDirs are the other engines' working directories: hidden too, and
-	// the engine's own folders must not be in one (its owner could write
+	// nothing shown to the engine may lie in one (its owner could write
 	// there).
 	RivalDirs []string
-	// RivalPrograms are the other engines' program folders: hidden too, and
-	// the engine's own program folder must not be one (they could not be
-	// hidden from each other).
-	RivalPrograms []string
+	// RivalFiles are the other engines' programs and declared files:
+	// hidden where they lie inside a folder the engine is shown, unless
+	// they are its own too (entrants that run one program).
+	RivalFiles []string
 }
 
 var bwrapOnce struct {
@@ -129,11 +139,28 @@ func systemArgs(tmpMax int64) []string {
 // command is the bwrap command line that runs path with args in dir, with
 // private tmpfs of at most tmpMax bytes.
 func (s *Sandbox) command(path string, args []string, dir string, tmpMax int64) (string, []string, error) {
-	own, err := s.plan(path, dir, true)
+	ms, err := s.mounts(path, dir, true)
 	if err != nil {
 		return "", nil, err
 	}
-	a := append(systemArgs(tmpMax), own...)
+	a := systemArgs(tmpMax)
+	var readOnly []string
+	for _, m := range ms {
+		switch {
+		case m.access == ReadOnly:
+			a = append(a, "--ro-bind", m.path, m.path)
+		case m.access == ReadWrite:
+			a = append(a, "--bind", m.path, m.path)
+		case m.file:
+			a = append(a, "--ro-bind", "/dev/null", m.path)
+		default:
+			a = append(a, "--perms", "0555", "--tmpfs", m.path)
+			readOnly = append(readOnly, m.path)
+		}
+	}
+	for _, h := range readOnly {
+		a = append(a, "--remount-ro", h)
+	}
 	// Nothing else is writable: the sandbox's root and /dev are tmpfs that
 	// would hold what the engine wrote there, uncounted.
 	a = append(a, "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", realPath(dir), "--", realPath(path))
@@ -144,92 +171,152 @@ func (s *Sandbox) command(path string, args []string, dir string, tmpMax int64) 
 // Sandbox), without starting it: the arbiter checks every engine before an
 // event begins.
 func (s *Sandbox) Check(spec Spec) error {
+	_, err := s.View(spec)
+	return err
+}
+
+// Access is what an engine may do with a path.
+type Access string
+
+const (
+	ReadOnly  Access = "read-only"
+	ReadWrite Access = "read-write"
+	Hidden    Access = "hidden" // an empty folder or file stands in its place
+)
+
+// Exposure is one path of what a sandbox shows an engine, or hides from it.
+type Exposure struct {
+	Path   string
+	Access Access
+	What   string // "program", "working folder", "declared", "system", "another engine's working folder"...
+}
+
+// View is what the sandbox shows the engine of spec and hides from it,
+// path by path, outer paths first; nothing else of the machine's files is
+// there. An error is a layout Check refuses. It starts nothing.
+func (s *Sandbox) View(spec Spec) ([]Exposure, error) {
 	e := &Engine{spec: spec}
 	if err := e.resolve(); err != nil {
-		return startError(spec.Name, spec.Command, err)
+		return nil, startError(spec.Name, spec.Command, err)
 	}
 	dir := spec.Dir
 	if dir == "" {
 		dir = os.TempDir()
 	}
-	if _, err := s.plan(e.path, dir, false); err != nil {
-		return fmt.Errorf("engine %q: %w", spec.Name, err)
+	ms, err := s.mounts(e.path, dir, false)
+	if err != nil {
+		return nil, fmt.Errorf("engine %q: %w", spec.Name, err)
 	}
-	return nil
+	var v []Exposure
+	for _, d := range systemFolders {
+		if _, err := os.Lstat(d); err == nil {
+			v = append(v, Exposure{d, ReadOnly, "system"})
+		}
+	}
+	v = append(v, Exposure{"/dev", ReadOnly, "its own: null, zero, full, random, urandom, tty"},
+		Exposure{"/proc", ReadOnly, "its own: only its own processes"},
+		Exposure{"/tmp", ReadWrite, "its own tmpfs, counted as its memory, gone with it"},
+		Exposure{"/dev/shm", ReadWrite, "its own tmpfs, counted as its memory, gone with it"})
+	for _, m := range ms {
+		v = append(v, Exposure{m.path, m.access, m.what})
+	}
+	return v, nil
 }
 
-// plan is the bwrap arguments that show the engine its program's folder and
-// its working directory, and hide what must be hidden inside them; make
-// creates a folder to hide that does not exist yet (another engine's
-// working directory, say), which would otherwise appear in view later.
-func (s *Sandbox) plan(path, dir string, make bool) ([]string, error) {
-	prog, work := filepath.Dir(realPath(path)), realPath(dir)
-	if prog == "/" {
-		return nil, fmt.Errorf("sandbox: the program %s is in /, which holds everything; give it a folder of its own", path)
-	}
+// mount is one path the sandbox shows or hides.
+type mount struct {
+	path   string
+	access Access
+	what   string
+	file   bool // a hidden file rather than a folder
+}
+
+// mounts are the paths that show the engine its program, its declared
+// files and its working directory, and hide what must be hidden inside
+// them, outer paths first; make creates a folder to hide that does not
+// exist yet (another engine's working directory, say), which would
+// otherwise appear in view later.
+func (s *Sandbox) mounts(path, dir string, make bool) ([]mount, error) {
+	prog, work := realPath(path), realPath(dir)
 	for _, d := range append([]string{"/proc", "/dev", "/sys"}, systemFolders...) {
 		if within(d, work) || within(work, d) {
 			return nil, fmt.Errorf("sandbox: the engine's working directory %s would make %s writable; give it a folder of its own", work, d)
 		}
 	}
-	for _, h := range s.Hide {
-		h = realPath(h)
-		for _, own := range []struct{ what, dir string }{{"program folder", prog}, {"working directory", work}} {
-			if h == own.dir {
-				return nil, fmt.Errorf("sandbox: the engine's %s %s is a folder it must not see (the event's output folder, say); give it a folder of its own", own.what, own.dir)
+	shown := []mount{{path: prog, access: ReadOnly, what: "program"}, {path: work, access: ReadWrite, what: "working folder"}}
+	for _, f := range s.Show {
+		f = realPath(f)
+		st, err := os.Stat(f)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: declared file %s: %w", f, err)
+		}
+		for _, d := range []string{"/proc", "/dev", "/sys"} {
+			if within(d, f) || within(f, d) {
+				return nil, fmt.Errorf("sandbox: the declared file %s would show %s; declare what the engine needs, not a system folder", f, d)
 			}
 		}
-	}
-	for _, r := range s.RivalDirs {
-		r = realPath(r)
-		for _, own := range []struct{ what, dir string }{{"program folder", prog}, {"working directory", work}} {
-			if within(own.dir, r) {
-				return nil, fmt.Errorf("sandbox: the engine's %s %s is inside another engine's working directory %s; give each engine a folder of its own", own.what, own.dir, r)
-			}
-		}
-	}
-	for _, r := range s.RivalPrograms {
-		if r = realPath(r); r == prog {
-			return nil, fmt.Errorf("sandbox: the engine's program folder %s also holds another engine's program; give each engine a folder of its own", prog)
-		}
-	}
-	type mount struct {
-		at   string
-		args []string
-	}
-	ms := []mount{{prog, []string{"--ro-bind", prog, prog}}}
-	if work != prog {
-		ms = append(ms, mount{work, []string{"--bind", work, work}})
-	}
-	var readOnly []string
-	for _, h := range append(append(append(append([]string(nil), s.Hide...), s.HideBelow...), s.RivalDirs...), s.RivalPrograms...) {
-		h = realPath(h)
-		if h == prog || h == work || !within(h, prog) && !within(h, work) {
+		if f == prog || f == work {
 			continue
 		}
-		st, err := os.Stat(h)
-		switch {
-		case err == nil && !st.IsDir():
-			ms = append(ms, mount{h, []string{"--ro-bind", "/dev/null", h}})
-			continue
-		case errors.Is(err, os.ErrNotExist) && make:
-			if err := os.MkdirAll(h, 0o755); err != nil {
-				return nil, fmt.Errorf("sandbox: hiding %s: %w", h, err)
+		shown = append(shown, mount{path: f, access: ReadOnly, what: "declared", file: !st.IsDir()})
+	}
+	for _, own := range shown {
+		for _, h := range s.Hide {
+			if realPath(h) == own.path {
+				return nil, fmt.Errorf("sandbox: the engine's %s %s is a path it must not see (the event's output folder or config, say); give it a folder of its own", own.what, own.path)
 			}
 		}
-		ms = append(ms, mount{h, []string{"--perms", "0555", "--tmpfs", h}})
-		readOnly = append(readOnly, h)
+		for _, r := range s.RivalDirs {
+			if r = realPath(r); within(own.path, r) {
+				return nil, fmt.Errorf("sandbox: the engine's %s %s is inside another engine's working directory %s; give each engine a folder of its own", own.what, own.path, r)
+			}
+		}
+		for _, p := range s.Private {
+			if p = realPath(p); within(p, own.path) {
+				return nil, fmt.Errorf("sandbox: the engine's %s %s is or holds %s, the organizer's folder (other events, notes, keys); declare the files it needs one by one, or give it a folder of its own", own.what, own.path, p)
+			}
+		}
 	}
-	// Outer folders first, so that inner ones are mounted on top.
-	sort.SliceStable(ms, func(i, j int) bool { return depth(ms[i].at) < depth(ms[j].at) })
-	var a []string
-	for _, m := range ms {
-		a = append(a, m.args...)
+	ms := append([]mount(nil), shown...)
+	hide := func(list []string, what string, rival bool) error {
+		for _, h := range list {
+			h = realPath(h)
+			inside, own := false, false
+			for _, m := range shown {
+				own = own || m.path == h
+				inside = inside || within(h, m.path) && h != m.path
+			}
+			if own || !inside || slices.ContainsFunc(ms, func(m mount) bool { return m.path == h }) {
+				continue // its own, out of view anyway, or hidden already
+			}
+			st, err := os.Stat(h)
+			switch {
+			case err == nil && !st.IsDir():
+				ms = append(ms, mount{path: h, access: Hidden, what: what, file: true})
+				continue
+			case errors.Is(err, os.ErrNotExist) && rival:
+				continue // a file another engine declared, not there: nothing to hide
+			case errors.Is(err, os.ErrNotExist) && make:
+				if err := os.MkdirAll(h, 0o755); err != nil {
+					return fmt.Errorf("sandbox: hiding %s: %w", h, err)
+				}
+			}
+			ms = append(ms, mount{path: h, access: Hidden, what: what})
+		}
+		return nil
 	}
-	for _, h := range readOnly {
-		a = append(a, "--remount-ro", h)
+	for _, l := range []struct {
+		list  []string
+		what  string
+		rival bool
+	}{{s.Hide, "the event's or the organizer's", false}, {s.RivalDirs, "another engine's working folder", false}, {s.RivalFiles, "another engine's", true}} {
+		if err := hide(l.list, l.what, l.rival); err != nil {
+			return nil, err
+		}
 	}
-	return a, nil
+	// Outer paths first, so that inner ones are mounted on top.
+	sort.SliceStable(ms, func(i, j int) bool { return depth(ms[i].path) < depth(ms[j].path) })
+	return ms, nil
 }
 
 func depth(p string) int { return strings.Count(p, string(filepath.Separator)) }

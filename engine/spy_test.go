@@ -15,14 +15,18 @@ type spyLayout struct {
 	refusal  string // the start fails with this, "" if it runs
 	rivalBin string // the rival's program folder, relative to the root
 	config   string // the config file, relative to the root; "" is event.toml
+	dir      string // the spy's working folder, relative to the root; "" is out/ev/engines/spy
+	show     string // a folder the spy declared it needs, relative to the root
 }
 
 // TestSpyCannotSeeTheEvent runs a hostile engine that tries to read the
-// event's journal, the config file, a rival's secret and the rival's
-// program, and to append to the journal, under bubblewrap, with its program
-// in each place people put one: in the folder the event is run from (above
-// the output folder), inside the output folder, inside its own working
-// folder, and elsewhere. It reports what it could do in MESSAGE lines.
+// event's journal, the config file, the organizer's notes and TLS key and
+// another event's journal beside the config, a rival's secret and the
+// rival's program, and to append to the journal, under bubblewrap, with
+// its program in each place people put one: in the folder the event is run
+// from (above the output folder, beside the config), inside the output
+// folder, inside its own working folder, beside or as the rival's program,
+// and elsewhere. It reports what it could do in MESSAGE lines.
 func TestSpyCannotSeeTheEvent(t *testing.T) {
 	bw, err := Bwrap()
 	if err != nil {
@@ -30,16 +34,22 @@ func TestSpyCannotSeeTheEvent(t *testing.T) {
 	}
 	layouts := []spyLayout{
 		{name: "program beside the config, above the output folder", prog: "pbrain-spy", rivalBin: "rival"},
+		{name: "program beside the config, with a declared folder", prog: "pbrain-spy", rivalBin: "rival", show: "spy-weights"},
 		{name: "program inside the output folder", prog: "out/ev/programs/spy/pbrain-spy", rivalBin: "out/ev/programs/rival"},
 		{name: "program inside its own working folder", prog: "out/ev/engines/spy/bin/pbrain-spy", rivalBin: "rival"},
 		{name: "program in a folder of its own", prog: "engines/spy/pbrain-spy", rivalBin: "engines/rival"},
 		{name: "program above the config's folder", prog: "pbrain-spy", rivalBin: "rival", config: "configs/event.toml"},
-		{name: "program in the rival's program folder", prog: "rival/pbrain-spy", rivalBin: "rival",
-			refusal: "also holds another engine's program"},
+		{name: "program in the rival's program folder", prog: "rival/pbrain-spy", rivalBin: "rival"},
+		{name: "program is the rival's program", prog: "rival/pbrain-rival", rivalBin: "rival"},
+		{name: "program in the output folder itself", prog: "out/ev/pbrain-spy", rivalBin: "rival"},
 		{name: "program in the rival's working folder", prog: "out/ev/engines/rival/bin/pbrain-spy", rivalBin: "rival",
 			refusal: "is inside another engine's working directory"},
-		{name: "program in the output folder itself", prog: "out/ev/pbrain-spy", rivalBin: "rival",
-			refusal: "is a folder it must not see"},
+		{name: "working folder is the config's folder", prog: "pbrain-spy", rivalBin: "rival", dir: ".",
+			refusal: "the organizer's folder"},
+		{name: "declared folder is the config's folder", prog: "pbrain-spy", rivalBin: "rival", show: ".",
+			refusal: "the organizer's folder"},
+		{name: "declared folder is the output folder", prog: "pbrain-spy", rivalBin: "rival", show: "out/ev",
+			refusal: "must not see"},
 	}
 	for _, l := range layouts {
 		t.Run(l.name, func(t *testing.T) { spyIn(t, bw, l, true) })
@@ -56,10 +66,16 @@ func spyIn(t *testing.T, bw string, l spyLayout, sandboxed bool) {
 		l.config = "event.toml"
 	}
 	config, journal := at(l.config), filepath.Join(out, "journal.jsonl")
-	notes := filepath.Join(filepath.Dir(config), "notes.txt") // beside the config
+	// The organizer's folder: notes, the remote server's key, another
+	// event's config and journal, beside the config.
+	notes, key := filepath.Join(filepath.Dir(config), "notes.txt"), filepath.Join(filepath.Dir(config), "server.key")
+	otherConfig, otherJournal := filepath.Join(filepath.Dir(config), "other.toml"), at("out/other/journal.jsonl")
 	spyDir, rivalDir := filepath.Join(out, "engines/spy"), filepath.Join(out, "engines/rival")
+	if l.dir != "" {
+		spyDir = at(l.dir)
+	}
 	secret, rivalProg := filepath.Join(rivalDir, "secret.txt"), filepath.Join(at(l.rivalBin), "pbrain-rival")
-	for _, f := range []string{config, notes, journal, secret, rivalProg, at(l.prog)} {
+	for _, f := range []string{config, notes, key, otherConfig, otherJournal, journal, secret, rivalProg, at(l.prog)} {
 		os.MkdirAll(filepath.Dir(f), 0o755)
 		os.WriteFile(f, []byte("x\n"), 0o644)
 	}
@@ -72,6 +88,10 @@ func spyIn(t *testing.T, bw string, l spyLayout, sandboxed bool) {
 	targets := map[string]string{ // attack: what the spy may do
 		"read=" + journal:                          "no",
 		"read=" + config:                           "no",
+		"read=" + notes:                            "no",
+		"read=" + key:                              "no",
+		"read=" + otherConfig:                      "no",
+		"read=" + otherJournal:                     "no",
 		"read=" + secret:                           "no",
 		"read=" + rivalProg:                        "no",
 		"read=" + rivalDir:                         "no",
@@ -79,8 +99,17 @@ func spyIn(t *testing.T, bw string, l spyLayout, sandboxed bool) {
 		"read=" + filepath.Join(spyDir, "own.txt"): "yes",
 		"read=" + at(l.prog):                       "yes",
 	}
-	if filepath.Dir(config) != filepath.Dir(at(l.prog)) {
-		targets["read="+notes] = "no" // the config's folder is hidden, unless it is the program's
+	if at(l.prog) == rivalProg {
+		targets["read="+rivalProg] = "yes" // its own program too
+	}
+	var show []string
+	if l.show != "" {
+		os.MkdirAll(at(l.show), 0o755)
+		weights := filepath.Join(at(l.show), "weights.bin")
+		os.WriteFile(weights, []byte("x\n"), 0o644)
+		targets["read="+weights] = "yes"
+		targets["write="+weights] = "no"
+		show = append(show, at(l.show))
 	}
 	var args []string
 	for a := range targets {
@@ -89,7 +118,8 @@ func spyIn(t *testing.T, bw string, l spyLayout, sandboxed bool) {
 	spec := Spec{Name: "spy", Command: at(l.prog), Args: args, Dir: spyDir, StartTimeout: generous}
 	if sandboxed {
 		home, _ := os.UserHomeDir()
-		spec.Sandbox = &Sandbox{Bwrap: bw, Hide: []string{out, config, home}, HideBelow: []string{filepath.Dir(config)}, RivalDirs: []string{rivalDir}, RivalPrograms: []string{at(l.rivalBin)}}
+		spec.Sandbox = &Sandbox{Bwrap: bw, Show: show, Hide: []string{out, config, key, home}, Private: []string{filepath.Dir(config)},
+			RivalDirs: []string{rivalDir}, RivalFiles: []string{rivalProg}}
 		err := spec.Sandbox.Check(spec)
 		if l.refusal != "" {
 			if err == nil || !strings.Contains(err.Error(), l.refusal) {

@@ -7,7 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -21,8 +23,13 @@ import (
 // (Engine.Memory) and which the kernel removes with the engine's last
 // process: bubblewrap makes them for a sandboxed engine; for an unconfined
 // one the arbiter does, in a mount namespace of the engine's own, where it
-// may (as root: the engine starts in its PID namespace). An ordinary user's
-// unconfined engine shares the machine's /tmp and /dev/shm.
+// may (as root: the engine starts in its PID namespace). There every other
+// filesystem kept in memory that root could write (/dev, /run, a tmpfs
+// /sys/fs/cgroup, /dev/mqueue...) and every kernel filesystem (sysfs,
+// cgroups: moving itself out of its cgroup would escape its limits) is
+// read-only to the engine: what it could write there would be neither
+// counted nor removed. An ordinary user's unconfined engine shares the
+// machine's /tmp and /dev/shm.
 
 // privateTmpFolders are the tmpfs folders an engine gets its own of.
 var privateTmpFolders = []string{"/tmp", "/dev/shm"}
@@ -101,6 +108,10 @@ func privateTmp(tmpMax int64, dir string) error {
 	if work >= 0 {
 		defer unix.Close(work)
 	}
+	sealed, err := sealMounts()
+	if err != nil {
+		return fmt.Errorf("read-only %w", err)
+	}
 	for _, d := range privateTmpFolders {
 		if !isDir(d) {
 			continue
@@ -114,13 +125,87 @@ func privateTmp(tmpMax int64, dir string) error {
 		if err != nil {
 			return fmt.Errorf("private %s: %w", d, err)
 		}
-		if work >= 0 && within(dir, d) {
-			if err := unix.Mount(fdPath(work), dir, "", unix.MS_BIND, ""); err != nil {
-				return fmt.Errorf("private %s: working directory: %w (%w)", d, err, errThisStart)
-			}
+	}
+	// The working directory, where it lies in one of those, is bound back:
+	// it writes there for real.
+	if work >= 0 && slices.ContainsFunc(append(sealed, privateTmpFolders...), func(mp string) bool { return within(dir, mp) }) {
+		if err := unix.Mount(fdPath(work), dir, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("working directory: %w (%w)", err, errThisStart)
+		}
+		if err := unix.Mount("", dir, "", unix.MS_REMOUNT|unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("working directory: %w (%w)", err, errThisStart)
 		}
 	}
 	return nil
+}
+
+// sealedTypes are the filesystems kept in memory, or the kernel's own, that
+// an unconfined engine must not write: files it put there would be neither
+// counted as its memory nor removed with it, and a kernel setting it
+// changed would outlive it.
+var sealedTypes = map[string]bool{"tmpfs": true, "ramfs": true, "devtmpfs": true, "hugetlbfs": true, "mqueue": true,
+	"sysfs": true, "cgroup": true, "cgroup2": true, "securityfs": true, "debugfs": true, "tracefs": true,
+	"configfs": true, "pstore": true, "efivarfs": true, "bpf": true, "fusectl": true, "binfmt_misc": true}
+
+// sealMounts makes every mount of sealedTypes in the calling thread's
+// mount namespace read-only, except privateTmpFolders and what lies below
+// them (they become private overlays), and returns their mount points.
+// Writing to a device node (/dev/null) stays allowed on a read-only /dev.
+func sealMounts() ([]string, error) {
+	b, err := os.ReadFile("/proc/thread-self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	var sealed []string
+	for _, line := range strings.Split(string(b), "\n") {
+		mp, opts, fstype, ok := parseMountInfo(line)
+		if !ok || !sealedTypes[fstype] || slices.ContainsFunc(privateTmpFolders, func(d string) bool { return within(mp, d) }) {
+			continue
+		}
+		flags := uintptr(unix.MS_REMOUNT | unix.MS_BIND | unix.MS_RDONLY)
+		for _, o := range strings.Split(opts, ",") {
+			flags |= map[string]uintptr{"nosuid": unix.MS_NOSUID, "nodev": unix.MS_NODEV, "noexec": unix.MS_NOEXEC,
+				"noatime": unix.MS_NOATIME, "nodiratime": unix.MS_NODIRATIME, "relatime": unix.MS_RELATIME}[o]
+		}
+		if err := unix.Mount("", mp, "", flags, ""); err != nil {
+			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EINVAL) {
+				continue // gone, or covered by a later mount at or above it
+			}
+			return nil, fmt.Errorf("%s: %w", mp, err)
+		}
+		sealed = append(sealed, mp)
+	}
+	return sealed, nil
+}
+
+// parseMountInfo reads one line of /proc/PID/mountinfo: the mount point,
+// its per-mount options and the filesystem type.
+func parseMountInfo(line string) (mountPoint, opts, fstype string, ok bool) {
+	head, tail, found := strings.Cut(line, " - ")
+	f, t := strings.Fields(head), strings.Fields(tail)
+	if !found || len(f) < 6 || len(t) < 1 {
+		return "", "", "", false
+	}
+	return unescapeMount(f[4]), f[5], t[0], true
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // overlay mounts on d the folder open as lower, with a tmpfs (opts) for what

@@ -116,19 +116,25 @@ func remoteEntrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entr
 	return ent, ent.Clock.Validate()
 }
 
-// sandbox is what a sandboxed engine e must not see: the event's output
-// folder, its config and openings files (and the config's folder, where it
-// is not e's program folder), the users' homes, and the other
-// engines' working directories and program folders (engine.Sandbox shows
-// it only its own program folder and working directory, and hides whatever
-// of these lies inside them).
+// sandbox is what a sandboxed engine e is shown besides its program and
+// working folder (the files its author declared, files), and what it must
+// not see: the event's output folder, its config, openings and TLS files,
+// the users' homes, and the other engines' working folders, programs and
+// declared files (engine.Sandbox shows it only its own, and hides whatever
+// of these lies inside them). The config's folder is the organizer's: no
+// folder shown to it may be or hold it.
 func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.Sandbox {
-	s := &engine.Sandbox{Bwrap: bw, Hide: []string{out, cfg.File, "/root", "/home"}, HideBelow: []string{filepath.Dir(cfg.File)}}
+	s := &engine.Sandbox{Bwrap: bw, Hide: []string{out, cfg.File, "/root", "/home"}, Private: []string{filepath.Dir(cfg.File)}}
 	if home, err := os.UserHomeDir(); err == nil {
 		s.Hide = append(s.Hide, home)
 	}
-	if cfg.Openings != "" {
-		s.Hide = append(s.Hide, cfg.Resolve(cfg.Openings))
+	for _, f := range []string{cfg.Openings, cfg.Remote.Cert, cfg.Remote.Key} {
+		if f != "" {
+			s.Hide = append(s.Hide, cfg.Resolve(f))
+		}
+	}
+	for _, f := range e.Files {
+		s.Show = append(s.Show, cfg.Resolve(f))
 	}
 	for _, o := range cfg.Engines {
 		if o.Name == e.Name {
@@ -140,7 +146,10 @@ func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.
 		}
 		s.RivalDirs = append(s.RivalDirs, dir)
 		if c := cfg.Command(o); strings.ContainsRune(c, '/') {
-			s.RivalPrograms = append(s.RivalPrograms, filepath.Dir(c))
+			s.RivalFiles = append(s.RivalFiles, c)
+		}
+		for _, f := range o.Files {
+			s.RivalFiles = append(s.RivalFiles, cfg.Resolve(f))
 		}
 	}
 	return s

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"gomoku-arena/remote"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
+	"gomoku-arena/results/standings"
 	"gomoku-arena/rules"
 )
 
@@ -64,8 +66,8 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	if gw != nil {
-		defer gw.Close()                 // after the engines, whose relays it serves
-		if played(f.done) < ev.total() { // a finished event has nothing to wait for
+		defer gw.Close()                               // after the engines, whose relays it serves
+		if played(f.done) < PlannedGames(id, f.done) { // a finished event has nothing to wait for
 			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
 			if missing := gw.WaitEntrants(drain); len(missing) > 0 {
 				s.send(Notice{Text: fmt.Sprintf("remote: starting without %s; their games wait for them as for a disconnection", strings.Join(missing, ", "))})
@@ -83,7 +85,8 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			return nil, err
 		}
 	}
-	s.send(Began{Name: ev.cfg.Name, Identity: id, Total: ev.total(), Finished: played(done)})
+	total := PlannedGames(id, done)
+	s.send(Began{Name: ev.cfg.Name, Identity: id, Total: total, Finished: played(done), Done: slices.Clip(done)})
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
 	ev.t.RoundDone = ev.writeTRF
@@ -92,6 +95,12 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	runErr := ev.t.Run(drain, abort, done, func(rec *record.Record) error {
 		if err := f.append(rec); err != nil {
 			return err
+		}
+		if rec.End == record.Withdrawn {
+			if now := PlannedGames(id, append(pub.records(), rec)); now != total {
+				total = now
+				s.send(Replanned{Total: total})
+			}
 		}
 		if rec.IsGame() {
 			if err := writeGame(ev.out, rec); err != nil {
@@ -130,7 +139,7 @@ func (ev *Event) startGateway(s *stream) (*remote.Gateway, error) {
 	}
 	for i, e := range ev.cfg.Engines {
 		if e.Remote {
-			ev.t.Entrants[i].Spec.Env = gw.RelayEnv()
+			ev.t.Entrants[i].Spec.Inherit = func() (*os.File, error) { return gw.RelayFile(e.Name) }
 		}
 	}
 	return gw, nil
@@ -235,15 +244,57 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 	return grown, nil
 }
 
-// total is the number of games in the event, when it is known in advance,
-// else an estimate.
-func (ev *Event) total() int {
-	fs, err := ev.t.Fixtures()
-	if err != nil {
-		n := len(ev.cfg.Engines)
-		return ev.t.Rounds * (n / 2)
+// PlannedGames is the number of games the event or match of id will have,
+// given the records so far: a round robin's or gauntlet's schedule; for a
+// Swiss, a game per two entrants still in the event in each round (a
+// withdrawn entrant plays no more, so the rounds after a withdrawal have
+// fewer games); a match's (or its shard's) fixtures, the most there can be
+// under an SPRT.
+func PlannedGames(id *Identity, done []*record.Record) int {
+	if id.Kind == KindMatch {
+		m, err := Tally(id)
+		if err != nil {
+			return 0
+		}
+		if id.Match.Shard != "" {
+			if m.Shard, err = arbiter.ParseShard(id.Match.Shard); err != nil {
+				return 0
+			}
+		}
+		return len(m.Share())
 	}
-	return len(fs)
+	n := len(id.Engines)
+	if id.Pairing != string(pairing.SwissFormat) {
+		sched, err := pairing.Schedule(pairing.Format(id.Pairing), n)
+		if err != nil {
+			return 0
+		}
+		games := 0
+		for _, round := range sched {
+			for _, p := range round {
+				if p.White != pairing.Bye {
+					games++
+				}
+			}
+		}
+		return games
+	}
+	index := map[string]int{}
+	for i, e := range id.Engines {
+		index[e.Name] = i
+	}
+	out, _ := standings.Withdrawals(done, index) // a record naming no entrant is the journal reader's to report
+	games := 0
+	for r := 1; r <= id.Rounds; r++ {
+		active := n
+		for _, from := range out {
+			if from <= r {
+				active--
+			}
+		}
+		games += active / 2
+	}
+	return games
 }
 
 // maxTRFPlayers is where writeTRF turns to the JSON event form; a variable

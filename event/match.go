@@ -32,6 +32,11 @@ type Match struct {
 	SGF            string // games appended to one SGF collection
 	Msg            string // engine messages appended, grouped by game
 	Log            string // every line to and from the engines, appended with times
+	// FileStyle is whose forms PGN, SGF and Msg take: the arena's, or under
+	// arbiter.StyleCGomokuCli c-gomoku-cli's (record.WriteCGomokuCliSGF and
+	// WriteCGomokuCliPGN), whose SGF carries RuleCode as RU.
+	FileStyle arbiter.Style
+	RuleCode  string
 	// Records is how the folder keeps the games beyond the journal.
 	Records Records
 	// Sample, if set, writes training positions from every game.
@@ -189,7 +194,8 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	if _, err := m.Replay(done); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, JournalFile), err)
 	}
-	began := Began{Name: m.Event, Identity: m.identity(), Total: len(m.Share()), Finished: len(done), Capped: m.SPRT != nil}
+	began := Began{Name: m.Event, Identity: m.identity(), Total: len(m.Share()), Finished: len(done), Capped: m.SPRT != nil,
+		Done: done}
 	if m.seedChosen {
 		began.Seed = m.Suite.Seed
 	}
@@ -234,7 +240,11 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 			return err
 		}
 		if g.Collect {
-			if err := appendGame(files[&m.PGN], files[&m.SGF], files[&m.Msg], g.Record); err != nil {
+			write := appendGame
+			if m.FileStyle == arbiter.StyleCGomokuCli {
+				write = m.appendCGomokuCliGame
+			}
+			if err := write(files[&m.PGN], files[&m.SGF], files[&m.Msg], g.Record); err != nil {
 				return err
 			}
 		}
@@ -323,6 +333,38 @@ func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
 			b.WriteString(m + "\n")
 		}
 		b.WriteString("\n")
+		if _, err := io.WriteString(msg, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendCGomokuCliGame is appendGame in c-gomoku-cli's forms. The game's
+// round and its number within the round follow from its number, as the
+// schedule is c-gomoku-cli's job order (every round, every encounter's
+// games).
+func (m *Match) appendCGomokuCliGame(pgn, sgf, msg *os.File, rec *record.Record) error {
+	perRound := max(len(m.encounters)*m.Games, 1)
+	g := record.CGomokuCliGame{Round: (rec.Game-1)/perRound + 1, InRound: (rec.Game-1)%perRound + 1, Rule: m.RuleCode}
+	if pgn != nil && rec.End != record.DoubleForfeit { // no game, no rating, as in appendGame
+		if err := record.WriteCGomokuCliPGN(pgn, rec, g); err != nil {
+			return err
+		}
+	}
+	if sgf != nil {
+		if err := record.WriteCGomokuCliSGF(sgf, rec, g); err != nil {
+			return err
+		}
+	}
+	if msg != nil {
+		// c-gomoku-cli's header; its lines are "PLY) NAME: MESSAGE", the
+		// arena keeps "NAME: LINE" without the ply.
+		var b strings.Builder
+		fmt.Fprintf(&b, "----------------------------------------\nGame ID: %d\nEngines: %s x %s\n", rec.Game, rec.Black, rec.White)
+		for _, line := range rec.Messages {
+			b.WriteString(line + "\n")
+		}
 		if _, err := io.WriteString(msg, b.String()); err != nil {
 			return err
 		}

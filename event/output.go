@@ -187,15 +187,19 @@ func WriteCollection(path string, recs []*record.Record) error {
 	return l.close()
 }
 
-// SampleFile is where a match writes its samples: the file as given, or
-// for a shard the file's base name in the shard's folder (each shard its
-// own; arena merge joins them).
+// SampleFile is where a match writes its samples: with an output folder,
+// a relative file in that folder (the match's files stay together, and a
+// continued match finds them), for a shard the file's base name in the
+// shard's folder (each shard its own; arena merge joins them); an absolute
+// file, or any file of a match without a folder (c-gomoku-cli's), as given.
 func (m *Match) SampleFile() string {
-	if m.Sample == nil {
+	switch {
+	case m.Sample == nil:
 		return ""
-	}
-	if !m.Shard.Whole() {
+	case !m.Shard.Whole():
 		return filepath.Join(m.Folder(), filepath.Base(m.Sample.File))
+	case m.Out != "" && !filepath.IsAbs(m.Sample.File):
+		return filepath.Join(m.Folder(), m.Sample.File)
 	}
 	return m.Sample.File
 }

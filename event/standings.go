@@ -3,6 +3,7 @@ package event
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,8 +40,8 @@ func Standings(folder string) (*report.Report, []*record.Record, error) {
 	return rep, done, err
 }
 
-// Rebuild rewrites the game files, standings and crosstable of the event in
-// folder from its journal, and returns the standings. It owns the folder
+// Rebuild rewrites the game files, standings, crosstable and page
+// (index.html) of the event in folder from its journal, and returns the standings. It owns the folder
 // while it writes: a folder whose event is running is refused (its files
 // are rewritten after every game anyway).
 func Rebuild(folder string) (*report.Report, error) {
@@ -52,7 +53,7 @@ func Rebuild(folder string) (*report.Report, error) {
 		return nil, err
 	}
 	defer unlock(lock)
-	rep, done, err := Standings(folder)
+	_, done, err := Standings(folder)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +65,11 @@ func Rebuild(folder string) (*report.Report, error) {
 			return nil, err
 		}
 	}
-	return rep, writeTables(folder, rep)
+	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
+	if err != nil {
+		return nil, err
+	}
+	return writeStandings(folder, id, done) // the tables and the page, as a run writes them
 }
 
 // standingsReport is the standings and crosstable of the records.
@@ -185,6 +190,13 @@ func (p *publisher) rewrite() error {
 	}
 	p.updated(rep)
 	return nil
+}
+
+// records are the records so far, in a slice of the caller's own.
+func (p *publisher) records() []*record.Record {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.done)
 }
 
 // played is the number of games finished.
@@ -316,5 +328,43 @@ func Withdraw(folder, name, reason string) (string, error) {
 	if !slices.ContainsFunc(id.Engines, func(e Entrant) bool { return e.Name == name }) {
 		return "", fmt.Errorf("%s: no engine %q in the event", folder, name)
 	}
+	if err := withdrawable(folder, id, name); err != nil {
+		return "", err
+	}
 	return id.Name, arbiter.RequestWithdrawal(filepath.Join(folder, arbiter.WithdrawalFile), name, reason)
+}
+
+// withdrawable refuses a request that could take effect in no round: the
+// event has begun its last round (a withdrawal takes effect before the next
+// round is paired, and there is none), the entrant is already withdrawn, or
+// a request for it is already waiting.
+func withdrawable(folder string, id *Identity, name string) error {
+	done, err := journal.Read(filepath.Join(folder, JournalFile))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	last := 0
+	for _, rec := range done {
+		if rec.End == record.Withdrawn && rec.Black == name {
+			return fmt.Errorf("%s: %s was already withdrawn from round %d (%s)", folder, name, rec.Round, rec.Detail)
+		}
+		if rec.End != record.Withdrawn {
+			last = max(last, rec.Round)
+		}
+	}
+	if last >= id.Rounds {
+		return fmt.Errorf("%s: the event has reached its last round (round %d of %d): there is no round left to withdraw %s from",
+			folder, last, id.Rounds, name)
+	}
+	requests, err := arbiter.ReadWithdrawalRequests(filepath.Join(folder, arbiter.WithdrawalFile))
+	if err != nil {
+		return err
+	}
+	for _, q := range requests {
+		if q.Engine == name {
+			return fmt.Errorf("%s: the withdrawal of %s was already requested (%s); it takes effect before the next round is paired",
+				folder, name, q.Time.Format("2006-01-02 15:04:05 MST"))
+		}
+	}
+	return nil
 }

@@ -18,9 +18,10 @@ type Observer interface {
 	Observe(Update)
 }
 
-// An Update is one thing that happened: Began, GameStarted, MovePlayed,
-// GameFinished, StandingsUpdated, MatchGameCounted or Notice. Observers
-// ignore the kinds they do not need; more kinds may be added.
+// An Update is one thing that happened: Began, GameStarted, OpeningPlaced,
+// MovePlayed, GameFinished, StandingsUpdated, MatchGameCounted, Replanned
+// or Notice. Observers ignore the kinds they do not need; more kinds may be
+// added.
 type Update interface{ update() }
 
 // Began: the folder is claimed and play is about to start.
@@ -32,6 +33,9 @@ type Began struct {
 	// the match when it decides).
 	Capped   bool
 	Finished int // games already in the journal (a continued event)
+	// Done are the journal's records when the run began (games, byes and
+	// withdrawals), oldest first: a continued event's page lists them.
+	Done []*record.Record
 	// Seed, when not 0, is the seed this run chose for a random opening
 	// order or transform; a person needs it to replay the match.
 	Seed uint64
@@ -41,6 +45,23 @@ type Began struct {
 type GameStarted struct {
 	Round, Number int // Round 0 outside rounds (an authors' match)
 	Black, White  string
+	Table         int // the table playing it, from 1 (arbiter.Fixture.Table)
+}
+
+// OpeningPlaced: the stones of a game's opening (and of its opening
+// procedure) are on the board, before the first engine is asked to move.
+// Black and White are the clocks when Timed.
+type OpeningPlaced struct {
+	Round, Number int
+	Stones        []record.Move
+	Black, White  time.Duration
+	Timed         bool
+}
+
+// Replanned: the number of games the event will have changed (an entrant
+// was withdrawn from a Swiss, so later rounds have fewer games).
+type Replanned struct {
+	Total int
 }
 
 // MovePlayed: an engine played a stone in a running game. Move is the
@@ -83,6 +104,8 @@ type Notice struct {
 
 func (Began) update()            {}
 func (GameStarted) update()      {}
+func (OpeningPlaced) update()    {}
+func (Replanned) update()        {}
 func (MovePlayed) update()       {}
 func (GameFinished) update()     {}
 func (StandingsUpdated) update() {}
@@ -108,9 +131,13 @@ func (s *stream) send(u Update) {
 func (s *stream) watch(d *arbiter.Director) {
 	names := func(i int) string { return d.Entrants[i].Spec.Name }
 	d.Started = func(f arbiter.Fixture) {
-		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White)})
+		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White), Table: f.Table})
 	}
 	d.Moved = func(f arbiter.Fixture, p arbiter.Progress) {
+		if p.Opening {
+			s.send(OpeningPlaced{Round: f.Round, Number: f.Number, Stones: p.Before, Black: p.Black, White: p.White, Timed: p.Timed})
+			return
+		}
 		s.send(MovePlayed{Round: f.Round, Number: f.Number, Stones: p.Stones, Move: p.Move, Before: p.Before,
 			Notes: p.Notes, Black: p.Black, White: p.White, Timed: p.Timed})
 	}

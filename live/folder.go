@@ -31,8 +31,12 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 		}
 	}
 	h.fromFiles.Store(true)
-	h.Observe(event.Began{Name: id.Name, Identity: id})
 	path := filepath.Join(folder, event.JournalFile)
+	// The games planned, from what the journal holds now: a Swiss that
+	// withdrew an entrant plays fewer games in its later rounds.
+	recs, _ := journal.Read(path) // an unreadable journal is reported below
+	total := event.PlannedGames(id, recs)
+	h.Observe(event.Began{Name: id.Name, Identity: id, Total: total})
 	seen, size := 0, int64(-1)
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
@@ -45,6 +49,10 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 			} else if len(recs) > seen {
 				fresh := recs[seen:]
 				seen = len(recs)
+				if now := event.PlannedGames(id, recs); now != total {
+					total = now
+					h.Observe(event.Replanned{Total: total})
+				}
 				for _, rec := range fresh {
 					if !rec.IsGame() {
 						continue

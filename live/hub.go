@@ -103,6 +103,12 @@ type moveDelta struct {
 	Forbidden [][2]int `json:"forbidden"`
 }
 
+// progress is the count of games when the number planned changes.
+type progress struct {
+	Total    int `json:"total"`
+	Finished int `json:"finished"`
+}
+
 func (h *Hub) apply(it item) {
 	h.mu.Lock()
 	s := h.state
@@ -110,7 +116,7 @@ func (h *Hub) apply(it item) {
 	switch u := it.u.(type) {
 	case event.Began:
 		if u.Identity != nil {
-			s.begin(u.Identity, u.Total, u.Finished)
+			s.begin(u.Identity, u.Total, u.Finished, u.Done)
 		}
 		s.Live = !h.fromFiles.Load()
 		if s.Live && s.Started.IsZero() {
@@ -119,10 +125,17 @@ func (h *Hub) apply(it item) {
 		msg = &message{Type: "state", Data: s}
 	case event.GameStarted:
 		msg = &message{Type: "started", Data: s.started(u, it.at)}
+	case event.OpeningPlaced:
+		if d := s.opened(u, it.at); d != nil {
+			msg = &message{Type: "move", Data: d}
+		}
 	case event.MovePlayed:
 		if d := s.moved(u, it.at); d != nil {
 			msg = &message{Type: "move", Data: d}
 		}
+	case event.Replanned:
+		s.Total = u.Total
+		msg = &message{Type: "progress", Data: progress{Total: s.Total, Finished: s.Finished}}
 	case event.GameFinished:
 		msg = &message{Type: "finished", Data: s.finished(u.Record)}
 	case event.StandingsUpdated:

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/results/rating"
@@ -93,14 +94,15 @@ type Game struct {
 }
 
 // Move is one stone: x, y from the top left (0-based), its colour, and the
-// think time.
+// think time; Captured are the stones it removed (pente), as [x, y].
 type Move struct {
-	X       int    `json:"x"`
-	Y       int    `json:"y"`
-	Color   string `json:"color"`
-	ThinkMS int64  `json:"think_ms"`
-	Opening bool   `json:"opening,omitempty"`
-	Refused bool   `json:"refused,omitempty"`
+	X        int      `json:"x"`
+	Y        int      `json:"y"`
+	Color    string   `json:"color"`
+	ThinkMS  int64    `json:"think_ms"`
+	Opening  bool     `json:"opening,omitempty"`
+	Refused  bool     `json:"refused,omitempty"`
+	Captured [][2]int `json:"captured,omitempty"`
 }
 
 // GameSummary is a finished game.
@@ -156,8 +158,10 @@ func newState() *State {
 		records: map[gameKey]*record.Record{}}
 }
 
-// begin takes the event's identity.
-func (s *State) begin(id *event.Identity, total, finished int) {
+// begin takes the event's identity, and the games a continued event
+// finished before this run (done: the journal's records), so that the page
+// lists every game of the event and every entrant's ABOUT.
+func (s *State) begin(id *event.Identity, total, finished int, done []*record.Record) {
 	s.Kind, s.Name, s.Rule, s.Size = id.Kind, id.Name, id.Rule, id.Size
 	s.Procedure, s.Pairing = id.OpeningProcedure, id.Pairing
 	if id.Pairing == "swiss" {
@@ -177,6 +181,38 @@ func (s *State) begin(id *event.Identity, total, finished int) {
 	if id.Match != nil && id.Match.SPRT != nil {
 		t := id.Match.SPRT
 		s.sprt = &rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
+	}
+	s.Games, s.records, s.order = s.Games[:0], map[gameKey]*record.Record{}, nil
+	for _, rec := range done {
+		if rec.IsGame() {
+			s.keep(rec)
+		}
+	}
+	s.Match = nil
+	if id.Kind == event.KindMatch && len(done) > 0 {
+		s.tally(id, done)
+	}
+}
+
+// tally counts a continued match's journaled games into its encounters'
+// views, game by game as the match counted them (each point of the plots
+// as it was).
+func (s *State) tally(id *event.Identity, done []*record.Record) {
+	m, err := event.Tally(id)
+	if err != nil {
+		return
+	}
+	if id.Match.Shard != "" {
+		if m.Shard, err = arbiter.ParseShard(id.Match.Shard); err != nil {
+			return
+		}
+	}
+	for _, rec := range done {
+		games, _ := m.Replay([]*record.Record{rec}) // the event has checked the journal against the schedule
+		for _, g := range games {
+			e := g.Encounter
+			s.counted(matchCount{First: e.First, Second: e.Second, WDL: e.WDL, Penta: e.Penta, Decision: e.Decision})
+		}
 	}
 }
 
@@ -199,26 +235,51 @@ func (s *State) running(round, number int) *Game {
 // moved adds a stone (and the opening stones before it) to a running game
 // and returns what a page that has the game needs to catch up; nil when the
 // game is not known (the page joined after it began: the next snapshot has
-// it).
+// it). The engine's lines are named with the engine that wrote them.
 func (s *State) moved(m event.MovePlayed, at time.Time) *moveDelta {
 	g := s.running(m.Round, m.Number)
 	if g == nil {
 		return nil
 	}
+	mover := g.Black
+	if m.Move.Color == rules.White {
+		mover = g.White
+	}
+	notes := make([]string, len(m.Notes))
+	for i, n := range m.Notes {
+		notes[i] = mover + ": " + n
+	}
+	return s.placed(g, append(slices.Clip(m.Before), m.Move), m.Black, m.White, m.Timed, notes, at)
+}
+
+// opened puts a game's opening stones on its board before anyone moves.
+func (s *State) opened(o event.OpeningPlaced, at time.Time) *moveDelta {
+	g := s.running(o.Round, o.Number)
+	if g == nil || len(o.Stones) == 0 {
+		return nil
+	}
+	return s.placed(g, o.Stones, o.Black, o.White, o.Timed, nil, at)
+}
+
+// placed adds stones and an engine's lines to a running game and returns
+// the delta for the pages.
+func (s *State) placed(g *Game, stones []record.Move, black, white time.Duration, timed bool, notes []string, at time.Time) *moveDelta {
 	before, msgs := len(g.Moves), len(g.Messages)
-	for _, mv := range m.Before {
+	for _, mv := range stones {
 		g.Moves = append(g.Moves, moveOf(mv))
 	}
-	g.Moves = append(g.Moves, moveOf(m.Move))
-	g.BlackMS, g.WhiteMS = clockMS(m.Black, m.Timed), clockMS(m.White, m.Timed)
+	g.BlackMS, g.WhiteMS = clockMS(black, timed), clockMS(white, timed)
 	g.AtMS = at.UnixMilli()
-	g.ToMove = m.Move.Color.Opponent().String()
-	g.Messages = append(g.Messages, m.Notes...)
-	d := &moveDelta{Round: g.Round, Number: g.Number, Moves: g.Moves[before:], Stones: len(g.Moves), Messages: m.Notes}
+	g.ToMove = stones[len(stones)-1].Color.Opponent().String()
+	if notes == nil {
+		notes = []string{}
+	}
+	g.Messages = append(g.Messages, notes...)
+	d := &moveDelta{Round: g.Round, Number: g.Number, Moves: g.Moves[before:], Stones: len(g.Moves), Messages: notes}
 	if over := len(g.Messages) - maxMessages; over > 0 {
 		g.Messages = slices.Delete(g.Messages, 0, over)
 	}
-	if msgs+len(m.Notes) > maxMessages {
+	if msgs+len(notes) > maxMessages {
 		d.Messages = g.Messages // the page's list is cut too: send it whole
 	}
 	g.Forbidden = nil
@@ -231,8 +292,12 @@ func (s *State) moved(m event.MovePlayed, at time.Time) *moveDelta {
 
 // moveOf is a record's stone as the page draws it.
 func moveOf(m record.Move) Move {
-	return Move{X: m.Point.X, Y: m.Point.Y, Color: m.Color.String(), ThinkMS: m.Think.Milliseconds(), Opening: m.Opening,
+	mv := Move{X: m.Point.X, Y: m.Point.Y, Color: m.Color.String(), ThinkMS: m.Think.Milliseconds(), Opening: m.Opening,
 		Refused: m.Refused != "" || m.Raw != ""}
+	for _, c := range m.Captured {
+		mv.Captured = append(mv.Captured, [2]int{c.X, c.Y})
+	}
+	return mv
 }
 
 func clockMS(d time.Duration, timed bool) int64 {
@@ -269,6 +334,13 @@ func forbiddenPoints(size int, moves []Move) [][2]int {
 // finished moves a game from the running list to the finished ones.
 func (s *State) finished(rec *record.Record) GameSummary {
 	s.Running = slices.DeleteFunc(s.Running, func(g *Game) bool { return g.Round == rec.Round && g.Number == rec.Game })
+	s.Finished++
+	return s.keep(rec)
+}
+
+// keep lists a finished game, keeps its record for replay, and takes the
+// ABOUT answers of its engines.
+func (s *State) keep(rec *record.Record) GameSummary {
 	sum := summaryOf(rec)
 	s.Games = append(s.Games, sum)
 	if over := len(s.Games) - maxGames; over > 0 {
@@ -285,7 +357,6 @@ func (s *State) finished(rec *record.Record) GameSummary {
 		}
 		s.order = slices.Delete(s.order, 0, over)
 	}
-	s.Finished++
 	if !rec.Start.IsZero() && (s.Started.IsZero() || rec.Start.Before(s.Started)) {
 		s.Started = rec.Start // a continued event began with its first game
 	}
@@ -400,7 +471,9 @@ func (s *State) record(round, number int) (*record.Record, error) {
 	return nil, fmt.Errorf("game %d of round %d is not kept in memory", number, round)
 }
 
-// Replay is a finished game as the page replays it.
+// Replay is a finished game as the page replays it. Five is the winning
+// row of a game won by one (end "five"), as [x, y] points, for the page to
+// mark on the last position.
 type Replay struct {
 	GameSummary
 	Rule       string   `json:"rule"`
@@ -409,11 +482,12 @@ type Replay struct {
 	WhiteAbout string   `json:"white_about,omitempty"`
 	Moves      []Move   `json:"moves"`
 	Messages   []string `json:"messages"`
+	Five       [][2]int `json:"five,omitempty"`
 }
 
 func replayOf(rec *record.Record) Replay {
 	r := Replay{GameSummary: summaryOf(rec), Rule: rec.Rule, Size: rec.Size, BlackAbout: rec.BlackAbout,
-		WhiteAbout: rec.WhiteAbout, Moves: []Move{}, Messages: rec.Messages}
+		WhiteAbout: rec.WhiteAbout, Moves: []Move{}, Messages: rec.Messages, Five: winningRow(rec)}
 	for _, m := range rec.Moves {
 		r.Moves = append(r.Moves, moveOf(m)) // refused stones too, marked: the page draws them as rings
 	}
@@ -421,4 +495,43 @@ func replayOf(rec *record.Record) Replay {
 		r.Messages = []string{}
 	}
 	return r
+}
+
+// winningRow is the row of five (or more) the winner's last stone made, on
+// the final board (captured stones removed); nil when the game was not won
+// by a row or the record does not show one.
+func winningRow(rec *record.Record) [][2]int {
+	if rec.End != record.Five || rec.Winner == rules.Empty || len(rec.Moves) == 0 {
+		return nil
+	}
+	b, err := rules.NewBoard(rec.Size)
+	if err != nil {
+		return nil
+	}
+	for _, m := range rec.Moves {
+		if m.Refused != "" || m.Raw != "" || !b.In(m.Point) {
+			continue
+		}
+		b.Set(m.Point, m.Color)
+		for _, c := range m.Captured {
+			if b.In(c) {
+				b.Set(c, rules.Empty)
+			}
+		}
+	}
+	last := rec.Moves[len(rec.Moves)-1]
+	if last.Color != rec.Winner || b.At(last.Point) != rec.Winner {
+		return nil
+	}
+	var best [][2]int
+	for _, d := range []rules.Point{{X: 1}, {Y: 1}, {X: 1, Y: 1}, {X: 1, Y: -1}} {
+		if n := b.Line(last.Point, d, rec.Winner); n >= 5 && n > len(best) {
+			back := b.Run(last.Point, rules.Point{X: -d.X, Y: -d.Y}, rec.Winner)
+			best = best[:0]
+			for i := -back; i < n-back; i++ {
+				best = append(best, [2]int{last.Point.X + i*d.X, last.Point.Y + i*d.Y})
+			}
+		}
+	}
+	return best
 }

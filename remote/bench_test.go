@@ -69,7 +69,8 @@ func BenchmarkMove(b *testing.B) {
 		if missing := g.WaitEntrants(ctx); len(missing) > 0 {
 			b.Fatalf("the client did not connect: %s", log.String())
 		}
-		e, err := engine.Start(engine.Spec{Name: "far", Command: "builtin:relay", Args: []string{"far"}, Env: g.RelayEnv()})
+		e, err := engine.Start(engine.Spec{Name: "far", Command: "builtin:relay", Args: []string{"far"},
+			Inherit: func() (*os.File, error) { return g.RelayFile("far") }})
 		if err != nil {
 			b.Fatal(err)
 		}

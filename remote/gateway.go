@@ -3,10 +3,7 @@ package remote
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"crypto/subtle"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
@@ -40,19 +38,17 @@ type Settings struct {
 }
 
 // Gateway is an event's server for remote entrants: the TLS WebSocket
-// endpoint clients connect to, and the unix socket the relays connect to.
-// The socket is in the abstract namespace, not a file: an unconfined engine
-// gets a private /tmp (engine/tmpfs.go), through which a socket file there
-// cannot be reached; a relay proves itself with the secret in its
-// environment.
+// endpoint clients connect to, and one socket pair per relay. A relay gets
+// its end of the pair as an inherited descriptor (RelayFile): there is no
+// address to connect to and no secret in an environment or a file, so no
+// other process of the machine (an unconfined local engine reading
+// /proc/PID/environ, say) can speak for a relay and drive a remote
+// entrant's engine.
 type Gateway struct {
 	set         Settings
-	secret      string
-	sock        string // the relays' socket, "@arena-gateway-…"
 	fingerprint string
 	addr        string
 	srv         *http.Server
-	relays      net.Listener
 
 	mu       sync.Mutex
 	hashes   map[string]string // token hashes, reread when the file changes
@@ -65,13 +61,6 @@ type Gateway struct {
 	done     chan struct{} // closed by Close
 	wg       sync.WaitGroup
 }
-
-// Relay environment: where a relay finds its gateway, and the secret that
-// proves it was started by the arbiter.
-const (
-	envSocket = "ARENA_RELAY_SOCKET"
-	envSecret = "ARENA_RELAY_SECRET"
-)
 
 // Start opens the gateway. Remote entrants without a token get one, told
 // through Notice (the only time it is shown).
@@ -92,21 +81,13 @@ func Start(set Settings) (*Gateway, error) {
 	if err != nil {
 		return nil, err
 	}
-	sec := make([]byte, 32)
-	rand.Read(sec)
-	g := &Gateway{set: set, secret: hex.EncodeToString(sec), fingerprint: fp,
+	g := &Gateway{set: set, fingerprint: fp,
 		sessions: map[string]*session{}, streams: map[uint64]*stream{}, done: make(chan struct{})}
 	if err := g.reloadTokens(); err != nil {
 		return nil, err
 	}
-	g.sock = "@arena-gateway-" + hex.EncodeToString(sec[:8])
-	g.relays, err = net.Listen("unix", g.sock)
-	if err != nil {
-		return nil, err
-	}
 	ln, err := net.Listen("tcp", set.Listen)
 	if err != nil {
-		g.relays.Close()
 		return nil, fmt.Errorf("remote: listen: %w", err)
 	}
 	g.addr = ln.Addr().String()
@@ -115,9 +96,8 @@ func Start(set Settings) (*Gateway, error) {
 	mux.HandleFunc("/connect", g.connect)
 	g.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, MaxHeaderBytes: 8 << 10,
 		ErrorLog: log.New(io.Discard, "", 0), IdleTimeout: 30 * time.Second} // a flood of failed handshakes is not news
-	g.wg.Add(3)
+	g.wg.Add(2)
 	go func() { defer g.wg.Done(); g.srv.Serve(tl) }()
-	go func() { defer g.wg.Done(); g.acceptRelays() }()
 	go func() { defer g.wg.Done(); g.watchTokens() }()
 	set.Notice(fmt.Sprintf("remote: listening on https://%s/connect, certificate sha256 %s", g.addr, fp))
 	return g, nil
@@ -129,9 +109,37 @@ func (g *Gateway) Addr() string { return g.addr }
 // Fingerprint is the hex SHA-256 of the server's certificate.
 func (g *Gateway) Fingerprint() string { return g.fingerprint }
 
-// RelayEnv is the environment a relay needs to reach this gateway.
-func (g *Gateway) RelayEnv() []string {
-	return []string{envSocket + "=" + g.sock, envSecret + "=" + g.secret}
+// RelayFile makes a socket pair for one relay of entrant name, serves the
+// gateway's end and returns the relay's, which the relay process inherits
+// as descriptor 3 (engine.Spec.Inherit; the caller closes its copy once
+// the relay started). Each relay process gets a pair of its own: the one
+// connection it will ever have, made by its parent.
+func (g *Gateway) RelayFile(name string) (*os.File, error) {
+	if !contains(g.set.Entrants, name) {
+		return nil, fmt.Errorf("remote: %q is not a remote entrant", name)
+	}
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("remote: relay socket: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "gateway"), os.NewFile(uintptr(fds[1]), "relay "+name)
+	c, err := net.FileConn(ours)
+	ours.Close() // c holds its own descriptor
+	if err != nil {
+		theirs.Close()
+		return nil, fmt.Errorf("remote: relay socket: %w", err)
+	}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		c.Close()
+		theirs.Close()
+		return nil, errors.New("remote: the gateway is closed")
+	}
+	g.wg.Add(1)
+	g.mu.Unlock()
+	go func() { defer g.wg.Done(); g.serveRelay(c, name) }()
+	return theirs, nil
 }
 
 // Over marks the event as finished: Close then tells the clients so, and
@@ -173,7 +181,6 @@ func (g *Gateway) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	g.srv.Shutdown(ctx)
-	g.relays.Close()
 	g.wg.Wait()
 	return nil
 }
@@ -293,40 +300,18 @@ func (g *Gateway) ended(s *session) bool {
 	return true
 }
 
-func (g *Gateway) acceptRelays() {
-	for {
-		c, err := g.relays.Accept()
-		if err != nil {
-			return
-		}
-		g.wg.Add(1)
-		go func() { defer g.wg.Done(); g.serveRelay(c) }()
-	}
-}
-
-// serveRelay runs one relay: its first line names the entrant and proves
-// it with the secret; then every line is the arbiter's.
-func (g *Gateway) serveRelay(c net.Conn) {
+// serveRelay runs the relay of entrant name at the other end of c: every
+// line it sends is the arbiter's.
+func (g *Gateway) serveRelay(c net.Conn, name string) {
 	defer c.Close()
 	r := bufio.NewReaderSize(c, 4096)
-	c.SetReadDeadline(time.Now().Add(helloTimeout))
-	hello, err := readLine(r, 1024)
-	if err != nil {
-		return
-	}
-	c.SetReadDeadline(time.Time{})
-	f := strings.SplitN(hello, " ", 3) // HELLO SECRET NAME (a name may hold spaces)
-	if len(f) != 3 || f[0] != "HELLO" || subtle.ConstantTimeCompare([]byte(f[1]), []byte(g.secret)) != 1 || !contains(g.set.Entrants, f[2]) {
-		fmt.Fprintf(c, "X 1 arena relay: refused by the gateway\n")
-		return
-	}
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
 		return
 	}
 	g.next++
-	st := &stream{g: g, id: g.next, entrant: f[2], relay: c}
+	st := &stream{g: g, id: g.next, entrant: name, relay: c}
 	st.mu.Lock() // before a session can find it
 	g.streams[st.id] = st
 	s := g.sessions[st.entrant]

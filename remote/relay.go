@@ -9,11 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // RelayMain is `arena engine relay NAME`: the local process the arbiter
-// runs for remote entrant NAME. Its stdin goes to the gateway (found
-// through the environment the event gives it) and on to the remote
+// runs for remote entrant NAME. Its stdin goes to the gateway (the socket
+// it inherits as descriptor 3, Gateway.RelayFile) and on to the remote
 // engine; the engine's output comes back on its stdout, its stderr on its
 // stderr. When the remote engine ends, the relay ends the same way; when
 // the entrant forfeits by disconnection, it exits with ExitDisconnect.
@@ -22,23 +24,20 @@ func RelayMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "arena engine relay: want the remote entrant's name (the event runs this, not a person)")
 		return 2
 	}
-	sock, secret := os.Getenv(envSocket), os.Getenv(envSecret)
-	if sock == "" || secret == "" {
-		fmt.Fprintf(os.Stderr, "arena engine relay: no gateway (%s is not set)\n", envSocket)
+	// Not dumpable: a process of the same user (an unconfined engine) may
+	// neither trace it nor read its /proc files.
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	f := os.NewFile(3, "gateway")
+	conn, err := net.FileConn(f)
+	f.Close()
+	c, ok := conn.(*net.UnixConn)
+	if err != nil || !ok {
+		fmt.Fprintln(os.Stderr, "arena engine relay: no gateway (descriptor 3 is not the event's socket; the event runs this, not a person)")
 		return 2
-	}
-	c, err := net.Dial("unix", sock)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "arena engine relay: %v\n", err)
-		return 1
-	}
-	if _, err := fmt.Fprintf(c, "HELLO %s %s\n", secret, args[0]); err != nil {
-		fmt.Fprintf(os.Stderr, "arena engine relay: %v\n", err)
-		return 1
 	}
 	go func() {
 		io.Copy(c, os.Stdin)
-		c.(*net.UnixConn).CloseWrite()
+		c.CloseWrite()
 	}()
 	r := bufio.NewReaderSize(c, 64<<10)
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)

@@ -97,6 +97,12 @@ func (st *stream) attach(s *session) {
 	if st.over || st.sess == s {
 		return // ended, or attached already
 	}
+	// A session replaced by a newer one (the entrant connected again
+	// without closing the old connection) left as surely as one that
+	// dropped: it counts, or reconnecting would be a free restart.
+	if st.sess != nil && st.counted() {
+		return
+	}
 	if st.grace != nil {
 		st.grace.Stop()
 		st.grace = nil
@@ -137,12 +143,8 @@ func (st *stream) away(counts bool) {
 	if st.over {
 		return
 	}
-	if counts && st.t.size > 0 {
-		st.disconnects++
-		if st.disconnects > st.g.set.MaxDisconnects {
-			st.forfeit(fmt.Sprintf("%s disconnected %d times in one game, at most %d are allowed", st.entrant, st.disconnects, st.g.set.MaxDisconnects))
-			return
-		}
+	if counts && st.counted() {
+		return
 	}
 	if st.t.want == startAnswer {
 		st.t.answeredForAbsent()
@@ -156,6 +158,20 @@ func (st *stream) away(counts bool) {
 			st.forfeit(fmt.Sprintf("%s stayed away longer than %v", st.entrant, grace))
 		}
 	})
+}
+
+// counted counts a disconnection during a game (st.mu held) and reports
+// whether it was one too many: the stream is then forfeited.
+func (st *stream) counted() bool {
+	if st.t.size == 0 {
+		return false
+	}
+	st.disconnects++
+	if st.disconnects > st.g.set.MaxDisconnects {
+		st.forfeit(fmt.Sprintf("%s disconnected %d times in one game, at most %d are allowed", st.entrant, st.disconnects, st.g.set.MaxDisconnects))
+		return true
+	}
+	return false
 }
 
 // forfeit ends the relay with ExitDisconnect (st.mu held).

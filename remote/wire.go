@@ -35,8 +35,6 @@ const (
 	idleTimeout = 20 * time.Second
 	// writeTimeout bounds one write to the network.
 	writeTimeout = 10 * time.Second
-	// helloTimeout bounds a relay's first line.
-	helloTimeout = 5 * time.Second
 )
 
 // Close codes of a session the gateway ends for good: the client stops

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -57,6 +58,31 @@ func TestDemoConfigRunsAndResumes(t *testing.T) {
 	recs, err := journal.Read(filepath.Join(dir, "out", "demo", "journal.jsonl"))
 	if err != nil || len(recs) != 12 {
 		t.Fatalf("journal: %v, %d records", err, len(recs))
+	}
+	// A demo shows what standings mean: every entrant its own place, on
+	// points alone, the same on every machine (fixed depths and seeds).
+	b, err := os.ReadFile(filepath.Join(dir, "out", "demo", "standings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Standings []struct {
+			Rank   int     `json:"rank"`
+			RankTo int     `json:"rank_to"`
+			Name   string  `json:"name"`
+			Points float64 `json:"points"`
+		} `json:"standings"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range st.Standings {
+		got = append(got, fmt.Sprintf("%d-%d %s %g", s.Rank, s.RankTo, s.Name, s.Points))
+	}
+	want := []string{"1-1 search 6", "2-2 search-d2 4", "3-3 greedy 2", "4-4 random 0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("demo standings %q, want %q", got, want)
 	}
 }
 
@@ -226,7 +252,9 @@ func TestStandingsRebuildFromTheJournal(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	before, _ := os.ReadFile(filepath.Join(out, "standings.json"))
+	page, _ := os.ReadFile(filepath.Join(out, "index.html"))
 	os.Remove(filepath.Join(out, "standings.json"))
+	os.Remove(filepath.Join(out, "index.html"))
 	os.RemoveAll(filepath.Join(out, "games"))
 	if o, errOut, code := runArena(t, "standings", out); code != 0 {
 		t.Fatalf("standings: %d %s %s", code, o, errOut)
@@ -241,6 +269,10 @@ func TestStandingsRebuildFromTheJournal(t *testing.T) {
 	}
 	if !json.Valid(after) {
 		t.Errorf("rebuilt standings.json is not JSON:\n%s", after)
+	}
+	// The page too: every file a run writes is rebuilt.
+	if rebuilt, err := os.ReadFile(filepath.Join(out, "index.html")); err != nil || len(page) == 0 || !bytes.Equal(page, rebuilt) {
+		t.Errorf("index.html not rebuilt as the run wrote it (%v):\n%s\n---\n%s", err, page, rebuilt)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -266,14 +267,34 @@ func TestSPRTAcrossShards(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("one process: exit %d\n%s%s", code, wo, we)
 	}
-	decision := regexp.MustCompile(`SPRT: H[01] accepted after \d+ games`)
-	if a, b := decision.FindString(mo), decision.FindString(wo); a == "" || a != b {
-		t.Errorf("merge decided %q, one process %q\n%s", a, b, mo)
+	// The same verdict; and after the same games wherever the batch holds
+	// every game the one process counted. Which games a shard plays before
+	// it hears of the decision depends on timing: a game of that prefix
+	// left unplayed moves the merge's decision to a later game, never
+	// elsewhere.
+	decision := regexp.MustCompile(`SPRT: (H[01]) accepted after (\d+) games`)
+	a, b := decision.FindStringSubmatch(mo), decision.FindStringSubmatch(wo)
+	if a == nil || b == nil || a[1] != b[1] {
+		t.Fatalf("merge decided %q, one process %q\n%s", a, b, mo)
+	}
+	recs := mustJournal(t, filepath.Join(batch, "journal.jsonl"))
+	played := map[int]bool{}
+	for _, r := range recs {
+		played[r.Game] = true
+	}
+	whole, _ := strconv.Atoi(b[2])
+	prefix := true
+	for g := 1; g <= whole; g++ {
+		prefix = prefix && played[g]
+	}
+	merged, _ := strconv.Atoi(a[2])
+	if prefix && merged != whole || merged < whole {
+		t.Errorf("merge decided after %d games, one process after %d (the batch holds all of its first %d: %v)\n%s", merged, whole, whole, prefix, mo)
 	}
 	if !regexp.MustCompile(`\d+ games played after the decision`).MatchString(mo) {
 		t.Errorf("the merge does not count the games after the decision:\n%s", mo)
 	}
-	if n := len(mustJournal(t, filepath.Join(batch, "journal.jsonl"))); n >= 100 {
+	if n := len(recs); n >= 100 {
 		t.Errorf("the shards played %d games: they did not stop", n)
 	}
 }
@@ -340,5 +361,28 @@ func TestMergeRefusesShardsOfDifferentMatches(t *testing.T) {
 	// The same shard run with another command is refused by its folder.
 	if o, e, code := runArena(t, batchArgs(batch, "-shard", "0/2", "-seed", "8")...); code == 0 || !strings.Contains(e, "shard-0-of-2 holds a different match") {
 		t.Errorf("shard 0 again with another seed: exit %d\n%s%s", code, o, e)
+	}
+}
+
+// arena match -sample with a relative file and no -shard writes the
+// samples into the match folder, beside its journal, not into the current
+// directory; the summary says where.
+func TestMatchSamplesGoIntoTheMatchFolder(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m")
+	name := fmt.Sprintf("samples-%d.csv", os.Getpid())
+	stdout, errOut, code := runArena(t, "match", "-games", "2", "-tc", "0", "-rule", "freestyle", "-size", "9", "-out", out,
+		"-sample", "file="+name, "builtin:greedy", "builtin:random seed=1")
+	defer os.Remove(name) // the old behaviour's file, if any
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if _, err := os.Stat(name); err == nil {
+		t.Errorf("samples written into the current directory")
+	}
+	if b, err := os.ReadFile(filepath.Join(out, name)); err != nil || len(b) == 0 {
+		t.Errorf("no samples in the match folder: %v", err)
+	}
+	if !strings.Contains(stdout, "samples written to "+filepath.Join(out, name)) {
+		t.Errorf("the summary does not say where the samples are:\n%s", stdout)
 	}
 }

@@ -19,31 +19,40 @@ import (
 	"gomoku-arena/rules"
 )
 
-// A drop-in for c-gomoku-cli (github.com/nkg114mc/c-gomoku-cli): `arena
-// gomoku-cli ARGS...`, or the arena binary installed under the name
-// c-gomoku-cli, accepts that tool's command line so an author's scripts run
-// unchanged, and plays the match with this arbiter (matchPlan in match.go).
+// A drop-in for c-gomoku-cli (github.com/dhbloo/c-gomoku-cli, the fork of
+// nkg114mc's that is maintained): `arena gomoku-cli ARGS...`, or the arena
+// binary installed under the name c-gomoku-cli, accepts that tool's command
+// line so an author's scripts run unchanged, and plays the match with this
+// arbiter (matchPlan in match.go): the same games in the same order with
+// the same colours (arbiter.StyleCGomokuCli), its lines on stdout (cliView)
+// and its -sgf, -pgn and -msg files (record.WriteCGomokuCliSGF, ...).
+// docs/gomoku-cli.md says what matches and what still differs, and
+// scripts/compare-c-gomoku-cli.sh checks it against the real tool.
 //
 // Meanings follow c-gomoku-cli's README and option parser:
 //   - tc=MATCH/TURN+INC in seconds (fractions allowed); TURN defaults to
 //     MATCH, INC to 0; MATCH 0 means no match clock. tolerance= is seconds
 //     (default 3). maxmemory= is bytes (default 350 MiB, 367001600, sent as
-//     INFO max_memory); thread= defaults to 1 (INFO thread_num); depth= and
+//     INFO max_memory); thread= is sent as INFO thread_num, and without it
+//     none is sent, as c-gomoku-cli does; depth= and
 //     nodes= become INFO max_depth and max_node; option.KEY=VAL is sent as
 //     INFO KEY VAL before every game.
 //   - -each sets options for every engine and, as in c-gomoku-cli, wins over
 //     an engine's own setting (option.* lines are added to the engine's).
 //   - -games N per pair of engines; -rounds R repeats the schedule; round
 //     robin by default, -gauntlet pairs the first engine with each other.
-//     Colours alternate game by game within a pair.
-//   - -repeat plays each opening twice with the engines swapped (game
-//     pairs); without it every game takes the next opening.
-//   - -transform: every pass through the opening list uses the next of the
-//     8 board symmetries.
-//   - -openings file=F type=offset|pos order=sequential|random srand=N
+//     Game n of the run takes opening n; in a pair's even games of every
+//     round its first engine plays the first move after the opening (White
+//     after an odd number of stones), in its odd games the other.
+//   - -repeat: games 2k and 2k+1 of the run share an opening; without it
+//     every game takes the next opening.
+//   - -transform: pass p through the opening list uses c-gomoku-cli's
+//     symmetry p mod 8, in its order.
+//   - -openings file=F type=offset|pos order=sequential|random srand=N:
+//     random is c-gomoku-cli's shuffle with its generator seeded by srand
 //     (srand 0: a seed from the clock, printed).
-//   - -sprt elo0= elo1= alpha= beta=: logistic Elo over single games (the
-//     trinomial model), c-gomoku-cli's own; elo0 defaults to 0, alpha and
+//   - -sprt elo0= elo1= alpha= beta=: c-gomoku-cli's own test (logistic Elo
+//     over single games, its approximate LLR); elo0 defaults to 0, alpha and
 //     beta to 0.05.
 //   - -loseonly (with -gauntlet): -pgn, -sgf and -msg keep only the games the
 //     first engine lost.
@@ -64,16 +73,15 @@ import (
 //   - without tc the engines are not told "timeout_turn 0", which the
 //     protocol defines as "play instantly".
 //
-// Differences to know: an engine without name= is named after its command's
-// file (not its ABOUT reply); each engine process runs in its own fresh
-// temporary directory, not in the folder of its command; -pgn writes the
-// results-only PGN the rating tools read, without invented chess moves;
-// files get games in the order they finish; -draw and -resign (score
-// adjudication) are accepted and ignored, as the protocol has no score;
-// -log (and -debug, which also prints the engines' messages after every
-// game) appends every line to and from the engines to one file,
-// c-gomoku-cli.log, each line with the time, the engine's name and its
-// process id, where c-gomoku-cli writes one file per thread.
+// Differences to know: an engine without name= is named by its ABOUT
+// reply, asked before the match; each engine process runs in its own fresh
+// temporary directory, not in the folder of its command; files get games in
+// the order they finish; -draw and -resign (score adjudication) are
+// accepted and ignored, as the protocol has no score; -log (and -debug,
+// which also prints the engines' messages after every game) appends every
+// line to and from the engines to one file, c-gomoku-cli.log, each line
+// with the time, the engine's name and its process id, where c-gomoku-cli
+// writes one file per thread. docs/gomoku-cli.md has the full list.
 
 // cliLog is the transcript file of -log and -debug.
 const cliLog = "c-gomoku-cli.log"
@@ -116,6 +124,10 @@ func runGomokuCli(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := p.validate(); err != nil {
+		return err
+	}
+	p.CLI.askAbout(p)
 	return p.play(stdout, stderr)
 }
 
@@ -248,7 +260,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 						return nil, usage("-openings: %v", err)
 					}
 				case "srand":
-					if suite.Seed, err = strconv.ParseUint(val, 10, 64); err != nil {
+					if suite.Seed, err = cliSrand(val); err != nil {
 						return nil, usage("-openings srand=%q: not a whole number", val)
 					}
 				default:
@@ -264,7 +276,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		case "-sprt":
 			var vals []string
 			i, vals = values(i)
-			s, err := parseSPRT(strings.Join(vals, " "), " ", rating.ModelTrinomial)
+			s, err := parseSPRT(strings.Join(vals, " "), " ", rating.ModelCGomokuCli)
 			if err != nil {
 				return nil, usage("-sprt: %v", err)
 			}
@@ -290,8 +302,9 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
-	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), ScoreLines: true, Debug: debug}
+	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CLI: &cliRun{openings: openFile, openingType: openType}, Debug: debug}
 	p.PGN, p.SGF, p.Msg, p.Sample = pgn, sgf, msg, sampling
+	p.FileStyle, p.RuleCode = arbiter.StyleCGomokuCli, cliRuleCode(rule)
 	if transcript {
 		p.Log = cliLog
 	}
@@ -306,18 +319,23 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 			return nil, usage("engine %d: %v", i+1, err)
 		}
 		p.Entrants = append(p.Entrants, ent)
+		p.CLI.engines = append(p.CLI.engines, e)
 	}
 	event.UniqueNames(p.Entrants)
 	if trans {
 		suite.Transform = arbiter.TransformCycle
 	}
-	suite.Pairs = repeat
+	suite.Pairs, suite.Style = repeat, arbiter.StyleCGomokuCli
 	if err := suite.Validate(); err != nil {
 		return nil, usage("-openings: %v", err)
 	}
 	p.Suite = suite
-	if err := p.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
-		return nil, err
+	// Without a file every game starts on the empty board, as in
+	// c-gomoku-cli: not the rule's default openings (renju's 26).
+	if openFile != "" {
+		if err := p.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -343,9 +361,67 @@ func cliRule(s string) (rules.Rule, error) {
 	return rules.ByName(s)
 }
 
+// cliRun is what a c-gomoku-cli command line needs beyond the match plan.
+type cliRun struct {
+	openings    string         // -openings file=, for "Load opening file"
+	openingType string         // -openings type=
+	engines     []*cliEngine   // per entrant, as given (-each applied)
+	about       []engine.About // per entrant: its answer to ABOUT before the match
+}
+
+// askAbout starts every engine once before the match and asks it ABOUT,
+// as c-gomoku-cli does when it starts an engine: an engine without name=
+// takes the name it answers (names shared are then told apart as
+// event.UniqueNames does), and the answers are what the "Load engine" lines
+// show. An engine that does not answer keeps its program's name; its
+// games will say what is wrong with it.
+func (c *cliRun) askAbout(p *matchPlan) {
+	c.about = make([]engine.About, len(p.Entrants))
+	for i := range p.Entrants {
+		spec := p.Entrants[i].Spec
+		e, err := engine.Start(spec)
+		if err != nil {
+			continue
+		}
+		a, err := e.About(time.Now().Add(p.Entrants[i].Clock.Tolerance + time.Second))
+		e.Close()
+		if err != nil {
+			continue
+		}
+		c.about[i] = a
+		if c.engines[i].name == "" && a.Name != "" {
+			p.Entrants[i].Spec.Name = a.Name
+		}
+	}
+	event.UniqueNames(p.Entrants)
+}
+
+// cliSrand reads srand= as c-gomoku-cli's atoll does, for the same
+// shuffle: a negative number is its two's complement, and one beyond the
+// 64-bit signed range saturates. Anything but a decimal number is an error.
+func cliSrand(s string) (uint64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		err = nil // n is already the saturated value
+	}
+	return uint64(n), err
+}
+
+// cliRuleCode is the rule's c-gomoku-cli number, for its SGF's RU: 0, 1,
+// 4, and the codes cliRule reads as extensions; the rule's name for a rule
+// that has no number.
+func cliRuleCode(r rules.Rule) string {
+	for _, code := range []string{"0", "1", "4", "8", "9"} {
+		if c, err := cliRule(code); err == nil && c.Name() == r.Name() {
+			return code
+		}
+	}
+	return r.Name()
+}
+
 // parseCliEngine reads one -engine or -each block.
 func parseCliEngine(vals []string) (*cliEngine, error) {
-	e := &cliEngine{tolerance: 3 * time.Second, threads: 1, mem: 367001600, set: map[string]bool{}}
+	e := &cliEngine{tolerance: 3 * time.Second, mem: 367001600, set: map[string]bool{}}
 	for _, v := range vals {
 		k, val, ok := strings.Cut(v, "=")
 		if !ok {
@@ -424,7 +500,10 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 	if err := ctl.Validate(); err != nil {
 		return arbiter.Entrant{}, err
 	}
-	infos := []engine.Info{{Key: "max_memory", Value: strconv.FormatInt(e.mem, 10)}, {Key: "thread_num", Value: strconv.FormatInt(e.threads, 10)}}
+	infos := []engine.Info{{Key: "max_memory", Value: strconv.FormatInt(e.mem, 10)}}
+	if e.threads > 0 { // as c-gomoku-cli: no thread= sends no thread_num, and the engine keeps its own
+		infos = append(infos, engine.Info{Key: "thread_num", Value: strconv.FormatInt(e.threads, 10)})
+	}
 	if e.depth > 0 {
 		infos = append(infos, engine.Info{Key: "max_depth", Value: strconv.FormatInt(e.depth, 10)})
 	}

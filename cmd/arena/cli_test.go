@@ -13,6 +13,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/results/rating"
 )
 
 func TestParseCliTC(t *testing.T) {
@@ -54,10 +55,10 @@ func TestParseCli(t *testing.T) {
 	if p.Rule.Name() != "renju" || p.Size != 15 || p.Games != 8 || p.Rounds != 2 || p.Concurrency != 3 || p.MoveCap != 100 || !p.FatalError {
 		t.Errorf("plan %+v", p)
 	}
-	if p.Suite.Order != arbiter.OrderRandom || p.Suite.Seed != 9 || p.Suite.Transform != arbiter.TransformCycle || !p.Suite.Pairs {
+	if p.Suite.Order != arbiter.OrderRandom || p.Suite.Seed != 9 || p.Suite.Transform != arbiter.TransformCycle || !p.Suite.Pairs || p.Suite.Style != arbiter.StyleCGomokuCli {
 		t.Errorf("suite %+v", p.Suite)
 	}
-	if p.SPRT == nil || p.SPRT.Elo1 != 10 || p.SPRT.Alpha != 0.1 || p.SPRT.Beta != 0.05 || p.SPRT.Model != "trinomial" {
+	if p.SPRT == nil || p.SPRT.Elo1 != 10 || p.SPRT.Alpha != 0.1 || p.SPRT.Beta != 0.05 || p.SPRT.Model != rating.ModelCGomokuCli {
 		t.Errorf("sprt %+v", p.SPRT)
 	}
 	n, r := p.Entrants[0], p.Entrants[1]
@@ -73,7 +74,7 @@ func TestParseCli(t *testing.T) {
 	}
 	wantNew := []engine.Info{{Key: "max_memory", Value: "367001600"}, {Key: "thread_num", Value: "4"}, {Key: "max_depth", Value: "6"},
 		{Key: "max_node", Value: "5000"}, {Key: "style", Value: "1"}}
-	wantRandom := []engine.Info{{Key: "max_memory", Value: "1000"}, {Key: "thread_num", Value: "1"}, {Key: "max_depth", Value: "6"},
+	wantRandom := []engine.Info{{Key: "max_memory", Value: "1000"}, {Key: "max_depth", Value: "6"},
 		{Key: "style", Value: "1"}}
 	if !reflect.DeepEqual(n.Infos, wantNew) || !reflect.DeepEqual(r.Infos, wantRandom) {
 		t.Errorf("infos\n%v\n%v\nwant\n%v\n%v", n.Infos, r.Infos, wantNew, wantRandom)
@@ -120,9 +121,13 @@ func TestGomokuCliGauntletLoseOnly(t *testing.T) {
 	}
 	p, _ := os.ReadFile(pgn)
 	s, _ := os.ReadFile(sgf)
+	// The last Score line of each pair holds its tally: W - L - D.
+	lost := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^Score of weak vs (\S+): \d+ - (\d+) - \d+ `).FindAllStringSubmatch(out, -1) {
+		lost[m[1]], _ = strconv.Atoi(m[2])
+	}
 	losses := 0
-	for _, m := range regexp.MustCompile(`(?m)^stats  weak vs \S+  games \d+  \+\d+ =\d+ -(\d+)`).FindAllStringSubmatch(out, -1) {
-		n, _ := strconv.Atoi(m[1])
+	for _, n := range lost {
 		losses += n
 	}
 	if c := strings.Count(string(p), "[Result "); c != losses || losses == 0 || strings.Count(string(s), "(;FF[4]") != c {
@@ -180,6 +185,30 @@ func TestGomokuCliLog(t *testing.T) {
 	} {
 		if !want.MatchString(log) {
 			t.Errorf("the transcript has no line like %v:\n%s", want, log)
+		}
+	}
+}
+
+// srand= is read as c-gomoku-cli's atoll reads it: the seed, and so the
+// shuffle, is the same for every value that tool takes.
+func TestCliSrand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want uint64
+		bad  bool
+	}{
+		{"42", 42, false},
+		{"-1", 18446744073709551615, false},
+		{"9223372036854775807", 9223372036854775807, false},
+		{"18446744073709551615", 9223372036854775807, false}, // saturates, as strtoll
+		{"-99999999999999999999", 9223372036854775808, false},
+		{"x", 0, true},
+		{"", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := cliSrand(tt.in)
+		if (err != nil) != tt.bad || (!tt.bad && got != tt.want) {
+			t.Errorf("%q: %d, %v; want %d (error %v)", tt.in, got, err, tt.want, tt.bad)
 		}
 	}
 }

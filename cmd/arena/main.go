@@ -34,6 +34,7 @@ func init() {
 		"gomoku-cli": {"the command line of c-gomoku-cli, played by this arbiter", runGomokuCli},
 		"merge":      {"fold the shards of a batch (match -shard) into one journal and its statistics", runMerge},
 		"standings":  {"rebuild an event's standings from its journal", runStandings},
+		"rate":       {"rating list of event/match folders and PGN files, as BayesElo computes it", runRate},
 		"serve":      {"serve the live page of event folders, running or finished", runServe},
 		"pair":       {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
 		"withdraw":   {"withdraw an engine from a Swiss event, as its organizer", runWithdraw},

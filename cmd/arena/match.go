@@ -127,10 +127,12 @@ type matchPlan struct {
 	*event.Match
 	ReportEvery int // games between stats lines; 0 = only at the end
 	Quiet       bool
-	Hints       bool   // suggest -opening-policy when an engine ignores outer-open
-	ScoreLines  bool   // after every game, c-gomoku-cli's "Score of A vs B: W - L - D  [S] N" line
-	Debug       bool   // print the engines' messages after every game
-	Serve       string // address of the live page; "" = none
+	Hints       bool // suggest -opening-policy when an engine ignores outer-open
+	// CLI, for a c-gomoku-cli command line, prints that tool's lines
+	// (cliView) instead of the arena's lines and summary.
+	CLI   *cliRun
+	Debug bool   // print the engines' messages after every game
+	Serve string // address of the live page; "" = none
 }
 
 // validate checks the plan before anything is played: settings that do
@@ -156,6 +158,19 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	// error happens.
 	drain, abort, stop := interrupts(stderr)
 	defer stop()
+	if p.CLI != nil {
+		v := newCliView(stdout, p)
+		err := p.Run(drain, abort, v)
+		switch {
+		case err != nil:
+			return err
+		case v.fatal != nil:
+			return v.fatal
+		case v.total > 0 && (drain.Err() != nil || abort.Err() != nil):
+			return fmt.Errorf("stopped after %d of %d games", p.Played(), v.total)
+		}
+		return nil
+	}
 	prog := newPrinter(stdout, p.Quiet, func(g event.GameStarted) string {
 		return fmt.Sprintf("#%d %s-%s", g.Number, g.Black, g.White)
 	})
@@ -234,11 +249,6 @@ func (v *matchView) Observe(u event.Update) {
 			for _, msg := range rec.Messages {
 				v.println("  " + msg)
 			}
-		}
-		if p.ScoreLines {
-			w := e.WDL
-			v.println(fmt.Sprintf("Score of %s vs %s: %d - %d - %d  [%.3f] %d", p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name,
-				w.W, w.L, w.D, e.Points()/float64(w.Games()), w.Games()))
 		}
 		reported := p.ReportEvery > 0 && g.Played%p.ReportEvery == 0
 		if reported {

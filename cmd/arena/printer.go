@@ -25,7 +25,10 @@ import (
 type printer interface {
 	event.Observer
 	println(line string) // a front end's own line, above any status line
-	close()              // the event is over: clear the status line
+	// noticeTo prints a line to w (stderr), above any status line: the
+	// status line is cleared first, so the line starts a line of its own.
+	noticeTo(w io.Writer, line string)
+	close() // the event is over: clear the status line
 }
 
 // newPrinter is the terminal style on a terminal, else the plain one;
@@ -68,6 +71,12 @@ func (p *plain) println(line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fmt.Fprintln(p.w, term.Clean(line))
+}
+
+func (p *plain) noticeTo(w io.Writer, line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintln(w, term.Clean(line))
 }
 
 func (p *plain) close() {}
@@ -120,6 +129,7 @@ type terminal struct {
 	// capped: total is only the most games there can be (an SPRT stops the
 	// match when it decides), so no time left is estimated from it.
 	capped  bool
+	before  int // games finished before this run
 	done    int
 	start   time.Time
 	drawn   time.Time // last status line, to redraw at most a few times a second
@@ -138,7 +148,9 @@ func (t *terminal) Observe(u event.Update) {
 	defer t.mu.Unlock()
 	switch u := u.(type) {
 	case event.Began:
-		t.total, t.start, t.capped = u.Total-u.Finished, t.now(), u.Capped
+		t.total, t.start, t.capped, t.before = u.Total-u.Finished, t.now(), u.Capped, u.Finished
+	case event.Replanned:
+		t.total = u.Total - t.before
 	case event.GameStarted:
 		t.running[arbiter.Key{Round: u.Round, Number: u.Number}] = &inPlay{names: t.describe(u)}
 		t.status()
@@ -165,6 +177,14 @@ func (t *terminal) println(line string) {
 	defer t.mu.Unlock()
 	t.clearStatus()
 	fmt.Fprintln(t.w, term.Clean(line))
+	t.status()
+}
+
+func (t *terminal) noticeTo(w io.Writer, line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.clearStatus()
+	fmt.Fprintln(w, term.Clean(line))
 	t.status()
 }
 

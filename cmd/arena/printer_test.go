@@ -5,6 +5,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,5 +117,52 @@ func TestTerminalIsATty(t *testing.T) {
 	defer pty.Close()
 	if !isTerminal(pty) {
 		t.Error("a pseudo-terminal not taken for a terminal")
+	}
+}
+
+// screen is what a terminal shows of out: a carriage return goes back to
+// the start of the line, ESC [ K erases from there to its end.
+func screen(out string) []string {
+	lines := []string{""}
+	col := 0
+	for i := 0; i < len(out); i++ {
+		cur := &lines[len(lines)-1]
+		switch {
+		case out[i] == '\r':
+			col = 0
+		case out[i] == '\n':
+			lines = append(lines, "")
+			col = 0
+		case strings.HasPrefix(out[i:], "\x1b[K"):
+			*cur = (*cur)[:col]
+			i += 2
+		default:
+			if col < len(*cur) {
+				*cur = (*cur)[:col] + string(out[i]) + (*cur)[col+1:]
+			} else {
+				*cur += string(out[i])
+			}
+			col++
+		}
+	}
+	return lines
+}
+
+// A notice (a remote entrant disconnected, an entrant withdrawn) goes to
+// stderr, which shares the terminal with the status line on stdout: it
+// gets a line of its own, and the status line comes back below it.
+func TestNoticeGetsItsOwnLine(t *testing.T) {
+	var b bytes.Buffer
+	tick := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	p := &terminal{plain: plain{w: &b}, describe: func(g event.GameStarted) string { return g.Black + " vs " + g.White },
+		now: func() time.Time { tick = tick.Add(time.Second); return tick }, running: map[arbiter.Key]*inPlay{}}
+	v := eventView{printer: p, stdout: &b, stderr: &b}
+	v.Observe(event.Began{Name: "e", Total: 4})
+	v.Observe(event.GameStarted{Round: 1, Number: 1, Black: "alpha", White: "beta"})
+	v.Observe(event.Notice{Text: "round 2: beta is withdrawn: failed to start 3 games in a row"})
+	got := screen(b.String())
+	want := []string{"arena: round 2: beta is withdrawn: failed to start 3 games in a row", "0/4 finished  running: alpha vs beta"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the terminal shows\n%q\nwant\n%q", got, want)
 	}
 }

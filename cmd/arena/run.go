@@ -88,7 +88,7 @@ func (v eventView) Observe(u event.Update) {
 			v.println(fmt.Sprintf("continuing %s: %d games already finished", u.Name, u.Finished))
 		}
 	case event.Notice:
-		fmt.Fprintln(v.stderr, "arena: "+term.Clean(u.Text))
+		v.noticeTo(v.stderr, "arena: "+u.Text)
 	}
 	v.printer.Observe(u)
 }

@@ -15,7 +15,9 @@ func runWithdraw(args []string, stdout, stderr io.Writer) error {
 			"`arena run` of it) withdraws NAME before the next round it pairs. A withdrawn entrant gets\n"+
 			"no more pairings and no more byes, keeps its points, and is shown withdrawn in the standings\n"+
 			"and in event.trf. Events also withdraw an entrant on their own after withdraw_after games in\n"+
-			"a row it failed to start (see configs/reference.toml). Round robins keep their schedule.", stdout)
+			"a row it failed to start (see configs/reference.toml). Round robins keep their schedule.\n"+
+			"A request no round could take is refused and nothing is written: the event has reached its\n"+
+			"last round, NAME is already withdrawn, or its withdrawal is already requested.", stdout)
 	reason := fs.String("reason", "", "why, as the standings and the journal should say")
 	if err := parse(fs, args); err != nil {
 		return err

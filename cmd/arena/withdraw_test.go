@@ -11,7 +11,7 @@ import (
 
 func TestWithdrawCommand(t *testing.T) {
 	dir := t.TempDir()
-	event := `{"format": 1, "kind": "event", "name": "w", "pairing": "swiss", "engines": [{"name": "alpha"}, {"name": "beta"}]}`
+	event := `{"format": 1, "kind": "event", "name": "w", "pairing": "swiss", "rounds": 3, "engines": [{"name": "alpha"}, {"name": "beta"}]}`
 	if err := os.WriteFile(filepath.Join(dir, "event.json"), []byte(event), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -37,9 +37,64 @@ func TestWithdrawCommand(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d; %s%s", tc.args, code, tc.code, out, errOut)
 		}
 	}
+	// Asked twice: refused, nothing written.
+	if out, errOut, code := runArena(t, "withdraw", dir, "beta"); code != exitError || !strings.Contains(out+errOut, "already requested") {
+		t.Errorf("second request: exit %d: %s%s", code, out, errOut)
+	}
+	if qs, _ := arbiter.ReadWithdrawalRequests(filepath.Join(dir, arbiter.WithdrawalFile)); len(qs) != 1 {
+		t.Errorf("the refused request was written: %+v", qs)
+	}
 	rr := t.TempDir()
 	os.WriteFile(filepath.Join(rr, "event.json"), []byte(`{"format": 1, "kind": "event", "name": "rr", "pairing": "round-robin", "engines": [{"name": "a"}]}`), 0o644)
 	if out, errOut, code := runArena(t, "withdraw", rr, "a"); code != exitError || !strings.Contains(out+errOut, "Swiss events") {
 		t.Errorf("round robin: exit %d: %s%s", code, out, errOut)
+	}
+}
+
+// A Swiss event that has played its last round has no round left to
+// withdraw anyone from: the request is refused, at every call, and nothing
+// is written.
+func TestWithdrawFromAFinishedEventIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "swiss.toml")
+	src := `name = "finished swiss"
+rule = "freestyle"
+size = 9
+format = "swiss"
+rounds = 2
+output = "out"
+[clock]
+match = "20s"
+[[engine]]
+name = "a"
+command = "builtin:greedy"
+[[engine]]
+name = "b"
+command = "builtin:random"
+args = ["seed=1"]
+[[engine]]
+name = "c"
+command = "builtin:random"
+args = ["seed=2"]
+[[engine]]
+name = "d"
+command = "builtin:random"
+args = ["seed=3"]
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := runArena(t, "run", "-quiet", cfg); code != exitOK {
+		t.Fatalf("run: exit %d: %s%s", code, out, errOut)
+	}
+	folder := filepath.Join(dir, "out")
+	for range 2 {
+		out, errOut, code := runArena(t, "withdraw", folder, "b")
+		if code != exitError || !strings.Contains(out+errOut, "last round") || strings.Contains(out, "will be withdrawn") {
+			t.Errorf("exit %d: %s%s", code, out, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(folder, arbiter.WithdrawalFile)); !os.IsNotExist(err) {
+		t.Errorf("a refused withdrawal wrote %s (%v)", arbiter.WithdrawalFile, err)
 	}
 }

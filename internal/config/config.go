@@ -105,6 +105,11 @@ type Engine struct {
 	// Remote: the engine runs on its entrant's machine and plays through
 	// `arena connect` (package remote); it has no command here.
 	Remote bool `toml:"remote"`
+	// Files are the files and folders beside its program that the engine
+	// needs (weights, settings), relative to the config's folder: the
+	// sandbox shows them read-only, and nothing else of the program's
+	// folder (files.go).
+	Files []string `toml:"files"`
 }
 
 // Remote is the [remote] table: the server remote entrants connect to.
@@ -340,6 +345,9 @@ func (ev *Event) check() error {
 			if err := bundled.Check(engine.Spec{Name: e.Name, Command: ev.Command(e)}); err != nil {
 				return ev.errAt(at("command"), err.Error())
 			}
+		}
+		if err := ev.checkFiles(i, e); err != nil {
+			return err
 		}
 		for _, kv := range e.Env {
 			if !strings.Contains(kv, "=") {

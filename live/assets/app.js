@@ -94,6 +94,10 @@ function handle(m) {
       renderMatch();
       break;
     }
+    case "progress":
+      state.total = m.data.total;
+      renderHeader();
+      break;
     case "notice":
       (state.notices || (state.notices = [])).push(m.data);
       renderNotices();
@@ -160,6 +164,7 @@ function renderRunning() {
           el("span", { class: "side black" }, "● ", el("span", { class: "pname" }, g.black), " ", el("span", { class: "clock" })),
           el("span", { class: "side white" }, "○ ", el("span", { class: "pname" }, g.white), " ", el("span", { class: "clock" }))),
         el("div", { class: "board" }),
+        el("p", { class: "captures" }),
         el("pre", { class: "messages" }));
       cards.set(k, card);
       box.append(card);
@@ -177,6 +182,7 @@ function updateCard(g) {
     numbers: $("numbers").checked,
     forbidden: $("forbidden").checked ? g.forbidden : null,
   });
+  card.querySelector(".captures").textContent = captureText(state.rule, g.moves);
   card.querySelector(".messages").textContent = g.messages.join("\n");
   tickCard(g);
 }
@@ -199,7 +205,8 @@ setInterval(() => {
 
 // drawBoard draws moves (in order) on a size×size board: the last stone
 // marked, move numbers and forbidden points on demand, refused stones as
-// dashed rings (they never stood on the board).
+// dashed rings (they never stood on the board), captured stones (pente)
+// taken off, and opt.five (the winning row) marked.
 function drawBoard(box, size, moves, opt) {
   const cell = 26, pad = 24, span = cell * (size - 1);
   const s = svg("svg", { viewBox: "0 0 " + (span + 2 * pad) + " " + (span + 2 * pad), class: "goban", role: "img" });
@@ -214,23 +221,33 @@ function drawBoard(box, size, moves, opt) {
     row.textContent = String(i + 1);
     s.append(col, row);
   }
-  const on = new Map();
+  const on = new Map(); // "x,y" -> [move, its number], the stones standing
+  const rings = [];
   moves.forEach((m, i) => {
-    const cx = pad + m.x * cell, cy = pad + m.y * cell;
     if (m.x < 0 || m.y < 0 || m.x >= size || m.y >= size) return;
     if (m.refused) {
-      s.append(svg("circle", { cx, cy, r: cell * 0.42, class: "refused" }));
+      rings.push(m);
       return;
     }
-    on.set(m.x + "," + m.y, true);
+    on.set(m.x + "," + m.y, [m, i + 1]);
+    for (const [x, y] of m.captured || []) on.delete(x + "," + y);
+  });
+  for (const m of rings) s.append(svg("circle", { cx: pad + m.x * cell, cy: pad + m.y * cell, r: cell * 0.42, class: "refused" }));
+  for (const [m, n] of on.values()) {
+    const cx = pad + m.x * cell, cy = pad + m.y * cell;
     s.append(svg("circle", { cx, cy, r: cell * 0.45, class: "stone " + m.color }));
     if (opt.numbers) {
       const t = svg("text", { x: cx, y: cy + 4, class: "num " + m.color });
-      t.textContent = String(i + 1);
+      t.textContent = String(n);
       s.append(t);
     }
-  });
-  const last = [...moves].reverse().find((m) => !m.refused);
+  }
+  if (opt.five && opt.five.length) {
+    const [x0, y0] = opt.five[0], [x1, y1] = opt.five[opt.five.length - 1];
+    s.append(svg("line", { x1: pad + x0 * cell, y1: pad + y0 * cell, x2: pad + x1 * cell, y2: pad + y1 * cell, class: "five-line" }));
+    for (const [x, y] of opt.five) s.append(svg("circle", { cx: pad + x * cell, cy: pad + y * cell, r: cell * 0.47, class: "five" }));
+  }
+  const last = [...moves].reverse().find((m) => !m.refused && on.has(m.x + "," + m.y));
   if (last && !opt.numbers) s.append(svg("circle", { cx: pad + last.x * cell, cy: pad + last.y * cell, r: 4, class: "last" }));
   for (const [x, y] of opt.forbidden || []) {
     if (on.has(x + "," + y)) continue;
@@ -344,6 +361,17 @@ function plot(points, y, band, lines, cls) {
   return s;
 }
 
+// captureText counts the stones each side has captured in moves, under the
+// capture rules (pente: a pair at a time, five pairs win; keryo-pente: two
+// or three at a time, fifteen stones win); "" under the others.
+function captureText(rule, moves) {
+  if (rule !== "pente" && rule !== "keryo-pente") return "";
+  const took = { black: 0, white: 0 };
+  for (const m of moves) if (!m.refused) took[m.color] += (m.captured || []).length;
+  const side = (c) => (rule === "pente" ? took[c] / 2 + (took[c] === 2 ? " pair" : " pairs") + " (" + took[c] + " stones)" : took[c] + " stones");
+  return "Captures: Black " + side("black") + ", White " + side("white");
+}
+
 // ---- replay ----------------------------------------------------------------
 
 let replay = null;
@@ -389,8 +417,12 @@ function showPly(n) {
   if (!replay) return;
   const g = replay.game;
   replay.ply = Math.max(0, Math.min(n, g.moves.length));
-  drawBoard($("replay-board"), g.size, g.moves.slice(0, replay.ply), { numbers: $("numbers").checked });
+  const shown = g.moves.slice(0, replay.ply);
+  // The winning row is marked on the final position only.
+  const five = replay.ply === g.moves.length ? g.five : null;
+  drawBoard($("replay-board"), g.size, shown, { numbers: $("numbers").checked, five });
   $("replay-ply").textContent = replay.ply + " / " + g.moves.length;
+  $("replay-captures").textContent = captureText(g.rule, shown);
   for (const tr of $("replay-moves").tBodies[0].rows) tr.classList.toggle("current", Number(tr.dataset.ply) === replay.ply);
 }
 

@@ -80,6 +80,13 @@ const (
 	ModelNormalized = "normalized" // bounds in normalized Elo, over game pairs (the default)
 	ModelLogistic   = "logistic"   // bounds in logistic Elo, over game pairs
 	ModelTrinomial  = "trinomial"  // bounds in logistic Elo, over single games
+	// ModelCGomokuCli is c-gomoku-cli's own test (src/sprt.cpp): logistic
+	// Elo over single games, with the asymptotic approximation of the
+	// trinomial GSPRT (Van den Bergh, "GSPRT approximation") instead of
+	// ModelTrinomial's maximum likelihood, and 0 until two of the three
+	// outcomes have occurred, so that `arena gomoku-cli` stops where
+	// c-gomoku-cli does.
+	ModelCGomokuCli = "c-gomoku-cli"
 )
 
 // SPRT is a sequential probability ratio test of H0: the first engine is
@@ -125,10 +132,10 @@ func (s SPRT) Validate() error {
 		return fmt.Errorf("sprt: elo0=%v must be below elo1=%v", s.Elo0, s.Elo1)
 	}
 	switch s.Model {
-	case "", ModelNormalized, ModelLogistic, ModelTrinomial:
+	case "", ModelNormalized, ModelLogistic, ModelTrinomial, ModelCGomokuCli:
 		return nil
 	}
-	return fmt.Errorf("sprt: model %q: want %s, %s or %s", s.Model, ModelNormalized, ModelLogistic, ModelTrinomial)
+	return fmt.Errorf("sprt: model %q: want %s, %s, %s or %s", s.Model, ModelNormalized, ModelLogistic, ModelTrinomial, ModelCGomokuCli)
 }
 
 // Bounds are Wald's stopping bounds on the LLR: ln(β/(1-α)) and ln((1-β)/α).
@@ -138,7 +145,7 @@ func (s SPRT) Bounds() (lower, upper float64) {
 
 // Pentanomial reports whether the model counts game pairs; otherwise it
 // counts single games.
-func (s SPRT) Pentanomial() bool { return s.Model != ModelTrinomial }
+func (s SPRT) Pentanomial() bool { return s.Model != ModelTrinomial && s.Model != ModelCGomokuCli }
 
 // LLR is the log-likelihood ratio of H1 against H0 given the match so far,
 // from the first engine's point of view. The model reads either games or
@@ -147,6 +154,8 @@ func (s SPRT) LLR(games WDL, pairs Pentanomial) float64 {
 	switch s.Model {
 	case ModelTrinomial:
 		return llrExpectation([]int{games.L, games.D, games.W}, ScoreFromElo(s.Elo0), ScoreFromElo(s.Elo1))
+	case ModelCGomokuCli:
+		return llrCGomokuCli(games, ScoreFromElo(s.Elo0), ScoreFromElo(s.Elo1))
 	case ModelLogistic:
 		return llrExpectation(pairs[:], ScoreFromElo(s.Elo0), ScoreFromElo(s.Elo1))
 	}
@@ -214,6 +223,27 @@ func llrExpectation(counts []int, s0, s1 float64) float64 {
 	p0 := mleExpectation(phat, a, s0)
 	p1 := mleExpectation(phat, a, s1)
 	return n * meanLogRatio(phat, p0, p1)
+}
+
+// llrCGomokuCli is c-gomoku-cli's sprt_llr: (s1-s0)(2s-s0-s1) / (2 var/n)
+// for the mean score s and per-game variance var, 0 unless two of the three
+// outcomes occurred (one alone has no variance).
+func llrCGomokuCli(g WDL, s0, s1 float64) float64 {
+	nonzero := 0
+	for _, c := range []int{g.W, g.D, g.L} {
+		if c != 0 {
+			nonzero++
+		}
+	}
+	if nonzero < 2 {
+		return 0
+	}
+	n := float64(g.W + g.D + g.L)
+	w, l := float64(g.W)/n, float64(g.L)/n
+	d := 1 - w - l
+	mean := w + d/2
+	variance := w + d/4 - mean*mean
+	return (s1 - s0) * (2*mean - s0 - s1) / (2 * variance / n)
 }
 
 // llrNormalized is the GSPRT LLR for H0: nElo0 against H1: nElo1. With five

@@ -206,3 +206,29 @@ func TestSPRTValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSPRTCGomokuCli pins c-gomoku-cli's LLR (src/sprt.cpp's sprt_llr; the
+// expected values were printed by its formula compiled from that source).
+func TestSPRTCGomokuCli(t *testing.T) {
+	tests := []struct {
+		w, l, d    int
+		elo0, elo1 float64
+		want       float64
+	}{
+		{30, 20, 10, 0, 10, 0.32636452361314444},
+		{5, 50, 3, -5, 5, -3.7397131986822165},
+		{100, 0, 0, 0, 5, 0}, // one outcome alone: no variance, no LLR
+		{12, 0, 3, 0, 20, 4.1575980355671449},
+		{120, 100, 80, 0, 5, 0.35223715410653861},
+	}
+	for _, tt := range tests {
+		s := SPRT{Elo0: tt.elo0, Elo1: tt.elo1, Alpha: 0.05, Beta: 0.05, Model: ModelCGomokuCli}
+		got := s.LLR(WDL{W: tt.w, D: tt.d, L: tt.l}, Pentanomial{})
+		if math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("W %d L %d D %d [%g, %g]: LLR %.17g, want %.17g", tt.w, tt.l, tt.d, tt.elo0, tt.elo1, got, tt.want)
+		}
+	}
+	if (SPRT{Model: ModelCGomokuCli}).Pentanomial() {
+		t.Error("c-gomoku-cli's model counts single games")
+	}
+}

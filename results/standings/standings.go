@@ -111,8 +111,11 @@ type Options struct {
 	// when the entrants are unrated.
 	Ratings []float64
 	// Withdrawn maps each withdrawn entrant to the first round it was not
-	// paired in (Withdrawals); it is shown in Standing.Withdrawn and does
-	// not change the scores.
+	// paired in (Withdrawals); it is shown in Standing.Withdrawn. In a
+	// Swiss its rounds from then on, up to the last round with games, are
+	// absences: voluntary unplayed rounds worth 0 points (C.07 Art. 16),
+	// which count in its own Buchholz against a dummy opponent and, as
+	// draws, in the score its opponents' tie-breaks read.
 	Withdrawn map[int]int
 }
 
@@ -165,11 +168,20 @@ type event struct {
 	slots  []slot
 	points []float64
 	rounds int
+	// absent counts each entrant's absences (Options.Withdrawn): rounds
+	// after its withdrawal in which others played.
+	absent []int
+	// adjusted is each entrant's score as its opponents' tie-breaks read
+	// it (C.07 Art. 16.3): its points, with each absence (an unplayed
+	// round without opponent after its last round in the event) a draw.
+	adjusted []float64
 }
 
 func newEvent(n int, games []GameResult, opt Options) (*event, error) {
-	ev := &event{n: n, start: make([]int, n+1), points: make([]float64, n), rounds: opt.Rounds}
+	ev := &event{n: n, start: make([]int, n+1), points: make([]float64, n), rounds: opt.Rounds, absent: make([]int, n)}
+	played := 0 // the last round with games
 	for _, g := range games {
+		played = max(played, g.Round)
 		if g.Round < 1 {
 			return nil, fmt.Errorf("game %d vs %d: round %d, want 1 or more", g.Black, g.White, g.Round)
 		}
@@ -231,6 +243,19 @@ func newEvent(n int, games []GameResult, opt Options) (*event, error) {
 			if rounds[i] == rounds[i-1] {
 				return nil, fmt.Errorf("round %d: entrant %d has two games", rounds[i], e)
 			}
+		}
+	}
+	ev.adjusted = slices.Clone(ev.points)
+	for e, from := range opt.Withdrawn {
+		if e < 0 || e >= n {
+			return nil, fmt.Errorf("withdrawal of entrant %d: not in 0..%d", e, n-1)
+		}
+		if lo, hi := ev.start[e], ev.start[e+1]; hi > lo && rounds[hi-1] >= from {
+			return nil, fmt.Errorf("round %d: entrant %d has a game after its withdrawal from round %d", rounds[hi-1], e, from)
+		}
+		if opt.Swiss && from > 0 && played >= from {
+			ev.absent[e] = played - from + 1
+			ev.adjusted[e] += 0.5 * float64(ev.absent[e])
 		}
 	}
 	return ev, nil

@@ -45,15 +45,17 @@ const (
 	// and the threshold is 4.
 	Koya Tiebreak = "koya"
 	// Buchholz sums the opponents' points, one value a round. In a Swiss an
-	// unplayed round (bye, forfeit) counts as a game against a dummy whose
-	// points are the entrant's own, but no more than the scheduled
-	// opponent's points (forfeit) or a draw in every round (bye) — C.07
-	// Art. 16.4. In predetermined pairings a forfeit counts as a game and a
-	// bye adds nothing.
+	// unplayed round (bye, forfeit, and a withdrawn entrant's absences)
+	// counts as a game against a dummy whose points are the entrant's own,
+	// but no more than the scheduled opponent's points (forfeit) or a draw
+	// in every round (bye, absence) — C.07 Art. 16.4; an opponent's points
+	// are its adjusted score, each of its absences a draw (Art. 16.3). In
+	// predetermined pairings a forfeit counts as a game and a bye adds
+	// nothing.
 	Buchholz Tiebreak = "buchholz"
 	// BuchholzCut1 is Buchholz without the least value; an entrant with
-	// forfeit losses loses the least value of those rounds instead (C.07
-	// Art. 16.5).
+	// voluntary unplayed rounds (forfeit losses, absences) loses the least
+	// value of those rounds instead (C.07 Art. 16.5).
 	BuchholzCut1 Tiebreak = "buchholz-cut1"
 	// MedianBuchholz is Buchholz without the least and then the greatest
 	// value (Median-1), the least chosen as for BuchholzCut1.
@@ -220,34 +222,46 @@ func (ev *event) opponentValue(e int, sl slot, opt Options) (float64, bool) {
 		if sl.opp == Bye {
 			return 0, false
 		}
-		return ev.points[sl.opp], true
+		return ev.adjusted[sl.opp], true
 	}
-	// C.07 Art. 16.4: a dummy with e's own points, capped. (Art. 16.3 would
-	// adjust the real opponents' points for requested byes; the arena has
-	// none, so their points stand as scored.)
-	limit := 0.5 * float64(ev.rounds)
+	// C.07 Art. 16.4: a dummy with e's own points, capped by the scheduled
+	// opponent's adjusted score (Art. 16.3), or for a bye by a draw in
+	// every round.
 	if sl.opp != Bye {
-		limit = ev.points[sl.opp]
+		return min(ev.points[e], ev.adjusted[sl.opp]), true
 	}
-	return min(ev.points[e], limit), true
+	return ev.absenceValue(e), true
+}
+
+// absenceValue is what a round without opponent (a bye, an absence) of e
+// contributes to Buchholz in a Swiss: the dummy of Art. 16.4, e's own
+// points, at most a draw in every round of the event.
+func (ev *event) absenceValue(e int) float64 {
+	return min(ev.points[e], 0.5*float64(ev.rounds))
 }
 
 // buchholz computes Buchholz and its Cut-1 and Median-1 variants.
 func (ev *event) buchholz(tb Tiebreak, e int, opt Options) float64 {
 	var vals [16]float64
 	values := vals[:0]
-	vur := -1 // index of the least value from a forfeit loss (C.07 Art. 16.5)
+	// vur is the index of the least value from a voluntary unplayed round
+	// (C.07 Art. 16.5): a forfeit loss or an absence.
+	vur := -1
 	sum := 0.0
-	for _, sl := range ev.of(e) {
-		v, ok := ev.opponentValue(e, sl, opt)
-		if !ok {
-			continue
-		}
-		if opt.Swiss && sl.unplayed && sl.opp != Bye && sl.points == 0 && (vur < 0 || v < values[vur]) {
+	add := func(v float64, voluntary bool) {
+		if voluntary && (vur < 0 || v < values[vur]) {
 			vur = len(values)
 		}
 		values = append(values, v)
 		sum += v
+	}
+	for _, sl := range ev.of(e) {
+		if v, ok := ev.opponentValue(e, sl, opt); ok {
+			add(v, opt.Swiss && sl.unplayed && sl.opp != Bye && sl.points == 0)
+		}
+	}
+	for range ev.absent[e] {
+		add(ev.absenceValue(e), true)
 	}
 	if tb == Buchholz || len(values) == 0 {
 		return sum

@@ -11,6 +11,8 @@
 //	hydra=FILE    (at START) start a chain of helpers, each writing its
 //	              generation number to FILE, then forking the next and exiting
 //	slow=FILE:MS  create FILE (a sign the request arrived), then think MS ms
+//
+// and the attacks of contain.go.
 package main
 
 import (
@@ -158,6 +160,8 @@ func attack(a string, say func(string, ...any)) {
 		os.WriteFile(file, nil, 0o644)
 		d, _ := strconv.Atoi(ms)
 		time.Sleep(time.Duration(d) * time.Millisecond)
+	default:
+		containAttack(kind, arg, say) // contain.go
 	}
 }
 

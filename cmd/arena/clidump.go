@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/results/sample"
+)
+
+// cliDump is the block c-gomoku-cli prints before anything else
+// (options.cpp, options_print): its settings, one "key = value" a line, in
+// its names and units (milliseconds, 0/1 for flags), and each engine's as
+// given (-each applied). Options the arena ignores (-draw, -resign) show
+// their defaults; settings where the arena differs (docs/gomoku-cli.md)
+// show what is played.
+func cliDump(p *matchPlan) string {
+	const dashes = "---------------------------\n"
+	var b strings.Builder
+	flag := func(v bool) int {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	line := func(k string, v any) { fmt.Fprintf(&b, "%s = %v\n", k, v) }
+	c := p.CLI
+	b.WriteString(dashes)
+	b.WriteString("Global Options:\n")
+	line("openings", c.openings)
+	if c.openings != "" {
+		line("openingType", c.openingType)
+	}
+	line("boardSize", p.Size)
+	line("gameRule", p.RuleCode)
+	line("pgn", p.PGN)
+	line("sgf", p.SGF)
+	line("msg", p.Msg)
+	line("log", flag(p.Log != ""))
+	if s := p.Sample; s != nil {
+		line("sample", s.File)
+		format := "csv"
+		if s.Format != sample.CSV {
+			format = "bin"
+		}
+		line("sample.format", format)
+		line("sample.compress", flag(s.Format == sample.BinLZ4))
+		line("sample.freq", fmt.Sprintf("%.6g", s.Freq))
+	} else {
+		line("sample", "")
+	}
+	line("random", flag(p.Suite.Order == arbiter.OrderRandom))
+	line("repeat", flag(p.Suite.Pairs))
+	line("transform", flag(p.Suite.Transform != arbiter.NoTransform))
+	line("sprt", flag(p.SPRT != nil))
+	line("gauntlet", flag(p.Gauntlet))
+	if p.Gauntlet {
+		line("loseonly", flag(p.LoseOnly))
+	}
+	line("concurrency", p.Concurrency)
+	line("games", p.Games)
+	line("rounds", p.Rounds)
+	line("resignCount", 0)
+	line("resignScore", 0)
+	line("drawCount", 0)
+	line("drawScore", 0)
+	line("drawAfter", p.MoveCap)
+	line("fatalerror", flag(p.FatalError))
+	line("debug", flag(p.Debug))
+	b.WriteString("\n")
+	line("Engine number", len(p.Entrants))
+	for i, ent := range p.Entrants {
+		e := c.engines[i]
+		b.WriteString(dashes)
+		fmt.Fprintf(&b, "Engine %d Options:\n", i)
+		line("name", e.name)
+		line("cmd", e.cmd)
+		line("nodes", e.nodes)
+		line("depth", e.depth)
+		line("timeoutTurn", ent.Clock.Turn.Milliseconds())
+		line("timeoutMatch", ent.Clock.Match.Milliseconds())
+		line("increment", ent.Clock.Increment.Milliseconds())
+		line("maxMemory", e.mem)
+		line("thread", e.threads)
+		line("tolerance", ent.Clock.Tolerance.Milliseconds())
+		for _, o := range e.options {
+			fmt.Fprintf(&b, "option.%s=%s\n", o.Key, o.Value)
+		}
+	}
+	b.WriteString(dashes)
+	return b.String()
+}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// messages runs the hostile engine with the attacks args under spec's
+// settings for one move and returns its MESSAGE lines, keyed by their
+// first two words ("env SLACK_TOKEN").
+func messages(t *testing.T, spec Spec, args ...string) map[string]string {
+	t.Helper()
+	spec.Args = args
+	if spec.StartTimeout == 0 {
+		spec.StartTimeout = generous
+	}
+	e, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if err := e.NewGame(15, nil, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Begin(in(generous))
+	if r.Fault != "" {
+		t.Fatalf("%v %s %v", r.Fault, r.Detail, e.Stderr())
+	}
+	got := map[string]string{}
+	for _, n := range r.Notes {
+		f := strings.SplitN(strings.TrimPrefix(n, "MESSAGE "), " ", 3)
+		if len(f) == 3 {
+			got[f[0]+" "+f[1]] = f[2]
+		} else if len(f) == 2 {
+			got[f[0]+" "+f[1]] = ""
+		}
+	}
+	return got
+}
+
+// TestEngineEnvironmentIsDeclared: a secret in the arbiter's environment
+// (the organizer's shell) is not in an engine's /proc/self/environ, under
+// either sandbox setting; what the engine's settings add is.
+func TestEngineEnvironmentIsDeclared(t *testing.T) {
+	t.Setenv("SLACK_TOKEN", "xoxb-organizer-secret")
+	prog := hostile(t)
+	for _, sandboxed := range []bool{false, true} {
+		name := map[bool]string{false: "none", true: "bwrap"}[sandboxed]
+		t.Run(name, func(t *testing.T) {
+			spec := Spec{Name: "env", Command: prog, Dir: t.TempDir(), Env: []string{"ENGINE_THREADS=2"}}
+			if sandboxed {
+				bw, err := Bwrap()
+				if err != nil {
+					t.Skip(err)
+				}
+				spec.Sandbox = &Sandbox{Bwrap: bw}
+			}
+			got := messages(t, spec, "env=SLACK_TOKEN", "env=ENGINE_THREADS", "env=PATH")
+			want := map[string]string{"env SLACK_TOKEN": "no", "env ENGINE_THREADS": "yes", "env PATH": "yes"}
+			for k, v := range want {
+				if got[k] != v {
+					t.Errorf("%s: %q, want %s", k, got[k], v)
+				}
+			}
+		})
+	}
+}
+
+// TestUnconfinedEngineCannotFillRAM runs a hostile engine unconfined as
+// root that writes a file into every filesystem kept in memory it can
+// reach (/dev, a tmpfs /sys/fs/cgroup, /run...): each is read-only to it,
+// but for its own /tmp and /dev/shm, which count as its memory; and
+// nothing it wrote is left once it is gone.
+func TestUnconfinedEngineCannotFillRAM(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root: an ordinary user's unconfined engine shares the machine's /tmp and /dev/shm (docs/security.md)")
+	}
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Skip(err)
+	}
+	const fill = 1 << 20
+	var targets []string
+	for _, line := range strings.Split(string(b), "\n") {
+		mp, opts, fstype, ok := parseMountInfo(line)
+		if !ok || !strings.HasPrefix(opts, "rw") || fstype != "tmpfs" && fstype != "devtmpfs" && fstype != "ramfs" || !isDir(mp) {
+			continue
+		}
+		if !slices.Contains(targets, mp) && !within(mp, "/tmp") {
+			targets = append(targets, mp)
+		}
+	}
+	if !slices.Contains(targets, "/tmp") {
+		targets = append(targets, "/tmp")
+	}
+	var args []string
+	for _, mp := range targets {
+		args = append(args, fmt.Sprintf("fill=%s:%d", mp, fill))
+	}
+	spec := Spec{Name: "ram", Command: hostile(t), Args: args, Dir: t.TempDir(), StartTimeout: generous}
+	e, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if p := e.current(); p.ns != pidNS || privateTmpRefused.Load() {
+		t.Skipf("the engine got no mount namespace of its own here (%v)", p.ns)
+	}
+	if err := e.NewGame(15, nil, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Begin(in(generous))
+	if r.Fault != "" {
+		t.Fatalf("%v %s %v", r.Fault, r.Detail, e.Stderr())
+	}
+	used, _ := e.Memory()
+	e.Close()
+	var files []string
+	for _, n := range r.Notes {
+		var file string
+		var wrote int64
+		if _, err := fmt.Sscanf(n, "MESSAGE fill %s wrote %d", &file, &wrote); err != nil {
+			continue
+		}
+		own := slices.ContainsFunc(privateTmpFolders, func(d string) bool { return within(file, d) })
+		switch {
+		case own && wrote != fill:
+			t.Errorf("%s: wrote %d of %d bytes into its own tmpfs", file, wrote, fill)
+		case !own && wrote > 0:
+			t.Errorf("%s: an unconfined engine wrote %d bytes into a filesystem kept in memory", file, wrote)
+		}
+		files = append(files, file)
+	}
+	if len(files) != len(targets) {
+		t.Fatalf("%d fills reported for %d targets: %q", len(files), len(targets), r.Notes)
+	}
+	if used < 2*fill {
+		t.Errorf("memory %d bytes: its /tmp and /dev/shm (%d bytes) are not counted", used, 2*fill)
+	}
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil && !st.IsDir() {
+			os.Remove(f)
+			t.Errorf("%s outlives the engine", f)
+		}
+	}
+}
+
+// TestUnconfinedWorkingFolderInRAM: a working folder that lies in a
+// filesystem kept in memory (made read-only to an unconfined root engine)
+// stays writable to its engine: it is the engine's own.
+func TestUnconfinedWorkingFolderInRAM(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root (the read-only filesystems are made for a root engine)")
+	}
+	dir, err := os.MkdirTemp("/dev", "engine-work-") // devtmpfs
+	if err != nil {
+		t.Skip(err)
+	}
+	defer os.RemoveAll(dir)
+	own := dir + "/own.txt"
+	os.WriteFile(own, []byte("x\n"), 0o644)
+	spec := Spec{Name: "ram-dir", Command: hostile(t), Dir: dir, StartTimeout: generous}
+	got := messages(t, spec, "write="+own, "write=/dev/null")
+	if got["write "+own] != "yes" || got["write /dev/null"] != "yes" {
+		t.Errorf("the engine cannot write its own working folder in /dev, or /dev/null: %q", got)
+	}
+}

@@ -1,0 +1,55 @@
+package event
+
+import (
+	"gomoku-arena/engine"
+	"gomoku-arena/internal/config"
+)
+
+// Containment is what one entrant's engine can reach, as the event would
+// start it: under the sandbox, every path it is shown (read-only or
+// read-write) and every path hidden inside those (nothing else of the
+// machine's files is there); unconfined, a sentence saying what it can
+// reach instead. `arena check` prints it for each entrant.
+type Containment struct {
+	Entrant string
+	// Sandbox is "bwrap", "none" (unconfined: the event's setting, or
+	// "auto" without bubblewrap) or "remote" (nothing of it runs here).
+	Sandbox string
+	Paths   []engine.Exposure // under "bwrap"
+	Note    string            // under "none" and "remote"
+}
+
+// Unconfined is what an engine run with sandbox = "none" can reach.
+const Unconfined = "unconfined: it reads and writes whatever the arbiter's user may, and sees the machine's processes and network; " +
+	"its environment is its own (PATH, HOME, TMPDIR and its env); as root, its /tmp and /dev/shm are its own, counted as its memory and gone with it, " +
+	"and every other RAM-backed filesystem is read-only to it; as another user, it shares the machine's /tmp and /dev/shm"
+
+// Containments describes, for each entrant of cfg, what its engine can
+// reach (Containment). A layout the sandbox cannot contain is the error
+// the event would stop with.
+func Containments(cfg *config.Event) ([]Containment, error) {
+	out := cfg.OutputDir()
+	var cs []Containment
+	for _, e := range cfg.Engines {
+		c := Containment{Entrant: e.Name}
+		if e.Remote {
+			c.Sandbox, c.Note = "remote", "remote: it runs on its entrant's machine; here only its relay runs"
+			cs = append(cs, c)
+			continue
+		}
+		ent, _, err := entrant(cfg, e, out)
+		if err != nil {
+			return nil, err
+		}
+		if s := ent.Spec.Sandbox; s != nil {
+			c.Sandbox = "bwrap"
+			if c.Paths, err = s.View(ent.Spec); err != nil {
+				return nil, err
+			}
+		} else {
+			c.Sandbox, c.Note = "none", Unconfined
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}

@@ -1,0 +1,176 @@
+package remote
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"gomoku-arena/engine"
+)
+
+// TestLocalProcessCannotDriveARelay attacks a running relay as an
+// unconfined local engine would: it looks for the relay's socket and
+// secret in every process's environment and for the gateway's socket among
+// the machine's unix sockets, and speaks to what it finds as a relay would.
+// Nothing may be found: the relay's only link to the gateway is the
+// descriptor it inherited. The real relay still plays.
+func TestLocalProcessCannotDriveARelay(t *testing.T) {
+	g, tokens := startGateway(t, time.Minute)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var log strings.Builder
+	c := g.client(tokens["a"])
+	c.Engine, c.Log = []string{os.Args[0], "engine", "random"}, &log
+	go c.Run(ctx)
+	for deadline := time.Now().Add(30 * time.Second); g.sessionOf("a") == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the client did not connect: %s", log.String())
+		}
+	}
+	e, err := engine.Start(engine.Spec{Name: "a", Command: "builtin:relay", Args: []string{"a"},
+		Inherit: func() (*os.File, error) { return g.RelayFile("a") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if err := e.NewGame(15, nil, time.Now().Add(30*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Begin(time.Now().Add(30 * time.Second)); r.Fault != "" {
+		t.Fatalf("the relay does not play: %s %s %v", r.Fault, r.Detail, e.Stderr())
+	}
+
+	// The attack.
+	var secrets []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for _, kv := range strings.Split(string(b), "\x00") {
+			if strings.HasPrefix(kv, "ARENA_RELAY") {
+				secrets = append(secrets, p+": "+kv)
+			}
+		}
+	}
+	if len(secrets) > 0 {
+		t.Errorf("a local process reads the relay's secrets: %q", secrets)
+	}
+	// Any named unix socket the gateway (in this process) listens on is a
+	// way in for a process that can name it.
+	ours := map[string]bool{}
+	fds, _ := filepath.Glob("/proc/self/fd/*")
+	for _, fd := range fds {
+		if l, err := os.Readlink(fd); err == nil && strings.HasPrefix(l, "socket:[") {
+			ours[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
+		}
+	}
+	nets, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, l := range strings.Split(string(nets), "\n") {
+		f := strings.Fields(l) // Num RefCount Protocol Flags Type St Inode Path
+		if len(f) < 8 || !ours[f[6]] {
+			continue
+		}
+		name := f[7] // "@…" is an abstract name
+		conn, err := net.Dial("unix", name)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(conn, "HELLO %s a\n", strings.Repeat("0", 64))
+		conn.Close()
+		t.Errorf("a local process connects to the gateway's socket %s", name)
+	}
+}
+
+// TestReconnectionByReplacementCounts: an entrant that opens a new
+// connection without closing the old one restarts its engine as surely as
+// one that drops; each counts against max_disconnects (1 here), and one
+// too many forfeits.
+func TestReconnectionByReplacementCounts(t *testing.T) {
+	g, tokens := startGateway(t, time.Minute) // MaxDisconnects 1
+	relay := relayFor(t, g, "a")
+	fmt.Fprintf(relay, "START 15\n")
+	r := bufio.NewReader(relay)
+	relay.SetReadDeadline(time.Now().Add(30 * time.Second))
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l == "L OK\n" {
+			break
+		}
+	}
+	fmt.Fprintf(relay, "TURN 7,7\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var conns []*websocket.Conn
+	defer func() {
+		for _, c := range conns {
+			c.CloseNow()
+		}
+	}()
+	// Each connection is left open, and read until its engine is opened.
+	for range 3 {
+		conn, _, err := dial(t, g.client(tokens["a"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, conn)
+		go func() {
+			for {
+				_, data, err := conn.Read(ctx)
+				if err != nil {
+					return
+				}
+				var m message
+				json.Unmarshal(data, &m)
+			}
+		}()
+		// The next connection replaces this one only once it is attached.
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if st := g.streamsOf("a"); len(st) == 1 && attachedTo(st[0]) != nil && attachedTo(st[0]) == g.sessionOf("a") {
+				break
+			}
+		}
+	}
+	var last string
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("relay: %v after %q: replacing the connection did not count", err, last)
+		}
+		last = l
+		if strings.HasPrefix(l, "X ") {
+			break
+		}
+	}
+	if want := fmt.Sprintf("X %d disconnect: a disconnected 2 times in one game, at most 1 are allowed\n", ExitDisconnect); last != want {
+		t.Fatalf("relay got %q, want %q", last, want)
+	}
+}
+
+func attachedTo(st *stream) *session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.sess
+}
+
+func (g *Gateway) sessionOf(name string) *session {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.sessions[name]
+}

@@ -1,0 +1,4 @@
+package bayeselo
+
+// League is league, for the external tests.
+var League = league
