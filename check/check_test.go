@@ -113,7 +113,7 @@ func TestQuirksFound(t *testing.T) {
 		// Until the arena starts an engine afresh after any RESTART not
 		// answered OK, the game after one it never moved in is lost: fail;
 		// after that, a warning. Either way it is found and named.
-		{"RESTART answered UNKNOWN", "builtin:faulty bare-unknown-restart", "freestyle",
+		{"RESTART answered UNKNOWN", "builtin:faulty restart=unknown", "freestyle",
 			func(s *Settings, e *arbiter.Entrant) { s.StartTimeout = 5 * time.Second }, // a RESTART waited out costs it
 			[]want{{"restart", "", `answers RESTART with "UNKNOWN"`, ""}}},
 		{"silent to SWAP2BOARD", "builtin:faulty silent-swap2", "freestyle",

@@ -46,7 +46,21 @@
 // INFO rule_name freestyle with "ERROR Unknown command: FREESTYLE"). A late
 // line of the very form of an answer (an OK, a move) cannot be told from
 // one. Nothing is written to an engine between a move request and its
-// answer, except PLAY to accept a SUGGEST.
+// answer, except PLAY to accept a SUGGEST, and the request itself again
+// when the engine refused it while still busy with its previous search
+// ("BAD COMMAND TURN 8,4 IN SEARCH MODE"; think time still runs from the
+// first writing).
+//
+// Before any command is written the engine is let settle: the arbiter
+// waits until none of its threads is runnable, for at most 2 ms of its
+// processor time (settle.go), outside the think time. An engine that is
+// still finishing its previous answer (Rapfi clears its thinking flag
+// after printing the move, and drops the first word of a command read
+// before) then gets the command whole.
+//
+// A RESTART not answered OK — UNKNOWN or ERROR, whatever it names,
+// silence, an exit — starts the engine afresh, uncharged, with the whole
+// start time for the new process.
 //
 // # Processes
 //

@@ -281,7 +281,8 @@ func (e *Engine) orDefault(deadline time.Time) time.Time {
 // deadline or after Spec.StartTimeout, whichever is first. Errors: *Refusal
 // (ERROR to START), *FaultError (timeout or exit), or a start failure.
 func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
-	if limit := time.Now().Add(e.spec.StartTimeout); deadline.IsZero() || limit.Before(deadline) {
+	began := time.Now()
+	if limit := began.Add(e.spec.StartTimeout); deadline.IsZero() || limit.Before(deadline) {
 		deadline = limit
 	}
 	e.mu.Lock()
@@ -301,8 +302,11 @@ func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
 			return err
 		}
 		if !restarted {
+			// Started afresh, uncharged: the new process gets the whole
+			// time to start that the restart would have had.
 			e.Kill()
 			p = nil
+			deadline = time.Now().Add(deadline.Sub(began))
 		}
 	}
 	if p == nil {
@@ -318,11 +322,15 @@ func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
 		if err := e.startGame(p, size, deadline); err != nil {
 			return err
 		}
-		if err := e.askAbout(deadline); err != nil {
+		if err := e.askAbout(time.Now().Add(aboutWait)); err != nil { // its own wait, as the INFO lines below
 			return err
 		}
 	}
-	return e.writeInfos(p, infos, deadline)
+	// START (or RESTART) was answered in time: the INFO lines are the
+	// arbiter's to write, under a write timeout of their own, not whatever
+	// is left of the start deadline (an engine slow to start, answering
+	// just in time, lost the game to a write that had no time left).
+	return e.writeInfos(p, infos, time.Now().Add(e.spec.WriteTimeout))
 }
 
 // aboutWait bounds the wait for the answer to ABOUT: an engine that does
@@ -367,20 +375,32 @@ func (e *Engine) Identity() About {
 	return *e.about
 }
 
-// restartGame sends RESTART; false means the engine cannot restart in place.
+// Bounds on the wait for RESTART's OK: the engine is started afresh when
+// it has not come by then. An OK comes at once from an engine that restarts
+// in place (Rapfi clears its hash table first); after an ERROR or UNKNOWN
+// that names nothing while INFO lines are outstanding (it may be about one
+// of them), an OK that is coming follows it closely.
+const (
+	restartWait  = 3 * time.Second
+	restartGrace = 500 * time.Millisecond
+)
+
+// restartGame sends RESTART and reports whether the engine restarted in
+// place, which only an OK means. Anything else — UNKNOWN or ERROR (blupig
+// answers a bare UNKNOWN), silence until restartWait, an exit, a command
+// that cannot be written — means the process is to be started afresh, as
+// the Gomocup manager does: a restart never costs a game, whatever came
+// before it. An error is returned only when the engine was closed.
 func (e *Engine) restartGame(p *proc, deadline time.Time) (bool, error) {
-	x := e.exchange(p, deadline, &e.pending)
+	x := e.exchange(p, earliest(deadline, time.Now().Add(restartWait)), &e.pending)
 	defer x.done()
 	if f, _ := x.send([]byte("RESTART\n")); f != "" {
-		return false, nil // a process that cannot take a command is replaced
+		return false, nil
 	}
 	for {
-		l, f, detail := x.next()
-		switch {
-		case f == FaultExit:
+		l, f, _ := x.next()
+		if f != "" {
 			return false, nil
-		case f != "":
-			return false, &FaultError{Engine: e.name, Op: "RESTART", Fault: f, Detail: detail}
 		}
 		ln := ParseLine(l.text)
 		switch {
@@ -390,6 +410,12 @@ func (e *Engine) restartGame(p *proc, deadline time.Time) (bool, error) {
 		case (ln.Kind == LineUnknown || ln.Kind == LineError) && x.refuses(ln):
 			x.note(ln, l)
 			return false, nil
+		case ln.Kind == LineUnknown || ln.Kind == LineError:
+			// It names nothing and may answer an INFO line before RESTART:
+			// an OK that is coming comes soon; otherwise this was the answer.
+			x.note(ln, l)
+			x.until = earliest(x.until, time.Now().Add(restartGrace))
+			x.deadline = earliest(x.deadline, x.until)
 		default:
 			x.note(ln, l)
 		}
@@ -433,6 +459,7 @@ func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
 	}
 	e.buf = b
 	e.unsettled = true
+	p.settle(earliest(deadline, time.Now().Add(settleWait)), settleCPU) // settle.go
 	if f, detail := p.write(b, deadline); f != "" {
 		return &FaultError{Engine: e.name, Op: "INFO", Fault: f, Detail: detail}
 	}
@@ -543,6 +570,7 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 		r.Fault, r.Detail = f, detail
 		return r
 	}
+	resent := 0
 	for {
 		l, f, detail := x.next()
 		if f != "" {
@@ -575,8 +603,53 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 			}
 		default:
 			x.note(ln, l)
+			if resent < maxResends && rejects(l.text, x.cmd) {
+				resent++
+				if f, detail := x.resend(); f != "" {
+					r.Fault, r.Detail, r.Elapsed = f, detail, x.think(sent)
+					return r
+				}
+			}
 		}
 	}
+}
+
+// maxResends bounds how often one move request is written again after the
+// engine refused it (rejects).
+const maxResends = 3
+
+// rejects reports whether a line the engine wrote in answer to a move
+// request names the request itself ("BAD COMMAND TURN 8,4 IN SEARCH MODE"):
+// an engine still busy with its previous search refused it and will not
+// answer it. The Gomocup manager suspends an engine right after its answer
+// (as freeze_idle does) and resumes it into the next command, where such an
+// engine forfeits on time; the arbiter lets it settle and asks again.
+// A line that only echoes the request ("DEBUG got TURN 8,4", "TURN 8,4
+// received") is not a refusal: it must also say so (ERROR, UNKNOWN, BAD, ...).
+func rejects(line string, cmd []byte) bool {
+	req, _, _ := bytes.Cut(cmd, []byte("\n"))
+	req = bytes.TrimSpace(req)
+	up := strings.ToUpper(line)
+	if len(req) == 0 || !strings.Contains(up, strings.ToUpper(string(req))) {
+		return false
+	}
+	for _, w := range refusalWords {
+		if strings.Contains(up, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var refusalWords = []string{"ERROR", "UNKNOWN", "BAD", "INVALID", "REJECT", "REFUS", "IGNOR", "BUSY", "CANNOT", "CAN'T", "NOT "}
+
+// resend writes the request again, with the INFO lines that went with it,
+// once the engine has settled (settle.go) from the search it was refusing
+// commands for; its think time still runs from the first writing.
+func (x *exchange) resend() (Fault, string) {
+	x.p.settle(x.deadline, 0)
+	x.notes.add("warning: the engine refused the request while busy with its previous search; written again once it settled, think time counted from the first")
+	return x.p.write(x.wire, x.deadline)
 }
 
 // Close ends the engine: END, up to Spec.CloseGrace for it to exit, then
@@ -637,6 +710,7 @@ type exchange struct {
 	e         *Engine
 	p         *proc
 	cmd       []byte // the command (without INFO lines queued before it)
+	wire      []byte // what was written: the command after any queued INFO lines
 	strict    bool   // e.unsettled when the command was written
 	answered  bool   // the command's answer was read
 	deadline  time.Time
@@ -668,6 +742,13 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 		x.cmd = cmd
 	}
 	x.strict = x.e.unsettled
+	// Let the engine finish with its previous answer first (settle.go);
+	// the wait is nobody's, so the deadline moves back by it.
+	t0 := time.Now()
+	x.p.settle(earliest(x.deadline, t0.Add(settleWait)), settleCPU)
+	x.deadline = x.deadline.Add(time.Since(t0))
+	x.until = x.deadline
+	x.wire = cmd
 	out := x.p.out
 	out.acquire()
 	x.reading = true

@@ -31,7 +31,11 @@ func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entran
 	if dir == "" {
 		dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
 	}
-	spec := engine.Spec{Name: e.Name, Command: cfg.Command(e), Args: e.Args, Dir: dir, Env: e.Env}
+	command, err := program(cfg, e)
+	if err != nil {
+		return arbiter.Entrant{}, nil, err
+	}
+	spec := engine.Spec{Name: e.Name, Command: command, Args: e.Args, Dir: dir, Env: e.Env}
 	if cfg.StartTimeout != nil {
 		spec.StartTimeout = cfg.StartTimeout.Duration
 	}
@@ -145,14 +149,29 @@ func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.
 			dir = filepath.Join(out, "engines", engine.FolderName(o.Name))
 		}
 		s.RivalDirs = append(s.RivalDirs, dir)
-		if c := cfg.Command(o); strings.ContainsRune(c, '/') {
-			s.RivalFiles = append(s.RivalFiles, c)
+		if c, err := program(cfg, o); err == nil && strings.ContainsRune(c, '/') {
+			s.RivalFiles = append(s.RivalFiles, c) // a folder of builds: the build this event runs
 		}
 		for _, f := range o.Files {
 			s.RivalFiles = append(s.RivalFiles, cfg.Resolve(f))
 		}
 	}
 	return s
+}
+
+// program is the program engine e runs: its command, or where the command
+// names a folder of Gomocup builds, the build for the event's rule and size
+// (engine.GomocupBuild).
+func program(cfg *config.Event, e config.Engine) (string, error) {
+	rule, err := rules.ByName(cfg.Rule)
+	if err != nil {
+		return "", err
+	}
+	c, err := engine.GomocupBuild(cfg.Command(e), rule.Code(), cfg.Size)
+	if err != nil {
+		return "", fmt.Errorf("%s: engine %q: command: %w", cfg.File, e.Name, err)
+	}
+	return c, nil
 }
 
 // clockOf is the event clock with an engine's own settings on top.

@@ -112,9 +112,16 @@ func UniqueNames(ents []arbiter.Entrant) {
 }
 
 // CheckEngines checks that every engine's program exists, before anything
-// is played.
+// is played; a command that names a folder of Gomocup builds is replaced by
+// the build for the match's rule and size (engine.GomocupBuild).
 func (m *Match) CheckEngines() error {
-	for _, e := range m.Entrants {
+	for i := range m.Entrants {
+		e := &m.Entrants[i]
+		c, err := engine.GomocupBuild(e.Spec.Command, m.Rule.Code(), m.Size)
+		if err != nil {
+			return fmt.Errorf("engine %q: %w", e.Spec.Name, err)
+		}
+		e.Spec.Command = c
 		if err := bundled.Check(e.Spec); err != nil {
 			return err
 		}

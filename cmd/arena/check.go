@@ -58,17 +58,15 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		s.Concurrency = *concurrency
 		reps = ev.Check(drain, s, false, show)
 	} else {
-		rule, size, ctl, err := gf.game()
+		rule, size, err := gf.game()
 		if err != nil {
 			return err
 		}
-		ents, err := gf.entrants(fs.Args(), ctl)
+		ents, err := gf.entrants(fs.Args())
 		if err != nil {
 			return err
 		}
-		if err := gf.holdMemory(ents); err != nil {
-			return err
-		}
+		tellOnce(ents)
 		for _, e := range ents {
 			if err := bundled.Check(e.Spec); err != nil {
 				return err

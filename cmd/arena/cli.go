@@ -94,6 +94,8 @@ The command line of c-gomoku-cli, played by this arbiter.
 
 ENGINE_OPTIONS: cmd=COMMAND name=NAME tc=MATCH/TURN+INC (seconds) depth=N nodes=N
   maxmemory=BYTES thread=N tolerance=SECONDS option.KEY=VALUE
+  and the arena's: board_mode=BOOL swap2_colors=BOOL hang=DURATION hard_memory=BYTES
+  max_processes=N dir=FOLDER env=KEY=VALUE
 
 OPTIONS: -rule 0|1|4 (8, or an arena rule name)  -boardsize N  -games N  -rounds N
   -gauntlet  -loseonly  -repeat  -transform  -concurrency N  -drawafter N
@@ -111,6 +113,7 @@ type cliEngine struct {
 	depth, nodes, threads, mem  int64
 	options                     []engine.Info
 	set                         map[string]bool
+	settings                    []settingValue // the arena's per-engine settings (settings.go)
 }
 
 func runGomokuCli(args []string, stdout, stderr io.Writer) error {
@@ -448,6 +451,10 @@ func parseCliEngine(vals []string) (*cliEngine, error) {
 			e.mem, err = parseCount(val, true)
 		case strings.HasPrefix(k, "option.") && len(k) > len("option."):
 			e.options = append(e.options, engine.Info{Key: strings.TrimPrefix(k, "option."), Value: val})
+		case settingByKey(k) != nil && settingByKey(k).inCli:
+			s := settingByKey(k)
+			err = s.set(&arbiter.Entrant{}, val) // checked now, applied by entrant
+			e.settings = append(e.settings, settingValue{s, val})
 		default:
 			return nil, fmt.Errorf("illegal syntax %q", v)
 		}
@@ -484,6 +491,7 @@ func (e *cliEngine) override(each *cliEngine) {
 		e.set[k] = true
 	}
 	e.options = append(e.options, each.options...)
+	e.settings = append(e.settings, each.settings...) // after the engine's own: they win
 }
 
 // entrant is the engine as the director runs it.
@@ -511,11 +519,17 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 		infos = append(infos, engine.Info{Key: "max_node", Value: strconv.FormatInt(e.nodes, 10)})
 	}
 	infos = append(infos, e.options...)
-	return arbiter.Entrant{
+	ent := arbiter.Entrant{
 		// Dir "": each process gets a fresh temporary working directory.
 		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: engine.DefaultStartTimeout},
 		BoardMode: boardMode, Infos: infos, Clock: ctl,
-	}, nil
+	}
+	for _, sv := range e.settings {
+		if err := sv.s.set(&ent, sv.v); err != nil {
+			return arbiter.Entrant{}, fmt.Errorf("%s=%s: %v", sv.s.key, sv.v, err)
+		}
+	}
+	return ent, ent.Clock.Validate()
 }
 
 // parseCliTC reads c-gomoku-cli's tc=MATCH/TURN+INC, in seconds.

@@ -32,8 +32,10 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			"written as SGF and psq in the output folder, and journaled.\n\n"+
 			"An ENGINE is a program with its arguments (\"./pbrain-x --flag\"), or builtin:NAME for a\n"+
 			"bundled engine (random, greedy, search), optionally named as NAME=COMMAND.\n\n"+
-			"Limits (-depth, -nodes, -threads, -max-memory, -info) apply to every engine, or with a\n"+
-			"NAME: prefix to one: -depth 8 -depth old:6 -info hash_size=64.\n\n"+
+			"Per-engine settings (the clock -tc -turn -inc -tolerance -hang, -depth, -nodes, -threads,\n"+
+			"-max-memory, -hard-memory, -max-processes, -info, -board-mode, -swap2-colors, -dir, -env)\n"+
+			"apply to every engine, or with a NAME: prefix to one, a later one winning: -depth 8\n"+
+			"-depth old:6 -tc 20s -tc old:1m -info hash_size=64 -swap2-colors=rapfi.\n\n"+
 			"Lines \"stats  FIRST vs SECOND  games N  +W =D -L  score S%  Elo E ± H  LOS P%  ptnml LL LD DD WD WW\n"+
 			"LLR X [LOWER, UPPER]\" (fields separated by two spaces) report every -report games; H and P\n"+
 			"read n/a while the games show no spread (one pair, or only draws).", stdout)
@@ -63,7 +65,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() < 2 {
 		return fmt.Errorf("%w: want at least two engines, got %d arguments", errUsage, fs.NArg())
 	}
-	rule, size, ctl, err := gf.game()
+	rule, size, err := gf.game()
 	if err != nil {
 		return err
 	}
@@ -103,7 +105,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			p.Games = 100000
 		}
 	}
-	if p.Entrants, err = gf.entrants(fs.Args(), ctl); err != nil {
+	if p.Entrants, err = gf.entrants(fs.Args()); err != nil {
 		return err
 	}
 	ord, err := arbiter.ParseOrder(*order)

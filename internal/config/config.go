@@ -341,8 +341,13 @@ func (ev *Event) check() error {
 		case e.Command == "":
 			return ev.errAt(at("command"), fmt.Sprintf("engine %q: missing", e.Name))
 		default:
-			// The program must exist before anything is played.
-			if err := bundled.Check(engine.Spec{Name: e.Name, Command: ev.Command(e)}); err != nil {
+			// The program must exist before anything is played: where the
+			// command names a folder of Gomocup builds, the one for the rule.
+			program, err := engine.GomocupBuild(ev.Command(e), rule.Code(), ev.Size)
+			if err != nil {
+				return ev.errAt(at("command"), fmt.Sprintf("engine %q: %v", e.Name, err))
+			}
+			if err := bundled.Check(engine.Spec{Name: e.Name, Command: program}); err != nil {
 				return ev.errAt(at("command"), err.Error())
 			}
 		}

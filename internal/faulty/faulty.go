@@ -67,6 +67,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -79,17 +80,29 @@ import (
 // maxForks caps fork-bomb, so that a test can never take a machine down.
 const maxForks = 200
 
-// think is ponder's busy loop. It counts only the time it actually runs:
-// a slice that took far longer than it should was stopped (SIGSTOP) midway.
+// think is ponder's busy loop. It counts the processor time its thread
+// actually got: not the wall time, which a loaded machine or a SIGSTOP
+// stretches while the loop does not run.
 func (b *brain) think() {
+	runtime.LockOSThread()
+	last := threadCPU()
 	for {
 		t0 := time.Now()
 		for n := 0; time.Since(t0) < time.Millisecond; n++ {
 		}
-		if d := time.Since(t0); d < 20*time.Millisecond {
-			b.pondered.Add(int64(d))
-		}
+		now := threadCPU()
+		b.pondered.Add(int64(now - last))
+		last = now
 	}
+}
+
+// threadCPU is the processor time of the calling thread.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // forkBomb forks up to min(n, maxForks) copies of this process that only
@@ -137,6 +150,7 @@ type options struct {
 	think, slowStart, sleep, infoDelay                                                                         time.Duration
 	say                                                                                                        string
 	habits                                                                                                     habits // habits.go
+	q                                                                                                          quirks // quirks.go
 }
 
 func parseArgs(args []string) (options, error) {
@@ -181,6 +195,12 @@ func parseArgs(args []string) (options, error) {
 		case key == "say":
 			o.say = val
 		default:
+			if handled, err := o.q.set(key, val); handled {
+				if err != nil {
+					return o, err
+				}
+				continue
+			}
 			if ok, err := o.habits.parse(key, val, hasVal); !ok {
 				return o, fmt.Errorf("unknown argument %q", a)
 			} else if err != nil {
@@ -317,6 +337,9 @@ func (b *brain) run() int {
 		if !ok {
 			return ExitOK
 		}
+		if line, ok = b.quirkLine(line); !ok {
+			continue
+		}
 		word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 		code := -1
 		switch strings.ToUpper(word) {
@@ -336,9 +359,12 @@ func (b *brain) run() int {
 				b.say("OK")
 			}
 		case "RESTART":
-			if b.o.habits.bareUnknownRestart {
-				b.say("UNKNOWN")
-			} else if b.o.unknownRestart {
+			if quirky, exit := b.restartReply(); exit {
+				return ExitOK
+			} else if quirky {
+				continue
+			}
+			if b.o.unknownRestart {
 				b.say("UNKNOWN RESTART is not supported")
 			} else if b.size == 0 {
 				b.say("ERROR no game")
@@ -350,6 +376,9 @@ func (b *brain) run() int {
 			b.info(rest)
 		case "":
 		case "ABOUT":
+			if b.o.q.silentAbout {
+				continue
+			}
 			b.say(`name="faulty", version="1.0", author="gomoku-arena", country="CZ"`)
 		case "BEGIN":
 			code = b.move()
@@ -491,15 +520,15 @@ func (b *brain) readBlock(stone func(fields []string)) bool {
 // swap2 answers SWAP2BOARD once its stone block is read: three stones at
 // the centre of the empty board, SWAP to any other.
 func (b *brain) swap2() int {
-	stones, plain := 0, false
-	if !b.readBlock(func(f []string) { stones, plain = stones+1, plain || len(f) < 3 }) {
+	stones := 0
+	if !b.readBlock(func(f []string) {
+		if b.swap2Stone(f) {
+			stones++
+		}
+	}) {
 		return ExitOK
 	}
-	switch {
-	case b.o.habits.silentSwap2:
-		return -1
-	case b.o.habits.swap2Colors && plain:
-		b.say("ERROR bad stone line")
+	if b.o.habits.silentSwap2 {
 		return -1
 	}
 	b.hogMemory()
@@ -595,6 +624,7 @@ func (b *brain) move() int {
 	if b.at(x, y) == 0 {
 		b.set(x, y, 1)
 	}
+	b.afterMove() // started first: its work goes on while the move is read
 	b.say(move)
 	if k == b.o.doubleAt {
 		b.say(move)

@@ -8,7 +8,8 @@ import (
 )
 
 // habits are the faults real engines were seen to have, for arena check's
-// tests (docs/check.md); each is an argument like the others:
+// tests (docs/check.md); each is an argument like the others (quirks.go
+// has more: restart=unknown, swap2-colors):
 //
 //	hash-max-memory    at the first move allocate and touch exactly the
 //	                   INFO max_memory bytes (a hash sized to the limit)
@@ -17,15 +18,12 @@ import (
 //	turn-plus=DURATION think INFO timeout_turn plus DURATION on every move
 //	board-opp-last     answer BOARD only when the last stone listed is the
 //	                   opponent's (field 2); otherwise say nothing
-//	bare-unknown-restart answer RESTART with a bare "UNKNOWN"
 //	silent-swap2       read SWAP2BOARD and its stones, and never answer
-//	swap2-colors       read SWAP2BOARD stones only as x,y,c lines: x,y lines
-//	                   are answered "ERROR bad stone line"
 //	debug-flood=N      N DEBUG lines before every move
 type habits struct {
-	hashMaxMemory, turnBudget, boardOppLast, bareUnknownRestart, silentSwap2, swap2Colors bool
-	turnPlus                                                                              time.Duration
-	debugFlood                                                                            int
+	hashMaxMemory, turnBudget, boardOppLast, silentSwap2 bool
+	turnPlus                                             time.Duration
+	debugFlood                                           int
 
 	maxMemory   int64         // from INFO max_memory
 	timeoutTurn time.Duration // from INFO timeout_turn
@@ -35,7 +33,7 @@ type habits struct {
 // parse takes one argument; ok is false when it is not a habit's.
 func (h *habits) parse(key, val string, hasVal bool) (ok bool, err error) {
 	bools := map[string]*bool{"hash-max-memory": &h.hashMaxMemory, "turn-budget": &h.turnBudget, "board-opp-last": &h.boardOppLast,
-		"bare-unknown-restart": &h.bareUnknownRestart, "silent-swap2": &h.silentSwap2, "swap2-colors": &h.swap2Colors}
+		"silent-swap2": &h.silentSwap2}
 	switch {
 	case bools[key] != nil:
 		*bools[key] = true
