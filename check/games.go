@@ -98,6 +98,8 @@ func (c *checker) judgeGame(rec *record.Record, color rules.Color) {
 		c.add("rule", Fail, seen, "leave it out of renju events")
 	case rec.End == record.Illegal && strings.Contains(rec.Detail, string(rules.OutsideOuterZone)):
 		c.add("rule", Fail, seen, `opening_policy = "arbiter-opens" (the arbiter places Black's first stone)`)
+	case strings.Contains(rec.Detail, "SWAP2BOARD"):
+		c.add("swap2", Fail, seen, "")
 	case rec.End == record.Illegal && strings.Contains(rec.Detail, "malformed"):
 		c.add("output", Fail, seen, "")
 	case rec.End == record.Illegal && c.ent.BoardMode:
