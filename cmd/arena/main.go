@@ -29,6 +29,7 @@ var commands map[string]command
 func init() {
 	commands = map[string]command{
 		"run":        {"play an event from a TOML file, or continue it", runEvent},
+		"check":      {"check engines before they play: protocol, rule, time, memory; what would forfeit, and what to change", runCheck},
 		"match":      {"play an authors' match: two or more engines, SPRT, Elo, rating list", runMatch},
 		"gomoku-cli": {"the command line of c-gomoku-cli, played by this arbiter", runGomokuCli},
 		"merge":      {"fold the shards of a batch (match -shard) into one journal and its statistics", runMerge},

@@ -12,13 +12,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"gomoku-arena/arbiter"
-	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
-	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -43,12 +40,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			"LLR X [LOWER, UPPER]\" (fields separated by two spaces) report every -report games; H and P\n"+
 			"read n/a while the games show no spread (one pair, or only draws).", stdout)
 	games := fs.Int("games", 2, "games per pair of engines (the maximum under -sprt; default 100000 there)")
-	ruleName := fs.String("rule", "outer-open", "rule: "+strings.Join(rules.Names(), ", "))
-	size := fs.Int("size", 0, "board size (0 = the rule's default)")
-	var settings engineFlags // the clock, limits, board mode, swap2 colours... (settings.go)
-	settings.define(fs.FlagSet)
-	var policy config.Policy
-	fs.TextVar(&policy, "opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
+	gf := addGameFlags(fs)
 	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged (renju without a file: the 26 canonical openings, as in events)")
 	openingsFormat := fs.String("openings-format", "", "opening list format: offset or pos (default: detected per line)")
 	order := fs.String("order", arbiter.OrderSequential.String(), "opening order: sequential or random")
@@ -61,15 +53,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	pgn := fs.String("pgn", "", "append every game's result to this file in the PGN form Ordo and BayesElo read")
 	quiet := fs.Bool("quiet", false, "no line per game")
 	serve := fs.String("serve", "", "serve the match's live page on ADDR while it runs (host:port; a port alone is 127.0.0.1's)")
-	var depth, nodes, threads, infos limitFlag
-	fs.Var(&depth, "depth", "search depth limit per move (INFO max_depth); NAME:N for one engine")
-	fs.Var(&nodes, "nodes", "node limit per move (INFO max_node); NAME:N for one engine")
-	fs.Var(&threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
-	fs.Var(&infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
-	var procedure rules.Procedure
-	fs.TextVar(&procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
 	moveCap := fs.Int("move-cap", 0, "adjudicate a draw after this many stones (0 = none)")
-	startTimeout := fs.Duration("start-timeout", 10*time.Second, "deadline for an engine to start and answer START")
 	out := fs.String("out", "", "output folder (default out/match-TIME); with -shard, the batch's folder, shared by its shards")
 	shard := fs.String("shard", "", "play one shard of a batch: K/N (shard K of N, from 0), auto (a Slurm array task) or auto/N (a Kubernetes Indexed Job of N completions); each shard writes OUT/shard-K-of-N, arena merge OUT joins them")
 	syncEvery := fs.Duration("sync", event.DefaultSyncEvery, "with -shard and -sprt: how often a shard reads the batch folder to learn whether the merged SPRT has decided")
@@ -81,16 +65,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() < 2 {
 		return fmt.Errorf("%w: want at least two engines, got %d arguments", errUsage, fs.NArg())
 	}
-	rule, err := rules.ByName(*ruleName)
+	rule, size, err := gf.game()
 	if err != nil {
-		return fmt.Errorf("%w: -rule: %v", errUsage, err)
-	}
-	if *size == 0 {
-		*size = rule.DefaultSize()
-	}
-	ctl := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance, Hang: clock.DefaultHang}
-	if err := clock.CheckDuration(*startTimeout); err != nil {
-		return fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
+		return err
 	}
 	sh, err := event.ParseShard(*shard, os.Getenv)
 	if err != nil {
@@ -112,12 +89,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = event.NewMatchFolder()
 	}
-	p := &matchPlan{Match: event.NewMatch("match", rule, *size), ReportEvery: *report,
+	p := &matchPlan{Match: event.NewMatch("match", rule, size), ReportEvery: *report,
 		Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
 	p.Out, p.PGN = *out, *pgn
 	p.Shard, p.SyncEvery, p.Records, p.Sample = sh, *syncEvery, records, sampling
-	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *startTimeout, *games, *gauntlet, *concurrency
-	p.Procedure = procedure
+	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *gf.startTimeout, *games, *gauntlet, *concurrency
+	p.Procedure = gf.procedure
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
@@ -128,38 +105,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			p.Games = 100000
 		}
 	}
-	for i, arg := range fs.Args() {
-		name, cmd := engineArg(arg, i)
-		fields := strings.Fields(cmd)
-		if len(fields) == 0 {
-			return fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)
-		}
-		p.Entrants = append(p.Entrants, arbiter.Entrant{
-			Spec:  engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: *startTimeout},
-			Clock: ctl,
-		})
-	}
-	event.UniqueNames(p.Entrants)
-	if err := settings.apply(p.Entrants); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	for _, e := range p.Entrants {
-		if err := e.Clock.Validate(); err != nil {
-			return fmt.Errorf("%w: engine %q: %v", errUsage, e.Spec.Name, err)
-		}
-	}
-	for _, l := range []struct {
-		flag string
-		key  string
-		f    limitFlag
-		size bool
-	}{{"depth", "max_depth", depth, false}, {"nodes", "max_node", nodes, false}, {"threads", "thread_num", threads, false}} {
-		if err := l.f.apply(p.Entrants, l.flag, l.key, l.size); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-	}
-	if err := infos.apply(p.Entrants, "info", "", false); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if p.Entrants, err = gf.entrants(fs.Args()); err != nil {
+		return err
 	}
 	ord, err := arbiter.ParseOrder(*order)
 	if err != nil {
@@ -170,7 +117,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
 	p.Suite = arbiter.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
-	if err := p.LoadOpenings(*openingsFile, *openingsFormat, policy); err != nil {
+	if err := p.LoadOpenings(*openingsFile, *openingsFormat, gf.policy); err != nil {
 		return err
 	}
 	return p.play(stdout, stderr)

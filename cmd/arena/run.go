@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"gomoku-arena/check"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
@@ -20,11 +22,17 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 		"Plays the event the TOML file describes and prints its standings. If its output folder\n"+
 			"already holds a journal, the event continues: finished games are kept and unfinished ones\n"+
 			"are replayed from the start. Ctrl-C stops starting games; a second Ctrl-C aborts the games\n"+
-			"in progress. Every engine process is ended either way.", stdout)
+			"in progress. Every engine process is ended either way.\n\n"+
+			"Before the first game of a new event (not when it continues one), the entrants are checked\n"+
+			"under the event's settings as arena check does (the bundled playing engines are left out).\n"+
+			"Warnings are printed and the event goes on; if an entrant would forfeit games (a fail), what\n"+
+			"to change is printed and the event does not start, unless -force.", stdout)
 	extend := fs.Bool("extend", false, "allow continuing an event whose config now asks for more rounds")
 	quiet := fs.Bool("quiet", false, "print no line per game, only the standings")
 	serve := fs.String("serve", "", "serve the event's live page on ADDR while it runs (host:port; a port alone is 127.0.0.1's)")
 	shard := fs.String("shard", "", "play one task of the event spread over a job array: K/N (task K of N, from 0), auto (a Slurm array task) or auto/N (a Kubernetes Indexed Job of N completions); each task writes OUTPUT/shard-K-of-N, every task must run at once, arena merge OUTPUT folds them (docs/leagues.md)")
+	noCheck := fs.Bool("no-check", false, "do not check the entrants before a new event")
+	force := fs.Bool("force", false, "start a new event even when the check finds entrants that would forfeit games")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -51,6 +59,14 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	ev.Extend = *extend
 	drain, abort, stop := interrupts(stderr)
 	defer stop()
+	// A task of a spread event is one of many started at once: the
+	// organizer checks the entrants once, with arena check EVENT.toml,
+	// before submitting the array.
+	if !*noCheck && sh.Whole() && !ev.Begun() {
+		if err := checkBeforeRun(drain, ev, *force, stdout); err != nil {
+			return err
+		}
+	}
 	p := newPrinter(stdout, *quiet, func(g event.GameStarted) string { return g.Black + " vs " + g.White })
 	var obs event.Observer = eventView{p, stdout, stderr}
 	if *serve != "" {
@@ -136,4 +152,44 @@ func interrupts(stderr io.Writer) (drain, abort context.Context, stop func()) {
 		stopDrain()
 		stopAbort()
 	}
+}
+
+// checkBeforeRun checks a new event's entrants and prints what it found
+// beyond passes; entrants that would forfeit games stop the event unless
+// force is set.
+func checkBeforeRun(ctx context.Context, ev *event.Event, force bool, stdout io.Writer) error {
+	s := ev.CheckSettings()
+	said := false
+	reps := ev.Check(ctx, s, true, func(r check.Report) {
+		for _, f := range r.Findings {
+			if f.Verdict != check.Pass {
+				if !said {
+					fmt.Fprintln(stdout, "checked the entrants under the event's settings (arena check; -no-check skips it):")
+					said = true
+				}
+				printReport(stdout, r, true)
+				return
+			}
+		}
+	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("stopped while checking the entrants")
+	}
+	var failed []string
+	for _, r := range reps {
+		if r.Failed() {
+			failed = append(failed, r.Engine)
+		}
+	}
+	switch {
+	case len(failed) == 0:
+		if len(reps) > 0 && !said {
+			fmt.Fprintf(stdout, "checked the entrants under the event's settings: all %d pass\n", len(reps))
+		}
+		return nil
+	case force:
+		fmt.Fprintf(stdout, "-force: starting although %s would forfeit games (FAIL above)\n", term.Clean(strings.Join(failed, ", ")))
+		return nil
+	}
+	return fmt.Errorf("not started: %s would forfeit games under the event's settings (FAIL above); change what the remedies say, or run with -force to play anyway (-no-check skips the check)", strings.Join(failed, ", "))
 }

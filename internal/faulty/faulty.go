@@ -149,6 +149,7 @@ type options struct {
 	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder, infoError, rif       bool
 	think, slowStart, sleep, infoDelay                                                                         time.Duration
 	say                                                                                                        string
+	habits                                                                                                     habits // habits.go
 	q                                                                                                          quirks // quirks.go
 }
 
@@ -200,7 +201,11 @@ func parseArgs(args []string) (options, error) {
 				}
 				continue
 			}
-			return o, fmt.Errorf("unknown argument %q", a)
+			if ok, err := o.habits.parse(key, val, hasVal); !ok {
+				return o, fmt.Errorf("unknown argument %q", a)
+			} else if err != nil {
+				return o, err
+			}
 		}
 	}
 	return o, nil
@@ -384,8 +389,10 @@ func (b *brain) run() int {
 			code = b.move()
 		case "BOARD":
 			b.clear()
+			last := 0
 			if !b.readBlock(func(f []string) {
 				if len(f) == 3 {
+					last, _ = strconv.Atoi(f[2])
 					x, _ := strconv.Atoi(f[0])
 					y, _ := strconv.Atoi(f[1])
 					v, _ := strconv.Atoi(f[2])
@@ -393,6 +400,9 @@ func (b *brain) run() int {
 				}
 			}) {
 				return ExitOK
+			}
+			if b.o.habits.boardOppLast && last != 2 {
+				continue
 			}
 			code = b.move()
 		case "SWAP2BOARD":
@@ -434,6 +444,7 @@ var gomocupInfo = map[string]bool{
 func (b *brain) info(rest string) {
 	time.Sleep(b.o.infoDelay)
 	key, val, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	b.o.habits.info(key, val)
 	if b.o.infoError && !gomocupInfo[strings.ToLower(key)] {
 		b.say("ERROR Unknown command: " + strings.ToUpper(strings.TrimSpace(val)))
 	}
@@ -517,6 +528,9 @@ func (b *brain) swap2() int {
 	}) {
 		return ExitOK
 	}
+	if b.o.habits.silentSwap2 {
+		return -1
+	}
 	b.hogMemory()
 	if stones > 0 {
 		b.say("SWAP")
@@ -536,6 +550,7 @@ func (b *brain) move() int {
 	b.moves++
 	k := b.moves
 	time.Sleep(b.o.think)
+	b.o.habits.beforeMove(b)
 	if b.o.ponder {
 		b.say(fmt.Sprintf("MESSAGE pondered %dms", b.pondered.Swap(0)/int64(time.Millisecond)))
 	}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
+	"gomoku-arena/engine"
+	"gomoku-arena/event"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/rules"
+)
+
+// gameFlags are the flags `arena match` and `arena check` share: the rule
+// and the board, how games open, and the engines' settings (settings.go:
+// the clock, limits, board mode, Swap2 stone format, folder, environment;
+// -depth, -nodes, -threads and -info as INFO lines).
+type gameFlags struct {
+	rule                         *string
+	size                         *int
+	startTimeout                 *time.Duration
+	policy                       config.Policy
+	procedure                    rules.Procedure
+	settings                     engineFlags
+	depth, nodes, threads, infos limitFlag
+}
+
+func addGameFlags(fs *flags) *gameFlags {
+	g := &gameFlags{}
+	g.rule = fs.String("rule", "outer-open", "rule: "+strings.Join(rules.Names(), ", "))
+	g.size = fs.Int("size", 0, "board size (0 = the rule's default)")
+	g.settings.define(fs.FlagSet)
+	fs.TextVar(&g.policy, "opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
+	fs.Var(&g.depth, "depth", "search depth limit per move (INFO max_depth); NAME:N for one engine")
+	fs.Var(&g.nodes, "nodes", "node limit per move (INFO max_node); NAME:N for one engine")
+	fs.Var(&g.threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
+	fs.Var(&g.infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
+	fs.TextVar(&g.procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
+	g.startTimeout = fs.Duration("start-timeout", 10*time.Second, "deadline for an engine to start and answer START")
+	return g
+}
+
+// game is the rule and the board size (the rule's default for 0) the
+// flags ask for.
+func (g *gameFlags) game() (rules.Rule, int, error) {
+	rule, err := rules.ByName(*g.rule)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: -rule: %v", errUsage, err)
+	}
+	size := *g.size
+	if size == 0 {
+		size = rule.DefaultSize()
+	}
+	if err := clock.CheckDuration(*g.startTimeout); err != nil {
+		return nil, 0, fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
+	}
+	return rule, size, nil
+}
+
+// entrants are the engines of the command line (ENGINE or NAME=ENGINE),
+// with the per-engine settings of the flags.
+func (g *gameFlags) entrants(args []string) ([]arbiter.Entrant, error) {
+	ctl := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance, Hang: clock.DefaultHang}
+	var ents []arbiter.Entrant
+	for i, arg := range args {
+		name, cmd := engineArg(arg, i)
+		fields := strings.Fields(cmd)
+		if len(fields) == 0 {
+			return nil, fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)
+		}
+		ents = append(ents, arbiter.Entrant{
+			Spec:  engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: *g.startTimeout},
+			Clock: ctl,
+		})
+	}
+	event.UniqueNames(ents)
+	if err := g.settings.apply(ents); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	for _, e := range ents {
+		if err := e.Clock.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: engine %q: %v", errUsage, e.Spec.Name, err)
+		}
+	}
+	for _, l := range []struct {
+		flag string
+		key  string
+		f    limitFlag
+		size bool
+	}{{"depth", "max_depth", g.depth, false}, {"nodes", "max_node", g.nodes, false}, {"threads", "thread_num", g.threads, false}} {
+		if err := l.f.apply(ents, l.flag, l.key, l.size); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	if err := g.infos.apply(ents, "info", "", false); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return ents, nil
+}
+
+// tellOnce leaves each engine told one max_memory, as in an event: its own
+// (-info max_memory=N) when it has one, else the limit's (-max-memory).
+// Told twice, an engine may size its hash to the first value before the
+// second shrinks it, and its peak stays.
+func tellOnce(ents []arbiter.Entrant) {
+	for i := range ents {
+		last := -1
+		for j, in := range ents[i].Infos {
+			if in.Key == "max_memory" {
+				last = j
+			}
+		}
+		kept := ents[i].Infos[:0]
+		for j, in := range ents[i].Infos {
+			if in.Key != "max_memory" || j == last {
+				kept = append(kept, in)
+			}
+		}
+		ents[i].Infos = kept
+	}
+}
