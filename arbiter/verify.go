@@ -50,7 +50,7 @@ func (t *Tournament) CheckSchedule() (*ScheduleCheck, error) {
 	if t.Format == pairing.SwissFormat {
 		return c, nil
 	}
-	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	sched, err := t.Schedule() // the one schedule: mini-matches included
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/config"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -105,11 +106,15 @@ func (id *Identity) tournament() (*arbiter.Tournament, error) {
 	if id.Rounds < 0 || id.Rounds > pairing.MaxRounds {
 		return nil, fmt.Errorf("event.json: rounds: %d is not 0 to %d", id.Rounds, pairing.MaxRounds)
 	}
-	if format != pairing.SwissFormat && n > 1 && n-1 > arbiter.MaxGames/n {
+	if id.OpeningsPerPairing < 0 || id.OpeningsPerPairing > config.MaxOpeningsPerPairing {
+		return nil, fmt.Errorf("event.json: openings_per_pairing: %d is not 0 to %d", id.OpeningsPerPairing, config.MaxOpeningsPerPairing)
+	}
+	perPairing := max(1, 2*id.OpeningsPerPairing) // a mini-match's games
+	if format != pairing.SwissFormat && n > 1 && n-1 > arbiter.MaxGames/n/perPairing {
 		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, arbiter.MaxGames)
 	}
 	return &arbiter.Tournament{Director: d, Format: format, Rounds: id.Rounds, ByePoints: id.ByePoints,
-		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter}, nil
+		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter, OpeningsPerPairing: id.OpeningsPerPairing}, nil
 }
 
 // schedule is the match an identity describes, enough to lay out its
