@@ -38,7 +38,7 @@ func TestReadmeIsAMap(t *testing.T) {
 	if first < 0 || !strings.HasPrefix(string(b)[first+6:], "go run ./cmd/arena run configs/demo.toml") {
 		t.Error("README.md does not open with the demo command")
 	}
-	if !strings.Contains(string(b), "\ngo test -short ./...") {
+	if !strings.Contains(string(b), "\ngo test -short -timeout 30m ./...") {
 		t.Error("README.md does not give the test command")
 	}
 }
