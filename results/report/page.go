@@ -60,14 +60,7 @@ dt { font-weight: 600; } dd { margin: 0; }
 <main>
 {{- with $t := .Report.StandingsTable}}
 <h2>Standings</h2>
-<table>
-<thead><tr>{{range $i, $h := .Header}}<th{{if $t.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range $i, $c := .}}<td{{if $t.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
-</table>
+{{template "table" $t}}
 {{- end}}
 {{- with .Report.StandingsLegend}}
 <dl>{{range .Columns}}<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>{{end}}</dl>
@@ -75,14 +68,7 @@ dt { font-weight: 600; } dd { margin: 0; }
 {{- end}}
 {{- with $t := .Report.CrosstableTable}}
 <h2>Crosstable</h2>
-<table>
-<thead><tr>{{range $i, $h := .Header}}<th{{if $t.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range $i, $c := .}}<td{{if $t.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
-</table>
+{{template "table" $t}}
 {{- end}}
 {{- with .Report.CrosstableLegend}}
 <dl>{{range .Columns}}<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>{{end}}</dl>
@@ -90,14 +76,7 @@ dt { font-weight: 600; } dd { margin: 0; }
 {{- if .Report.PairScores}}
 {{- with $t := .Report.PairTable}}
 <h2>Pairs</h2>
-<table>
-<thead><tr>{{range $i, $h := .Header}}<th{{if $t.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range $i, $c := .}}<td{{if $t.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
-</table>
+{{template "table" $t}}
 {{- end}}
 {{- with .Report.PairLegend}}
 <dl>{{range .Columns}}<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>{{end}}</dl>
@@ -126,6 +105,14 @@ side (Black moves first). Records: SGF (FF[4], GM[4]) and psq, as described in t
 </main>
 </body>
 </html>
+{{- define "table"}}<table>
+<thead><tr>{{range $i, $h := .Header}}<th{{if $.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range $i, $c := .}}<td{{if $.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>{{end}}
 `))
 
 // WritePage writes the page. Every name and text in it is escaped: engine
