@@ -198,7 +198,7 @@ type ratingsPageData struct {
 
 // ratingsPage is the HTML list: the rating table, and the LOS table under
 // it when asked for; every cell is escaped.
-var ratingsPage = template.Must(template.New("ratings").Parse(`<!DOCTYPE html>
+var ratingsPage = template.Must(template.Must(htmlPage.Clone()).New("ratings").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -211,28 +211,11 @@ th { background: #eee; }
 </style>
 </head>
 <body>
-{{- define "table"}}
+{{- template "titled" .Ratings}}
+{{- with .LOS}}{{template "titled" .}}{{end}}
+{{- define "titled"}}
 <h2>{{.Title}}</h2>
-<table>
-<thead>
-<tr>{{range $i, $h := .Header}}<th{{if $.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr>
-</thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range $i, $c := .}}<td{{if $.RightAt $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
-</table>
-{{- with .Legend}}
-<dl>
-{{- range .Columns}}
-<dt>{{.Column}}</dt><dd>{{.Meaning}}</dd>
-{{- end}}
-</dl>
-{{- end}}
-{{- end}}
-{{- template "table" .Ratings}}
-{{- with .LOS}}{{template "table" .}}{{end}}
+{{template "table" .}}{{end}}
 </body>
 </html>
 `))

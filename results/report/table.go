@@ -262,7 +262,7 @@ func (t Table) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-var htmlPage = template.Must(template.New("table").Parse(`<!DOCTYPE html>
+var htmlPage = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -276,7 +276,10 @@ th { background: #eee; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<table>
+{{template "table" .}}
+</body>
+</html>
+{{- define "table"}}<table>
 <thead>
 <tr>{{range $i, $h := .Header}}<th{{if $.RightAt $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr>
 </thead>
@@ -296,8 +299,7 @@ th { background: #eee; }
 <p>{{.Note}}</p>
 {{- end}}
 {{- end}}
-</body>
-</html>
+{{- end}}
 `))
 
 // WriteHTML writes a standalone HTML page holding the table; engine names
