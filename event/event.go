@@ -78,7 +78,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		}
 	}
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
-	defer ev.t.Close()
+	defer ev.t.Director.Close()
 	done := f.done
 	// The same check as Verify's, on the tournament that plays on: Run
 	// continues from the rounds it paired.
@@ -151,7 +151,7 @@ func (ev *Event) startGateway(s *stream) (*remote.Gateway, error) {
 	}
 	for i, e := range ev.cfg.Engines {
 		if e.Remote {
-			ev.t.Entrants[i].Spec.Inherit = func() (*os.File, error) { return gw.RelayFile(e.Name) }
+			ev.t.Director.Entrants[i].Spec.Inherit = func() (*os.File, error) { return gw.RelayFile(e.Name) }
 		}
 	}
 	return gw, nil
@@ -240,7 +240,7 @@ func (ev *Event) identity() *Identity {
 		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
 		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
 		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String()}
-	for i, a := range ev.t.Entrants {
+	for i, a := range ev.t.Director.Entrants {
 		e := entrantOf(a)
 		// As the config wrote them: the event stays the same event when
 		// it is continued from another working directory.

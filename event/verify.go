@@ -139,11 +139,11 @@ func (id *Identity) schedule() (*schedule.Match, error) {
 			return nil, fmt.Errorf("event.json: %w", err)
 		}
 	}
-	if len(m.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
-		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Entrants), m.Games, m.Rounds)
+	if len(m.Director.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Director.Entrants), m.Games, m.Rounds)
 	}
-	if schedule.ScheduleGames(len(m.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0 {
-		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds has more than the %d games one match lays out", len(m.Entrants), m.Games, m.Rounds, schedule.MaxGames)
+	if schedule.ScheduleGames(len(m.Director.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds has more than the %d games one match lays out", len(m.Director.Entrants), m.Games, m.Rounds, schedule.MaxGames)
 	}
 	return m, nil
 }

@@ -24,9 +24,9 @@ import (
 // Director. A tournament is a pure function of its settings and the results
 // so far, so resuming is just running it again with the journal's records.
 type Tournament struct {
-	*arbiter.Director
-	Format pairing.Format // resolved, never auto
-	Rounds int            // Swiss rounds
+	Director *arbiter.Director // plays the fixtures
+	Format   pairing.Format    // resolved, never auto
+	Rounds   int               // Swiss rounds
 	// ByePoints is what a Swiss bye scores, for pairing as for standings:
 	// 1, 0.5 or 0; nil means a win.
 	ByePoints *float64
@@ -125,7 +125,7 @@ func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, bool
 		}
 	}
 	added := false
-	for i, e := range t.Entrants {
+	for i, e := range t.Director.Entrants {
 		if _, done := out[i]; done {
 			continue
 		}
@@ -160,7 +160,7 @@ func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, bool
 			continue
 		}
 		now := time.Now()
-		rec := &record.Record{Event: t.Event, Round: r, Rule: t.Rule.Name(), Size: t.Size,
+		rec := &record.Record{Event: t.Director.Event, Round: r, Rule: t.Director.Rule.Name(), Size: t.Director.Size,
 			Black: name, End: record.Withdrawn, Detail: why, Start: now, Finish: now}
 		if err := t.Director.Finished(rec); err != nil {
 			return nil, false, err
@@ -185,7 +185,7 @@ func (t *Tournament) TRF(name string, ratings []int, all []*record.Record, r int
 		return nil, err
 	}
 	trf := &pairing.TRF{Name: name, Rounds: t.Rounds, ByePoints: t.ByePoints, Games: games}
-	for i, e := range t.Entrants {
+	for i, e := range t.Director.Entrants {
 		p := pairing.TRFPlayer{Name: e.Spec.Name, Withdrawn: out[i]}
 		if i < len(ratings) {
 			p.Rating = ratings[i]
@@ -287,7 +287,7 @@ func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, fi
 	if err := t.journalByes(sched, all); err != nil {
 		return err
 	}
-	return t.Play(drain, abort, remaining(t.fixtures(sched, 0), all))
+	return t.Director.Play(drain, abort, remaining(t.fixtures(sched, 0), all))
 }
 
 // journalByes records the byes of the given rounds that the journal lacks.
@@ -304,8 +304,8 @@ func (t *Tournament) journalByes(rounds [][]pairing.Pairing, done []*record.Reco
 				continue
 			}
 			now := time.Now()
-			rec := &record.Record{Event: t.Event, Round: p.Round, Rule: t.Rule.Name(), Size: t.Size,
-				Black: t.Entrants[p.Black].Spec.Name, Winner: rules.Black, End: record.ByeEnd, Start: now, Finish: now}
+			rec := &record.Record{Event: t.Director.Event, Round: p.Round, Rule: t.Director.Rule.Name(), Size: t.Director.Size,
+				Black: t.Director.Entrants[p.Black].Spec.Name, Winner: rules.Black, End: record.ByeEnd, Start: now, Finish: now}
 			if err := t.Director.Finished(rec); err != nil {
 				return err
 			}
@@ -315,7 +315,7 @@ func (t *Tournament) journalByes(rounds [][]pairing.Pairing, done []*record.Reco
 }
 
 func (t *Tournament) index(name string) int {
-	for i, e := range t.Entrants {
+	for i, e := range t.Director.Entrants {
 		if e.Spec.Name == name {
 			return i
 		}
@@ -393,7 +393,7 @@ func (t *Tournament) FixturesOf(rounds [][]pairing.Pairing) []arbiter.Fixture {
 // on results (pairing.Schedule), each pairing made a mini-match when the
 // event plays them (pairing.MiniMatches).
 func (t *Tournament) Schedule() ([][]pairing.Pairing, error) {
-	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	sched, err := pairing.Schedule(t.Format, len(t.Director.Entrants))
 	if err != nil || t.OpeningsPerPairing == 0 {
 		return sched, err
 	}
@@ -502,7 +502,7 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 		fs := t.fixtures([][]pairing.Pairing{ps}, number)
 		number += len(fs)
 		before = fs
-		if err := t.Play(drain, abort, remaining(t.share(fs), *all)); err != nil {
+		if err := t.Director.Play(drain, abort, remaining(t.share(fs), *all)); err != nil {
 			return err
 		}
 		if drain.Err() != nil || abort.Err() != nil {
@@ -546,7 +546,7 @@ func (t *Tournament) pairRound(r, rounds int, all []*record.Record) ([]pairing.P
 	if err != nil {
 		return nil, pairing.Strict, err
 	}
-	players := make([]pairing.SwissPlayer, len(t.Entrants))
+	players := make([]pairing.SwissPlayer, len(t.Director.Entrants))
 	for i := range players {
 		w, ok := out[i]
 		players[i] = pairing.SwissPlayer{ID: i, Withdrawn: ok && w <= r}
@@ -593,8 +593,8 @@ func (t *Tournament) SwissHistory(all []*record.Record, r int) ([]pairing.Game, 
 
 // names maps each entrant's engine name to its index.
 func (t *Tournament) names() map[string]int {
-	m := make(map[string]int, len(t.Entrants))
-	for i, e := range t.Entrants {
+	m := make(map[string]int, len(t.Director.Entrants))
+	for i, e := range t.Director.Entrants {
 		m[e.Spec.Name] = i
 	}
 	return m

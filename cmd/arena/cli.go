@@ -312,8 +312,8 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if transcript {
 		p.Log = cliLog
 	}
-	p.MoveCap, p.StartTimeout, p.Concurrency = drawAt, engine.DefaultStartTimeout, conc
-	p.Games, p.Rounds, p.Gauntlet, p.SPRT, p.LoseOnly, p.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
+	p.Plan.Director.MoveCap, p.Plan.Director.StartTimeout, p.Plan.Director.Concurrency = drawAt, engine.DefaultStartTimeout, conc
+	p.Plan.Games, p.Plan.Rounds, p.Plan.Gauntlet, p.Plan.SPRT, p.Plan.LoseOnly, p.Plan.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
 	for i, e := range engines {
 		if each != nil {
 			e.override(each)
@@ -322,10 +322,10 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		if err != nil {
 			return nil, usage("engine %d: %v", i+1, err)
 		}
-		p.Entrants = append(p.Entrants, ent)
+		p.Plan.Director.Entrants = append(p.Plan.Director.Entrants, ent)
 		p.CLI.engines = append(p.CLI.engines, e)
 	}
-	event.UniqueNames(p.Entrants)
+	event.UniqueNames(p.Plan.Director.Entrants)
 	if trans {
 		suite.Transform = schedule.TransformCycle
 	}
@@ -333,7 +333,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if err := suite.Validate(); err != nil {
 		return nil, usage("-openings: %v", err)
 	}
-	p.Suite = suite
+	p.Plan.Suite = suite
 	// Without a file every game starts on the empty board, as in
 	// c-gomoku-cli: not the rule's default openings (renju's 26).
 	if openFile != "" {
@@ -380,24 +380,24 @@ type cliRun struct {
 // show. An engine that does not answer keeps its program's name; its
 // games will say what is wrong with it.
 func (c *cliRun) askAbout(p *matchPlan) {
-	c.about = make([]engine.About, len(p.Entrants))
-	for i := range p.Entrants {
-		spec := p.Entrants[i].Spec
+	c.about = make([]engine.About, len(p.Plan.Director.Entrants))
+	for i := range p.Plan.Director.Entrants {
+		spec := p.Plan.Director.Entrants[i].Spec
 		e, err := engine.Start(spec)
 		if err != nil {
 			continue
 		}
-		a, err := e.About(time.Now().Add(p.Entrants[i].Clock.Tolerance + time.Second))
+		a, err := e.About(time.Now().Add(p.Plan.Director.Entrants[i].Clock.Tolerance + time.Second))
 		e.Close()
 		if err != nil {
 			continue
 		}
 		c.about[i] = a
 		if c.engines[i].name == "" && a.Name != "" {
-			p.Entrants[i].Spec.Name = a.Name
+			p.Plan.Director.Entrants[i].Spec.Name = a.Name
 		}
 	}
-	event.UniqueNames(p.Entrants)
+	event.UniqueNames(p.Plan.Director.Entrants)
 }
 
 // cliSrand reads srand= as c-gomoku-cli's atoll does, for the same

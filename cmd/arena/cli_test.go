@@ -52,16 +52,16 @@ func TestParseCli(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Rule.Name() != "renju" || p.Size != 15 || p.Games != 8 || p.Rounds != 2 || p.Concurrency != 3 || p.MoveCap != 100 || !p.FatalError {
+	if p.Plan.Director.Rule.Name() != "renju" || p.Plan.Director.Size != 15 || p.Plan.Games != 8 || p.Plan.Rounds != 2 || p.Plan.Director.Concurrency != 3 || p.Plan.Director.MoveCap != 100 || !p.Plan.FatalError {
 		t.Errorf("plan %+v", p)
 	}
-	if p.Suite.Order != schedule.OrderRandom || p.Suite.Seed != 9 || p.Suite.Transform != schedule.TransformCycle || !p.Suite.Pairs || p.Suite.Style != schedule.StyleCGomokuCli {
-		t.Errorf("suite %+v", p.Suite)
+	if p.Plan.Suite.Order != schedule.OrderRandom || p.Plan.Suite.Seed != 9 || p.Plan.Suite.Transform != schedule.TransformCycle || !p.Plan.Suite.Pairs || p.Plan.Suite.Style != schedule.StyleCGomokuCli {
+		t.Errorf("suite %+v", p.Plan.Suite)
 	}
-	if p.SPRT == nil || p.SPRT.Elo1 != 10 || p.SPRT.Alpha != 0.1 || p.SPRT.Beta != 0.05 || p.SPRT.Model != rating.ModelCGomokuCli {
-		t.Errorf("sprt %+v", p.SPRT)
+	if p.Plan.SPRT == nil || p.Plan.SPRT.Elo1 != 10 || p.Plan.SPRT.Alpha != 0.1 || p.Plan.SPRT.Beta != 0.05 || p.Plan.SPRT.Model != rating.ModelCGomokuCli {
+		t.Errorf("sprt %+v", p.Plan.SPRT)
 	}
-	n, r := p.Entrants[0], p.Entrants[1]
+	n, r := p.Plan.Director.Entrants[0], p.Plan.Director.Entrants[1]
 	if n.Spec.Name != "new" || r.Spec.Name != "random" || n.Spec.Dir != "" || !n.BoardMode {
 		t.Errorf("entrants %+v %+v", n.Spec, r.Spec)
 	}

@@ -31,7 +31,7 @@ func cliDump(p *matchPlan) string {
 	if c.openings != "" {
 		line("openingType", c.openingType)
 	}
-	line("boardSize", p.Size)
+	line("boardSize", p.Plan.Director.Size)
 	line("gameRule", p.RuleCode)
 	line("pgn", p.PGN)
 	line("sgf", p.SGF)
@@ -49,27 +49,27 @@ func cliDump(p *matchPlan) string {
 	} else {
 		line("sample", "")
 	}
-	line("random", flag(p.Suite.Order == schedule.OrderRandom))
-	line("repeat", flag(p.Suite.Pairs))
-	line("transform", flag(p.Suite.Transform != schedule.NoTransform))
-	line("sprt", flag(p.SPRT != nil))
-	line("gauntlet", flag(p.Gauntlet))
-	if p.Gauntlet {
-		line("loseonly", flag(p.LoseOnly))
+	line("random", flag(p.Plan.Suite.Order == schedule.OrderRandom))
+	line("repeat", flag(p.Plan.Suite.Pairs))
+	line("transform", flag(p.Plan.Suite.Transform != schedule.NoTransform))
+	line("sprt", flag(p.Plan.SPRT != nil))
+	line("gauntlet", flag(p.Plan.Gauntlet))
+	if p.Plan.Gauntlet {
+		line("loseonly", flag(p.Plan.LoseOnly))
 	}
-	line("concurrency", p.Concurrency)
-	line("games", p.Games)
-	line("rounds", p.Rounds)
+	line("concurrency", p.Plan.Director.Concurrency)
+	line("games", p.Plan.Games)
+	line("rounds", p.Plan.Rounds)
 	line("resignCount", 0)
 	line("resignScore", 0)
 	line("drawCount", 0)
 	line("drawScore", 0)
-	line("drawAfter", p.MoveCap)
-	line("fatalerror", flag(p.FatalError))
+	line("drawAfter", p.Plan.Director.MoveCap)
+	line("fatalerror", flag(p.Plan.FatalError))
 	line("debug", flag(p.Debug))
 	b.WriteString("\n")
-	line("Engine number", len(p.Entrants))
-	for i, ent := range p.Entrants {
+	line("Engine number", len(p.Plan.Director.Entrants))
+	for i, ent := range p.Plan.Director.Entrants {
 		e := c.engines[i]
 		b.WriteString(dashes)
 		fmt.Fprintf(&b, "Engine %d Options:\n", i)

@@ -93,20 +93,20 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	p := &matchPlan{Match: event.NewMatch("match", rule, size), ReportEvery: *report,
 		Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
 	p.Out, p.PGN = *out, *pgn
-	p.Shard, p.SyncEvery, p.Records, p.Sample = sh, *syncEvery, records, sampling
-	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *gf.startTimeout, *games, *gauntlet, *concurrency
-	p.Procedure = gf.procedure
+	p.Plan.Shard, p.SyncEvery, p.Records, p.Sample = sh, *syncEvery, records, sampling
+	p.Plan.Director.MoveCap, p.Plan.Director.StartTimeout, p.Plan.Games, p.Plan.Gauntlet, p.Plan.Director.Concurrency = *moveCap, *gf.startTimeout, *games, *gauntlet, *concurrency
+	p.Plan.Director.Procedure = gf.procedure
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
 			return fmt.Errorf("%w: -sprt: %v", errUsage, err)
 		}
-		p.SPRT = &s
+		p.Plan.SPRT = &s
 		if !flagSet(fs, "games") {
-			p.Games = 100000
+			p.Plan.Games = 100000
 		}
 	}
-	if p.Entrants, err = gf.entrants(fs.Args()); err != nil {
+	if p.Plan.Director.Entrants, err = gf.entrants(fs.Args()); err != nil {
 		return err
 	}
 	ord, err := schedule.ParseOrder(*order)
@@ -117,7 +117,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
-	p.Suite = schedule.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
+	p.Plan.Suite = schedule.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
 	if err := p.LoadOpenings(*openingsFile, *openingsFormat, gf.policy); err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ type matchPlan struct {
 // not fit together are the command line's fault (usage); a program that
 // does not exist is not.
 func (p *matchPlan) validate() error {
-	if err := p.Validate(); err != nil {
+	if err := p.Plan.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if p.ReportEvery < 0 {
@@ -170,7 +170,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		case v.fatal != nil:
 			return v.fatal
 		case v.total > 0 && (drain.Err() != nil || abort.Err() != nil):
-			return fmt.Errorf("stopped after %d of %d games", p.Played(), v.total)
+			return fmt.Errorf("stopped after %d of %d games", p.Plan.Played(), v.total)
 		}
 		return nil
 	}
@@ -180,7 +180,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	v := &matchView{printer: prog, plan: p, stdout: stdout}
 	var obs event.Observer = v
 	if p.Serve != "" {
-		page, err := startPage(p.Serve, p.Event, p.Out, stdout)
+		page, err := startPage(p.Serve, p.Plan.Director.Event, p.Out, stdout)
 		if err != nil {
 			return err
 		}
@@ -210,7 +210,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	case v.fatal != nil:
 		return v.fatal
 	case drain.Err() != nil || abort.Err() != nil:
-		return fmt.Errorf("stopped after %d of %d games", p.Played(), v.began.Total)
+		return fmt.Errorf("stopped after %d of %d games", p.Plan.Played(), v.began.Total)
 	}
 	return nil
 }
@@ -294,14 +294,14 @@ func (p *matchPlan) statsLine(e *schedule.Encounter) string {
 	st := e.Stats()
 	w := e.WDL
 	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %s",
-		p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name, w.Games(), w.W, w.D, w.L,
+		p.Plan.Director.Entrants[e.First].Spec.Name, p.Plan.Director.Entrants[e.Second].Spec.Name, w.Games(), w.W, w.D, w.L,
 		100*e.Points()/float64(max(w.Games(), 1)), eloText(st), losText(st))
-	if p.Suite.Pairs {
+	if p.Plan.Suite.Pairs {
 		line += fmt.Sprintf("  ptnml %d %d %d %d %d", e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 	}
-	if p.SPRT != nil {
-		lo, hi := p.SPRT.Bounds()
-		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", p.SPRT.LLR(e.WDL, e.Penta), lo, hi)
+	if p.Plan.SPRT != nil {
+		lo, hi := p.Plan.SPRT.Bounds()
+		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", p.Plan.SPRT.LLR(e.WDL, e.Penta), lo, hi)
 	}
 	return line
 }
@@ -310,7 +310,7 @@ func (p *matchPlan) statsLine(e *schedule.Encounter) string {
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
 func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision string) {
-	m := p.Match.Match
+	m := p.Match.Plan
 	fmt.Fprintln(w)
 	for _, e := range encs {
 		if e.WDL.Games() == 0 {
@@ -321,7 +321,7 @@ func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision st
 	if len(encs) == 1 {
 		e := encs[0]
 		st := e.Stats()
-		a, b := p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name
+		a, b := p.Plan.Director.Entrants[e.First].Spec.Name, p.Plan.Director.Entrants[e.Second].Spec.Name
 		pts := e.Points()
 		fmt.Fprintf(w, "%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %s  draws %.1f%%",
 			a, pts, float64(e.WDL.Games())-pts, b, e.WDL.Games(), e.WDL.W, e.WDL.D, e.WDL.L,
@@ -331,17 +331,17 @@ func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision st
 			fmt.Fprintf(w, "  level pairs %.1f%%", 100*st.DrawRatio)
 		}
 		fmt.Fprintln(w)
-		if p.Suite.Pairs {
+		if p.Plan.Suite.Pairs {
 			fmt.Fprintf(w, "pentanomial (%s's pairs, LL LD DD+WL WD WW): %d %d %d %d %d\n", a, e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 		}
-		if p.SPRT != nil {
-			lo, hi := p.SPRT.Bounds()
+		if p.Plan.SPRT != nil {
+			lo, hi := p.Plan.SPRT.Bounds()
 			state := decision
 			if state == "" {
 				state = "SPRT: no decision yet"
 			}
 			fmt.Fprintf(w, "%s  (model %s, elo0 %g, elo1 %g, alpha %g, beta %g; LLR %.2f, bounds [%.2f, %.2f])\n",
-				state, m.SPRTModel(), p.SPRT.Elo0, p.SPRT.Elo1, p.SPRT.Alpha, p.SPRT.Beta, p.SPRT.LLR(e.WDL, e.Penta), lo, hi)
+				state, m.SPRTModel(), p.Plan.SPRT.Elo0, p.Plan.SPRT.Elo1, p.Plan.SPRT.Alpha, p.Plan.SPRT.Beta, p.Plan.SPRT.LLR(e.WDL, e.Penta), lo, hi)
 		}
 		return
 	}
@@ -354,12 +354,12 @@ func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision st
 // intervals and the LOS matrix, and says when a sweep made it take virtual
 // draws (schedule.Match.Ratings).
 func (p *matchPlan) ratingTables(w io.Writer, m *schedule.Match) {
-	names := make([]string, len(p.Entrants))
-	for i, e := range p.Entrants {
+	names := make([]string, len(p.Plan.Director.Entrants))
+	for i, e := range p.Plan.Director.Entrants {
 		names[i] = e.Spec.Name
 	}
 	title := "rating list (Bradley–Terry, mean 0)"
-	if p.Gauntlet {
+	if p.Plan.Gauntlet {
 		title = "rating list (Bradley–Terry, " + names[0] + " = 0)"
 	}
 	list, prior, err := m.Ratings()
