@@ -211,7 +211,10 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 		d.Entrants = append(d.Entrants, ent)
 	}
 	t := &schedule.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints,
-		Seed: uint64(cfg.Seed), WithdrawAfter: *cfg.WithdrawAfter, Requests: filepath.Join(out, schedule.WithdrawalFile)}
+		Seed: uint64(cfg.Seed), WithdrawAfter: *cfg.WithdrawAfter,
+		Requests: func() ([]schedule.WithdrawalRequest, error) {
+			return ReadWithdrawalRequests(filepath.Join(out, WithdrawalFile))
+		}}
 	if t.Rounds == 0 {
 		t.Rounds = pairing.DefaultSwissRounds
 	}

@@ -2,17 +2,13 @@ package schedule
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"gomoku-arena/arbiter"
-	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/standings"
@@ -55,9 +51,9 @@ type Tournament struct {
 	// WithdrawAfter withdraws a Swiss entrant that failed to start this many
 	// of its games in a row (see failedStart); 0 never does.
 	WithdrawAfter int
-	// Requests, if set, is the organizer's withdrawal request file
-	// (RequestWithdrawal), read before each Swiss round is paired.
-	Requests string
+	// Requests, if set, returns the organizer's withdrawal requests so
+	// far; it is asked before each Swiss round is paired.
+	Requests func() ([]WithdrawalRequest, error)
 
 	check *ScheduleCheck // the journal checked by VerifySchedule, for Run
 }
@@ -119,8 +115,8 @@ func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, bool
 		}
 	}
 	var requests []WithdrawalRequest
-	if t.Requests != "" {
-		if requests, err = ReadWithdrawalRequests(t.Requests); err != nil {
+	if t.Requests != nil {
+		if requests, err = t.Requests(); err != nil {
 			return nil, false, err
 		}
 	}
@@ -195,65 +191,12 @@ func (t *Tournament) TRF(name string, ratings []int, all []*record.Record, r int
 	return trf, nil
 }
 
-// WithdrawalRequest is one line of the organizer's request file.
+// WithdrawalRequest is the organizer's request to withdraw an entrant
+// (event keeps them in a file of the event's folder).
 type WithdrawalRequest struct {
 	Engine string    `json:"engine"`
 	Reason string    `json:"reason,omitempty"`
 	Time   time.Time `json:"time"`
-}
-
-// WithdrawalFile is the name of the request file in an event's folder.
-const WithdrawalFile = "withdrawals.jsonl"
-
-// RequestWithdrawal records durably, in the request file at path (one JSON
-// object a line), that the organizer withdraws engine from the event. The
-// running event (or the next run of it) withdraws the entrant before the
-// next round it pairs.
-func RequestWithdrawal(path, engine, reason string) error {
-	if strings.TrimSpace(engine) == "" {
-		return fmt.Errorf("withdrawal: no engine named")
-	}
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	if _, err := ReadWithdrawalRequests(path); err != nil {
-		return err
-	}
-	line, err := json.Marshal(WithdrawalRequest{Engine: engine, Reason: reason, Time: time.Now().UTC()})
-	if err != nil {
-		return err
-	}
-	if len(old) > 0 && old[len(old)-1] != '\n' {
-		old = append(old, '\n')
-	}
-	return durable.WriteFile(path, append(append(old, line...), '\n'))
-}
-
-// ReadWithdrawalRequests reads the request file at path; a missing file has
-// no requests. A line that is not a request is an error naming it.
-func ReadWithdrawalRequests(path string) ([]WithdrawalRequest, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []WithdrawalRequest
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		var q WithdrawalRequest
-		dec := json.NewDecoder(strings.NewReader(l))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&q); err != nil || q.Engine == "" {
-			return nil, fmt.Errorf("%s:%d: not a withdrawal request (want {\"engine\": NAME, ...}): %q", path, i+1, l)
-		}
-		out = append(out, q)
-	}
-	return out, nil
 }
 
 // Run plays every fixture not in done. finished is called with each newly
