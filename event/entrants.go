@@ -11,6 +11,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
 )
@@ -19,10 +20,42 @@ import (
 // limits, sandbox, INFO lines and clock; the opening settings become the
 // stones each pairing starts from.
 
-// entrant is engine e of the event, and notices when its sandbox could not
+// checkEngines makes the checks of the engine tables that need what runs
+// engines, which the config (a leaf) does not import: every program exists
+// (where the command names a folder of Gomocup builds, the one for the rule
+// and size), a builtin names a bundled engine, and no two names share a
+// working folder and transcript (engine.FolderName: one name, one file,
+// whether or not a dir is given). Each error names the config's file, line
+// and key.
+func checkEngines(cfg *config.Event) error {
+	folders := map[string]int{}
+	for i, e := range cfg.Engines {
+		at := func(key string) string { return fmt.Sprintf("engine[%d].%s", i, key) }
+		folder := engine.FolderName(e.Name)
+		if j, dup := folders[folder]; dup {
+			return cfg.ErrAt(at("name"), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
+				e.Name, folder, folder+".log", j+1, cfg.Engines[j].Name))
+		}
+		folders[folder] = i
+		if e.Remote {
+			continue
+		}
+		c, err := program(cfg, i)
+		if err != nil {
+			return err
+		}
+		if err := bundled.Check(engine.Spec{Name: e.Name, Command: c}); err != nil {
+			return cfg.ErrAt(at("command"), err.Error())
+		}
+	}
+	return nil
+}
+
+// entrant is engine i of the event, and notices when its sandbox could not
 // be set up and it runs unconfined, or when its freeze falls back to
 // signals.
-func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entrant, notices []string, err error) {
+func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices []string, err error) {
+	e := cfg.Engines[i]
 	if e.Remote {
 		ent, err := remoteEntrant(cfg, e, out)
 		return ent, nil, err
@@ -31,7 +64,7 @@ func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entran
 	if dir == "" {
 		dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
 	}
-	command, err := program(cfg, e)
+	command, err := program(cfg, i)
 	if err != nil {
 		return arbiter.Entrant{}, nil, err
 	}
@@ -140,7 +173,7 @@ func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.
 	for _, f := range e.Files {
 		s.Show = append(s.Show, cfg.Resolve(f))
 	}
-	for _, o := range cfg.Engines {
+	for j, o := range cfg.Engines {
 		if o.Name == e.Name {
 			continue
 		}
@@ -149,7 +182,7 @@ func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.
 			dir = filepath.Join(out, "engines", engine.FolderName(o.Name))
 		}
 		s.RivalDirs = append(s.RivalDirs, dir)
-		if c, err := program(cfg, o); err == nil && strings.ContainsRune(c, '/') {
+		if c, err := program(cfg, j); err == nil && strings.ContainsRune(c, '/') {
 			s.RivalFiles = append(s.RivalFiles, c) // a folder of builds: the build this event runs
 		}
 		for _, f := range o.Files {
@@ -159,17 +192,18 @@ func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.
 	return s
 }
 
-// program is the program engine e runs: its command, or where the command
+// program is the program engine i runs: its command, or where the command
 // names a folder of Gomocup builds, the build for the event's rule and size
 // (engine.GomocupBuild).
-func program(cfg *config.Event, e config.Engine) (string, error) {
+func program(cfg *config.Event, i int) (string, error) {
+	e := cfg.Engines[i]
 	rule, err := rules.ByName(cfg.Rule)
 	if err != nil {
 		return "", err
 	}
 	c, err := engine.GomocupBuild(cfg.Command(e), rule.Code(), cfg.Size)
 	if err != nil {
-		return "", fmt.Errorf("%s: engine %q: command: %w", cfg.File, e.Name, err)
+		return "", cfg.ErrAt(fmt.Sprintf("engine[%d].command", i), fmt.Sprintf("engine %q: %v", e.Name, err))
 	}
 	return c, nil
 }
