@@ -6,10 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"gomoku-arena/arbiter"
-	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
@@ -57,8 +55,7 @@ func checkEngines(cfg *config.Event) error {
 func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices []string, err error) {
 	e := cfg.Engines[i]
 	if e.Remote {
-		ent, err := remoteEntrant(cfg, e, out)
-		return ent, nil, err
+		return remoteEntrant(cfg, i, out), nil, nil
 	}
 	dir := cfg.Resolve(e.Dir)
 	if dir == "" {
@@ -110,7 +107,7 @@ func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices
 			}
 		}
 	}
-	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock)}
+	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i)}
 	ent.Swap2Colors = e.Swap2Colors
 	if _, set := e.Info["max_memory"]; !set {
 		ent.Infos = append(ent.Infos, engine.Info{Key: "max_memory", Value: fmt.Sprint(spec.Limits.Memory)})
@@ -123,25 +120,23 @@ func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices
 	for _, k := range keys {
 		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
 	}
-	return ent, notices, ent.Clock.Validate()
+	return ent, notices, nil
 }
 
 // remoteEntrant is a remote engine e: its program is the relay (package
 // remote), a local process the driver treats like any engine, so clocks,
 // checks and records are the same as a local engine's. Nothing of the
 // entrant's runs here, so there is nothing to confine or freeze (it may
-// ponder on its own machine); the network allowance is added to its
-// tolerance.
-func remoteEntrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, error) {
+// ponder on its own machine); its clock has the network allowance added to
+// its tolerance (config.Event.ClockOf).
+func remoteEntrant(cfg *config.Event, i int, out string) arbiter.Entrant {
+	e := cfg.Engines[i]
 	spec := engine.Spec{Name: e.Name, Command: "builtin:relay", Args: []string{e.Name}, Dir: filepath.Join(out, "engines", engine.FolderName(e.Name))}
 	if cfg.StartTimeout != nil {
 		spec.StartTimeout = cfg.StartTimeout.Duration
 	}
 	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
-	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock), Swap2Colors: e.Swap2Colors}
-	if a := cfg.Remote.Allowance; a != nil {
-		ent.Clock.Tolerance += a.Duration
-	}
+	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i), Swap2Colors: e.Swap2Colors}
 	keys := make([]string, 0, len(e.Info))
 	for k := range e.Info {
 		keys = append(keys, k)
@@ -150,7 +145,7 @@ func remoteEntrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entr
 	for _, k := range keys {
 		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
 	}
-	return ent, ent.Clock.Validate()
+	return ent
 }
 
 // sandbox is what a sandboxed engine e is shown besides its program and
@@ -206,28 +201,6 @@ func program(cfg *config.Event, i int) (string, error) {
 		return "", cfg.ErrAt(fmt.Sprintf("engine[%d].command", i), fmt.Sprintf("engine %q: %v", e.Name, err))
 	}
 	return c, nil
-}
-
-// clockOf is the event clock with an engine's own settings on top.
-func clockOf(base config.Clock, own *config.Clock) clock.Control {
-	c := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance}
-	for _, layer := range []*config.Clock{&base, own} {
-		if layer == nil {
-			continue
-		}
-		set(&c.Match, layer.Match)
-		set(&c.Turn, layer.Turn)
-		set(&c.Increment, layer.Increment)
-		set(&c.Tolerance, layer.Tolerance)
-		set(&c.Hang, layer.Hang)
-	}
-	return c
-}
-
-func set(dst *time.Duration, src *config.Duration) {
-	if src != nil {
-		*dst = src.Duration
-	}
 }
 
 // openings are the stones each pairing starts from: the config's opening

@@ -505,9 +505,6 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 		name = programName(fields[0])
 	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
-	if err := ctl.Validate(); err != nil {
-		return arbiter.Entrant{}, err
-	}
 	infos := []engine.Info{{Key: "max_memory", Value: strconv.FormatInt(e.mem, 10)}}
 	if e.threads > 0 { // as c-gomoku-cli: no thread= sends no thread_num, and the engine keeps its own
 		infos = append(infos, engine.Info{Key: "thread_num", Value: strconv.FormatInt(e.threads, 10)})
@@ -529,7 +526,21 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 			return arbiter.Entrant{}, fmt.Errorf("%s=%s: %v", sv.s.key, sv.v, err)
 		}
 	}
-	return ent, ent.Clock.Validate()
+	if err := ent.Clock.Validate(); err != nil {
+		return arbiter.Entrant{}, fmt.Errorf("%s: %v", cliClockToken(err), err)
+	}
+	return ent, nil
+}
+
+// cliClockToken is the token of an -engine block that gives the clock
+// setting a clock.Control.Validate error is about: tc for the match time,
+// the move time and the increment.
+func cliClockToken(err error) string {
+	var se *clock.SettingError
+	if errors.As(err, &se) && (se.Setting == "tolerance" || se.Setting == "hang") {
+		return se.Setting
+	}
+	return "tc"
 }
 
 // parseCliTC reads c-gomoku-cli's tc=MATCH/TURN+INC, in seconds.

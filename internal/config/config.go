@@ -375,8 +375,76 @@ func (ev *Event) check() error {
 				return err
 			}
 		}
+		if err := ev.checkControl(i); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// ClockOf is the clock engine i plays under: the defaults, the event's
+// [clock], the engine's own [engine.clock] on top, and for a remote engine
+// the network allowance added to its tolerance. Parse has checked it
+// (clock.Control.Validate).
+func (ev *Event) ClockOf(i int) clock.Control {
+	e := ev.Engines[i]
+	c := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance}
+	for _, layer := range []*Clock{&ev.Clock, e.Clock} {
+		if layer == nil {
+			continue
+		}
+		for _, f := range layer.fields() {
+			if f.d != nil {
+				*f.of(&c) = f.d.Duration
+			}
+		}
+	}
+	if a := ev.Remote.Allowance; e.Remote && a != nil {
+		c.Tolerance += a.Duration
+	}
+	return c
+}
+
+// clockField is one key of a [clock] table and the setting of a
+// clock.Control it gives.
+type clockField struct {
+	key string // as clock.SettingError names it
+	d   *Duration
+	of  func(*clock.Control) *time.Duration
+}
+
+func (c *Clock) fields() []clockField {
+	return []clockField{
+		{"match", c.Match, func(x *clock.Control) *time.Duration { return &x.Match }},
+		{"turn", c.Turn, func(x *clock.Control) *time.Duration { return &x.Turn }},
+		{"increment", c.Increment, func(x *clock.Control) *time.Duration { return &x.Increment }},
+		{"tolerance", c.Tolerance, func(x *clock.Control) *time.Duration { return &x.Tolerance }},
+		{"hang", c.Hang, func(x *clock.Control) *time.Duration { return &x.Hang }},
+	}
+}
+
+// checkControl checks the clock engine i plays under as a whole (clock's
+// own rules, such as an increment needing a match time), naming the line
+// that sets the setting at fault: the engine's own clock, else the
+// event's.
+func (ev *Event) checkControl(i int) error {
+	err := ev.ClockOf(i).Validate()
+	var se *clock.SettingError
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	key := "clock." + se.Setting
+	if own := ev.Engines[i].Clock; own != nil {
+		for _, f := range own.fields() {
+			if f.key == se.Setting && f.d != nil {
+				key = fmt.Sprintf("engine[%d].clock.%s", i, se.Setting)
+			}
+		}
+	}
+	if se.Setting == "tolerance" && ev.Engines[i].Remote && ev.Remote.Allowance != nil {
+		key = "remote.network_allowance"
+	}
+	return ev.ErrAt(key, fmt.Sprintf("engine %q: %s", ev.Engines[i].Name, se.Problem))
 }
 
 // checkMiniMatches allows openings_per_pairing where a mini-match means
@@ -494,11 +562,8 @@ func (r Remote) Disconnects() int {
 }
 
 func (ev *Event) checkClock(key string, c Clock) error {
-	for _, f := range []struct {
-		name string
-		d    *Duration
-	}{{"match", c.Match}, {"turn", c.Turn}, {"increment", c.Increment}, {"tolerance", c.Tolerance}, {"hang", c.Hang}} {
-		if err := ev.checkDuration(key+"."+f.name, f.d); err != nil {
+	for _, f := range c.fields() {
+		if err := ev.checkDuration(key+"."+f.key, f.d); err != nil {
 			return err
 		}
 	}
