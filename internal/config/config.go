@@ -153,7 +153,7 @@ type Event struct {
 	ByePoints     *float64 `toml:"bye_points"`
 	// WithdrawAfter withdraws a Swiss entrant after this many games in a
 	// row it failed to start (refused, or crashed before its first move);
-	// 0 never does. Default DefaultWithdrawAfter. See arbiter.Tournament.
+	// 0 never does. Default DefaultWithdrawAfter. See schedule.Tournament.
 	WithdrawAfter *int      `toml:"withdraw_after"`
 	StartTimeout  *Duration `toml:"start_timeout"`
 	Clock         Clock     `toml:"clock"`
