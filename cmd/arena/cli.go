@@ -312,7 +312,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if transcript {
 		p.Log = cliLog
 	}
-	p.MoveCap, p.StartTimeout, p.Concurrency = drawAt, engine.DefaultStartTimeout, conc
+	p.MoveCap, p.Concurrency = drawAt, conc // the start timeout: engine.DefaultStartTimeout, as c-gomoku-cli has no flag for it
 	p.Games, p.Rounds, p.Gauntlet, p.SPRT, p.LoseOnly, p.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
 	for i, e := range engines {
 		if each != nil {
@@ -519,7 +519,7 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 	infos = append(infos, e.options...)
 	ent := arbiter.Entrant{
 		// Dir "": each process gets a fresh temporary working directory.
-		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: engine.DefaultStartTimeout},
+		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:]},
 		BoardMode: boardMode, Infos: infos, Clock: ctl,
 	}
 	for _, sv := range e.settings {
