@@ -450,8 +450,10 @@ func parseCliEngine(vals []string) (*cliEngine, error) {
 			e.threads, err = parseCount(val, false)
 		case k == "maxmemory":
 			e.mem, err = parseCount(val, true)
-		case strings.HasPrefix(k, "option.") && len(k) > len("option."):
-			e.options = append(e.options, engine.Info{Key: strings.TrimPrefix(k, "option."), Value: val})
+		case strings.HasPrefix(k, "option."):
+			key := strings.TrimPrefix(k, "option.")
+			err = config.CheckInfo(key, val)
+			e.options = append(e.options, engine.Info{Key: key, Value: val})
 		case settingByKey(k) != nil && settingByKey(k).inCli:
 			s := settingByKey(k)
 			err = s.set(&arbiter.Entrant{}, val) // checked now, applied by entrant

@@ -58,6 +58,16 @@ command = "builtin:random"
 			{args: []string{"match", "-concurrency", "2000", "builtin:greedy", "builtin:random"}, want: `concurrency 2000: at most 1024 games at once`},
 			{args: []string{"gomoku-cli", "-concurrency", "2000", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `concurrency 2000: at most 1024 games at once`},
 		}},
+		{"want KEY=VALUE", []frontEnd{
+			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\nenv = [\"B\"]\n"}, want: `rules.toml:15: engine[1].env: engine "b": "B": want KEY=VALUE`},
+			{args: []string{"match", "-env", "random:B", "builtin:greedy", "builtin:random"}, want: `-env random:B: engine "random": "B": want KEY=VALUE`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "env=B", "-engine", "cmd=builtin:random"}, want: `-engine: env=B: "B": want KEY=VALUE`},
+		}},
+		{"must be one word and one line", []frontEnd{
+			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\n[engine.info]\n\"hash size\" = \"64\"\n"}, want: `rules.toml:16: engine[1].info.hash size: engine "b": INFO "hash size" "64" must be one word and one line`},
+			{args: []string{"match", "-info", "hash size=64", "builtin:greedy", "builtin:random"}, want: `-info "hash size=64": INFO "hash size" "64" must be one word and one line`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "option.hash size=64", "-engine", "cmd=builtin:random"}, want: `-engine: option.hash size=64: INFO "hash size" "64" must be one word and one line`},
+		}},
 		{"no bundled engine", []frontEnd{
 			{edit: [2]string{`command = "builtin:random"`, `command = "builtin:nope"`}, want: `rules.toml:14: engine[1].command: engine "b": no bundled engine "nope"`},
 			{args: []string{"match", "builtin:greedy", "builtin:nope"}, want: `engine "nope": no bundled engine "nope"`},

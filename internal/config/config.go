@@ -355,13 +355,13 @@ func (ev *Event) check() error {
 			return err
 		}
 		for _, kv := range e.Env {
-			if !strings.Contains(kv, "=") {
-				return ev.ErrAt(at("env"), fmt.Sprintf("engine %q: %q is not KEY=VALUE", e.Name, kv))
+			if err := CheckEnv(kv); err != nil {
+				return ev.ErrAt(at("env"), fmt.Sprintf("engine %q: %v", e.Name, err))
 			}
 		}
 		for k, v := range e.Info {
-			if strings.ContainsAny(k+v, "\r\n") || strings.ContainsAny(k, " \t") || k == "" {
-				return ev.ErrAt(at("info"), fmt.Sprintf("engine %q: INFO %q %q must be one word and one line", e.Name, k, v))
+			if err := CheckInfo(k, v); err != nil {
+				return ev.ErrAt(at("info."+k), fmt.Sprintf("engine %q: %v", e.Name, err))
 			}
 		}
 		if e.Rating < 0 {
@@ -445,6 +445,25 @@ func (ev *Event) checkControl(i int) error {
 		key = "remote.network_allowance"
 	}
 	return ev.ErrAt(key, fmt.Sprintf("engine %q: %s", ev.Engines[i].Name, se.Problem))
+}
+
+// CheckEnv refuses an engine's environment setting that is not KEY=VALUE
+// with a key. The command lines check theirs with it too, naming the flag.
+func CheckEnv(kv string) error {
+	if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+		return fmt.Errorf("%q: want KEY=VALUE", kv)
+	}
+	return nil
+}
+
+// CheckInfo refuses an INFO line the protocol cannot carry as one: a key
+// that is not one word, or a key or value on more than one line. The
+// command lines check theirs with it too, naming the flag.
+func CheckInfo(key, value string) error {
+	if strings.ContainsAny(key+value, "\r\n") || strings.ContainsAny(key, " \t") || key == "" {
+		return fmt.Errorf("INFO %q %q must be one word and one line", key, value)
+	}
+	return nil
 }
 
 // checkMiniMatches allows openings_per_pairing where a mini-match means
