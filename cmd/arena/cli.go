@@ -299,8 +299,8 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if err != nil {
 		return nil, usage("-rule: %v", err)
 	}
-	if size < rules.MinSize || size > rules.MaxSize {
-		return nil, usage("-boardsize %d: out of range %d..%d", size, rules.MinSize, rules.MaxSize)
+	if err := rules.CheckSize(rule, size); err != nil {
+		return nil, usage("-boardsize: %v", err)
 	}
 	if loseOnly && !gauntlet {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")

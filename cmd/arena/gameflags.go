@@ -54,6 +54,9 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 	if size == 0 {
 		size = rule.DefaultSize()
 	}
+	if err := rules.CheckSize(rule, size); err != nil {
+		return nil, 0, fmt.Errorf("%w: -size: %v", errUsage, err)
+	}
 	if err := clock.CheckDuration(*g.startTimeout); err != nil {
 		return nil, 0, fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
 	}

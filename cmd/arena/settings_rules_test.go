@@ -68,6 +68,16 @@ command = "builtin:random"
 			{args: []string{"match", "-info", "hash size=64", "builtin:greedy", "builtin:random"}, want: `-info "hash size=64": INFO "hash size" "64" must be one word and one line`},
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "option.hash size=64", "-engine", "cmd=builtin:random"}, want: `-engine: option.hash size=64: INFO "hash size" "64" must be one word and one line`},
 		}},
+		{"needs a board of at least 7x7", []frontEnd{
+			{edit: [2]string{`rule = "freestyle"`, "rule = \"pente\"\nsize = 6"}, want: `rules.toml:3: size: pente needs a board of at least 7x7, not 6x6`},
+			{args: []string{"match", "-rule", "pente", "-size", "6", "builtin:greedy", "builtin:random"}, want: `-size: pente needs a board of at least 7x7, not 6x6`},
+			{args: []string{"gomoku-cli", "-rule", "pente", "-boardsize", "6", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-boardsize: pente needs a board of at least 7x7, not 6x6`},
+		}},
+		{"out of range 5..", []frontEnd{
+			{edit: [2]string{`rule = "freestyle"`, "rule = \"freestyle\"\nsize = 99"}, want: `rules.toml:3: size: board size 99 out of range 5..`},
+			{args: []string{"match", "-size", "99", "builtin:greedy", "builtin:random"}, want: `-size: board size 99 out of range 5..`},
+			{args: []string{"gomoku-cli", "-boardsize", "99", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-boardsize: board size 99 out of range 5..`},
+		}},
 		{"no bundled engine", []frontEnd{
 			{edit: [2]string{`command = "builtin:random"`, `command = "builtin:nope"`}, want: `rules.toml:14: engine[1].command: engine "b": no bundled engine "nope"`},
 			{args: []string{"match", "builtin:greedy", "builtin:nope"}, want: `engine "nope": no bundled engine "nope"`},

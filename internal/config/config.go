@@ -275,9 +275,6 @@ func (ev *Event) check() error {
 	if err != nil {
 		return ev.ErrAt("rule", err.Error())
 	}
-	if ev.Size < rules.MinSize || ev.Size > rules.MaxSize {
-		return ev.ErrAt("size", fmt.Sprintf("%d is out of range %d..%d", ev.Size, rules.MinSize, rules.MaxSize))
-	}
 	if err := rules.CheckSize(rule, ev.Size); err != nil {
 		return ev.ErrAt("size", err.Error())
 	}
