@@ -27,27 +27,56 @@ import (
 // whether or not a dir is given). Each error names the config's file, line
 // and key.
 func checkEngines(cfg *config.Event) error {
-	folders := map[string]int{}
+	names := make([]string, len(cfg.Engines))
 	for i, e := range cfg.Engines {
-		at := func(key string) string { return fmt.Sprintf("engine[%d].%s", i, key) }
-		folder := engine.FolderName(e.Name)
-		if j, dup := folders[folder]; dup {
-			return cfg.ErrAt(at("name"), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
-				e.Name, folder, folder+".log", j+1, cfg.Engines[j].Name))
-		}
-		folders[folder] = i
+		names[i] = e.Name
+	}
+	if i, j := sharedFolder(names); i >= 0 {
+		folder := engine.FolderName(names[i])
+		return cfg.ErrAt(fmt.Sprintf("engine[%d].name", i), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
+			names[i], folder, folder+".log", j+1, names[j]))
+	}
+	rule, err := rules.ByName(cfg.Rule)
+	if err != nil {
+		return err
+	}
+	for i, e := range cfg.Engines {
 		if e.Remote {
 			continue
 		}
-		c, err := program(cfg, i)
-		if err != nil {
-			return err
-		}
-		if err := bundled.Check(engine.Spec{Name: e.Name, Command: c}); err != nil {
-			return cfg.ErrAt(at("command"), err.Error())
+		if _, err := runnable(engine.Spec{Name: e.Name, Command: cfg.Command(e)}, rule, cfg.Size); err != nil {
+			return cfg.ErrAt(fmt.Sprintf("engine[%d].command", i), err.Error())
 		}
 	}
 	return nil
+}
+
+// sharedFolder finds the first name whose working folder
+// (engine.FolderName) an earlier name has: later and earlier index names,
+// or -1, -1 when every name has a folder and a transcript of its own.
+func sharedFolder(names []string) (later, earlier int) {
+	folders := map[string]int{}
+	for i, n := range names {
+		f := engine.FolderName(n)
+		if j, dup := folders[f]; dup {
+			return i, j
+		}
+		folders[f] = i
+	}
+	return -1, -1
+}
+
+// runnable is the program spec runs, checked before anything is played:
+// where its command names a folder of Gomocup builds, the build for the
+// rule and size (engine.GomocupBuild); a program that exists, or a bundled
+// engine (bundled.Check). The error names the engine.
+func runnable(spec engine.Spec, rule rules.Rule, size int) (string, error) {
+	c, err := engine.GomocupBuild(spec.Command, rule.Code(), size)
+	if err != nil {
+		return "", fmt.Errorf("engine %q: %w", spec.Name, err)
+	}
+	spec.Command = c
+	return c, bundled.Check(spec)
 }
 
 // entrant is engine i of the event, and notices when its sandbox could not

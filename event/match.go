@@ -12,7 +12,6 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
-	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/results/rating"
@@ -118,24 +117,19 @@ func UniqueNames(ents []arbiter.Entrant) {
 // builds is replaced by the build for the match's rule and size
 // (engine.GomocupBuild).
 func (m *Match) CheckEngines() error {
-	folders := map[string]string{}
-	for _, e := range m.Entrants {
-		f := engine.FolderName(e.Spec.Name)
-		if other, dup := folders[f]; dup {
-			return fmt.Errorf("engines %q and %q would share the working folder engines/%s: name them apart (NAME=COMMAND)", other, e.Spec.Name, f)
-		}
-		folders[f] = e.Spec.Name
+	names := make([]string, len(m.Entrants))
+	for i, e := range m.Entrants {
+		names[i] = e.Spec.Name
+	}
+	if i, j := sharedFolder(names); i >= 0 {
+		return fmt.Errorf("engines %q and %q would share the working folder engines/%s: name them apart (NAME=COMMAND)", names[j], names[i], engine.FolderName(names[i]))
 	}
 	for i := range m.Entrants {
-		e := &m.Entrants[i]
-		c, err := engine.GomocupBuild(e.Spec.Command, m.Rule.Code(), m.Size)
+		c, err := runnable(m.Entrants[i].Spec, m.Rule, m.Size)
 		if err != nil {
-			return fmt.Errorf("engine %q: %w", e.Spec.Name, err)
-		}
-		e.Spec.Command = c
-		if err := bundled.Check(e.Spec); err != nil {
 			return err
 		}
+		m.Entrants[i].Spec.Command = c
 	}
 	return nil
 }
