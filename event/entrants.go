@@ -1,7 +1,9 @@
 package event
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,7 +14,6 @@ import (
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
 
 // A config in arbiter terms: an engine table becomes an entrant with its
@@ -234,33 +235,17 @@ func program(cfg *config.Event, i int) (string, error) {
 }
 
 // openings are the stones each pairing starts from: the config's opening
-// list, or under outer-open with the arbiter-opens policy, Black's first
-// stone from the outer zone.
+// list, or the rule's own (readOpenings).
 func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
-	if cfg.Openings != "" {
-		path := cfg.Resolve(cfg.Openings)
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("%s: openings: %w", cfg.File, err)
-		}
-		defer f.Close()
-		list, err := rules.ReadOpenings(f, path, "", cfg.Size)
-		if err != nil {
-			return nil, err
-		}
-		var out [][]rules.Point
-		for _, o := range list {
-			if err := o.Validate(rule, cfg.Size); err != nil {
-				return nil, fmt.Errorf("%s:%d: opening %q: %w", path, o.Line, o.Text, err)
-			}
-			out = append(out, o.Stones)
-		}
-		return out, nil
+	list, err := readOpenings(cfg.Resolve(cfg.Openings), "", rule, cfg.Size, cfg.OpeningPolicy)
+	if _, unread := errors.AsType[*fs.PathError](err); unread {
+		return nil, cfg.ErrAt("openings", err.Error()) // the file, not its contents
 	}
-	// Renju events play the 26 canonical openings, each twice with colours
-	// reversed (one per pairing); the RIF procedure falls back to them too.
+	if err != nil {
+		return nil, err
+	}
 	var out [][]rules.Point
-	for _, o := range schedule.DefaultOpenings(rule, cfg.Size, cfg.OpeningPolicy == config.PolicyArbiterOpens) {
+	for _, o := range list {
 		out = append(out, o.Stones)
 	}
 	return out, nil

@@ -2,8 +2,10 @@ package event
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,34 +66,43 @@ func NewMatchFolder() string {
 }
 
 // LoadOpenings sets the match's openings: the list in file (in format
-// "offset", "pos" or "" for detected per line), checked for the rule and
-// board, or with no file under outer-open's arbiter-opens policy a first
-// stone from the outer zone.
+// "offset", "pos" or "" for detected per line), or without a file the
+// rule's own (readOpenings).
 func (m *Match) LoadOpenings(file, format string, policy config.Policy) error {
 	m.openings, m.policy = file, policy
-	if file != "" {
-		f, err := os.Open(file)
-		if err != nil {
-			return fmt.Errorf("openings: %w", err)
-		}
-		defer f.Close()
-		list, err := rules.ReadOpenings(f, file, format, m.Size)
-		if err != nil {
-			return err
-		}
-		if err := schedule.CheckOpenings(list, file, m.Rule, m.Size); err != nil {
-			return err
-		}
-		m.Suite.Openings = list
-		return nil
+	list, err := readOpenings(file, format, m.Rule, m.Size, policy)
+	if _, unread := errors.AsType[*fs.PathError](err); unread {
+		return fmt.Errorf("openings: %w", err) // the file, not its contents
 	}
-	// Without a list, the rule's own: renju's 26 canonical openings, or
-	// outer-open's zone when the arbiter opens.
-	m.Suite.Openings = schedule.DefaultOpenings(m.Rule, m.Size, policy == config.PolicyArbiterOpens)
-	if len(m.Suite.Openings) > 0 {
-		return schedule.CheckOpenings(m.Suite.Openings, "the default openings", m.Rule, m.Size)
+	m.Suite.Openings = list
+	return err
+}
+
+// readOpenings is the one loader of openings, for events and matches: the
+// list in file (in format "offset", "pos" or "" for detected per line),
+// or without a file the rule's own (renju's 26 canonical openings, which
+// the RIF procedure falls back to as well; under outer-open with the
+// arbiter-opens policy, Black's first stone from the outer zone; none
+// otherwise). Every opening is checked for the rule and the board
+// (schedule.CheckOpenings), its error naming the list and the line.
+func readOpenings(file, format string, rule rules.Rule, size int, policy config.Policy) ([]rules.Opening, error) {
+	if file == "" {
+		list := schedule.DefaultOpenings(rule, size, policy == config.PolicyArbiterOpens)
+		if len(list) == 0 {
+			return nil, nil
+		}
+		return list, schedule.CheckOpenings(list, "the default openings", rule, size)
 	}
-	return nil
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	list, err := rules.ReadOpenings(f, file, format, size)
+	if err != nil {
+		return nil, err
+	}
+	return list, schedule.CheckOpenings(list, file, rule, size)
 }
 
 // UniqueNames suffixes engines that share a name with #1, #2, ... so

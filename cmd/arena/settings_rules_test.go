@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -78,6 +79,16 @@ command = "builtin:random"
 			{args: []string{"match", "-size", "99", "builtin:greedy", "builtin:random"}, want: `-size: board size 99 out of range 5..`},
 			{args: []string{"gomoku-cli", "-boardsize", "99", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-boardsize: board size 99 out of range 5..`},
 		}},
+		{"first stone outside the outer-open zone", []frontEnd{
+			{edit: [2]string{`rule = "freestyle"`, "rule = \"outer-open\"\nopenings = \"BOOK\""}, want: `BOOK:1: "0,0": opening: stone 1 (h8) under outer-open: first stone outside the outer-open zone`},
+			{args: []string{"match", "-openings", "BOOK", "builtin:greedy", "builtin:random"}, want: `BOOK:1: "0,0": opening: stone 1 (h8) under outer-open: first stone outside the outer-open zone`},
+			{args: []string{"gomoku-cli", "-rule", "outer-open", "-openings", "file=BOOK", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `BOOK:1: "0,0": opening: stone 1 (h8) under outer-open: first stone outside the outer-open zone`},
+		}},
+		{"no such file or directory", []frontEnd{
+			{edit: [2]string{`rule = "freestyle"`, "rule = \"freestyle\"\nopenings = \"NOBOOK\""}, want: `rules.toml:3: openings: open NOBOOK: no such file or directory`},
+			{args: []string{"match", "-openings", "NOBOOK", "builtin:greedy", "builtin:random"}, want: `openings: open NOBOOK: no such file or directory`},
+			{args: []string{"gomoku-cli", "-openings", "file=NOBOOK", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `openings: open NOBOOK: no such file or directory`},
+		}},
 		{"no bundled engine", []frontEnd{
 			{edit: [2]string{`command = "builtin:random"`, `command = "builtin:nope"`}, want: `rules.toml:14: engine[1].command: engine "b": no bundled engine "nope"`},
 			{args: []string{"match", "builtin:greedy", "builtin:nope"}, want: `engine "nope": no bundled engine "nope"`},
@@ -92,6 +103,17 @@ command = "builtin:random"
 			}
 			t.Run(name, func(t *testing.T) {
 				dir := t.TempDir()
+				book := filepath.Join(dir, "book.txt")
+				os.WriteFile(book, []byte("0,0\n"), 0o644) // the centre: outside outer-open's zone
+				nobook := filepath.Join(dir, "nobook.txt")
+				for _, name := range []struct{ from, to string }{{"NOBOOK", nobook}, {"BOOK", book}} {
+					f.edit[1] = strings.ReplaceAll(f.edit[1], name.from, name.to)
+					f.want = strings.ReplaceAll(f.want, name.from, name.to)
+					f.args = slices.Clone(f.args)
+					for i := range f.args {
+						f.args[i] = strings.ReplaceAll(f.args[i], name.from, name.to)
+					}
+				}
 				args := f.args
 				if args == nil {
 					path := filepath.Join(dir, "rules.toml")
