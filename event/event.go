@@ -191,9 +191,12 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 	if cfg.StartTimeout != nil {
 		d.StartTimeout = cfg.StartTimeout.Duration
 	}
+	if err := checkEngines(cfg); err != nil {
+		return nil, err
+	}
 	ev := &Event{cfg: cfg, out: out, shard: shard}
-	for _, e := range cfg.Engines {
-		ent, notices, err := entrant(cfg, e, out)
+	for i, e := range cfg.Engines {
+		ent, notices, err := entrant(cfg, i, out)
 		if err != nil {
 			return nil, err
 		}

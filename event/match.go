@@ -2,8 +2,10 @@ package event
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +14,6 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
-	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/results/rating"
@@ -65,34 +66,43 @@ func NewMatchFolder() string {
 }
 
 // LoadOpenings sets the match's openings: the list in file (in format
-// "offset", "pos" or "" for detected per line), checked for the rule and
-// board, or with no file under outer-open's arbiter-opens policy a first
-// stone from the outer zone.
+// "offset", "pos" or "" for detected per line), or without a file the
+// rule's own (readOpenings).
 func (m *Match) LoadOpenings(file, format string, policy config.Policy) error {
 	m.openings, m.policy = file, policy
-	if file != "" {
-		f, err := os.Open(file)
-		if err != nil {
-			return fmt.Errorf("openings: %w", err)
-		}
-		defer f.Close()
-		list, err := rules.ReadOpenings(f, file, format, m.Plan.Director.Size)
-		if err != nil {
-			return err
-		}
-		if err := schedule.CheckOpenings(list, file, m.Plan.Director.Rule, m.Plan.Director.Size); err != nil {
-			return err
-		}
-		m.Plan.Suite.Openings = list
-		return nil
+	list, err := readOpenings(file, format, m.Plan.Director.Rule, m.Plan.Director.Size, policy)
+	if _, unread := errors.AsType[*fs.PathError](err); unread {
+		return fmt.Errorf("openings: %w", err) // the file, not its contents
 	}
-	// Without a list, the rule's own: renju's 26 canonical openings, or
-	// outer-open's zone when the arbiter opens.
-	m.Plan.Suite.Openings = schedule.DefaultOpenings(m.Plan.Director.Rule, m.Plan.Director.Size, policy == config.PolicyArbiterOpens)
-	if len(m.Plan.Suite.Openings) > 0 {
-		return schedule.CheckOpenings(m.Plan.Suite.Openings, "the default openings", m.Plan.Director.Rule, m.Plan.Director.Size)
+	m.Plan.Suite.Openings = list
+	return err
+}
+
+// readOpenings is the one loader of openings, for events and matches: the
+// list in file (in format "offset", "pos" or "" for detected per line),
+// or without a file the rule's own (renju's 26 canonical openings, which
+// the RIF procedure falls back to as well; under outer-open with the
+// arbiter-opens policy, Black's first stone from the outer zone; none
+// otherwise). Every opening is checked for the rule and the board
+// (schedule.CheckOpenings), its error naming the list and the line.
+func readOpenings(file, format string, rule rules.Rule, size int, policy config.Policy) ([]rules.Opening, error) {
+	if file == "" {
+		list := schedule.DefaultOpenings(rule, size, policy == config.PolicyArbiterOpens)
+		if len(list) == 0 {
+			return nil, nil
+		}
+		return list, schedule.CheckOpenings(list, "the default openings", rule, size)
 	}
-	return nil
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	list, err := rules.ReadOpenings(f, file, format, size)
+	if err != nil {
+		return nil, err
+	}
+	return list, schedule.CheckOpenings(list, file, rule, size)
 }
 
 // UniqueNames suffixes engines that share a name with #1, #2, ... so
@@ -118,24 +128,19 @@ func UniqueNames(ents []arbiter.Entrant) {
 // builds is replaced by the build for the match's rule and size
 // (engine.GomocupBuild).
 func (m *Match) CheckEngines() error {
-	folders := map[string]string{}
-	for _, e := range m.Plan.Director.Entrants {
-		f := engine.FolderName(e.Spec.Name)
-		if other, dup := folders[f]; dup {
-			return fmt.Errorf("engines %q and %q would share the working folder engines/%s: name them apart (NAME=COMMAND)", other, e.Spec.Name, f)
-		}
-		folders[f] = e.Spec.Name
+	names := make([]string, len(m.Plan.Director.Entrants))
+	for i, e := range m.Plan.Director.Entrants {
+		names[i] = e.Spec.Name
+	}
+	if i, j := sharedFolder(names); i >= 0 {
+		return fmt.Errorf("engines %q and %q would share the working folder engines/%s: name them apart (NAME=COMMAND)", names[j], names[i], engine.FolderName(names[i]))
 	}
 	for i := range m.Plan.Director.Entrants {
-		e := &m.Plan.Director.Entrants[i]
-		c, err := engine.GomocupBuild(e.Spec.Command, m.Plan.Director.Rule.Code(), m.Plan.Director.Size)
+		c, err := runnable(m.Plan.Director.Entrants[i].Spec, m.Plan.Director.Rule, m.Plan.Director.Size)
 		if err != nil {
-			return fmt.Errorf("engine %q: %w", e.Spec.Name, err)
-		}
-		e.Spec.Command = c
-		if err := bundled.Check(e.Spec); err != nil {
 			return err
 		}
+		m.Plan.Director.Entrants[i].Spec.Command = c
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -87,10 +88,8 @@ type MatchGame struct {
 	Collect bool
 }
 
-// MaxGames bounds the games one match or batch lays out: its schedule is
-// held in memory, a few hundred bytes a game, so a number of games from a
-// flag or a folder cannot ask for more memory than the machine has.
-const MaxGames = 1 << 22
+// MaxGames bounds the games one match or batch lays out (see bounds).
+const MaxGames = bounds.MaxGames
 
 // ScheduleGames is the number of games a match of these settings lays out,
 // or -1 when it is more than MaxGames (however much more: no product here

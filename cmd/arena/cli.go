@@ -299,8 +299,8 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if err != nil {
 		return nil, usage("-rule: %v", err)
 	}
-	if size < rules.MinSize || size > rules.MaxSize {
-		return nil, usage("-boardsize %d: out of range %d..%d", size, rules.MinSize, rules.MaxSize)
+	if err := rules.CheckSize(rule, size); err != nil {
+		return nil, usage("-boardsize: %v", err)
 	}
 	if loseOnly && !gauntlet {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
@@ -312,7 +312,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if transcript {
 		p.Log = cliLog
 	}
-	p.Plan.Director.MoveCap, p.Plan.Director.StartTimeout, p.Plan.Director.Concurrency = drawAt, engine.DefaultStartTimeout, conc
+	p.Plan.Director.MoveCap, p.Plan.Director.Concurrency = drawAt, conc // the start timeout: engine.DefaultStartTimeout, as c-gomoku-cli has no flag for it
 	p.Plan.Games, p.Plan.Rounds, p.Plan.Gauntlet, p.Plan.SPRT, p.Plan.LoseOnly, p.Plan.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
 	for i, e := range engines {
 		if each != nil {
@@ -450,8 +450,10 @@ func parseCliEngine(vals []string) (*cliEngine, error) {
 			e.threads, err = parseCount(val, false)
 		case k == "maxmemory":
 			e.mem, err = parseCount(val, true)
-		case strings.HasPrefix(k, "option.") && len(k) > len("option."):
-			e.options = append(e.options, engine.Info{Key: strings.TrimPrefix(k, "option."), Value: val})
+		case strings.HasPrefix(k, "option."):
+			key := strings.TrimPrefix(k, "option.")
+			err = config.CheckInfo(key, val)
+			e.options = append(e.options, engine.Info{Key: key, Value: val})
 		case settingByKey(k) != nil && settingByKey(k).inCli:
 			s := settingByKey(k)
 			err = s.set(&arbiter.Entrant{}, val) // checked now, applied by entrant
@@ -506,9 +508,6 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 		name = programName(fields[0])
 	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
-	if err := ctl.Validate(); err != nil {
-		return arbiter.Entrant{}, err
-	}
 	infos := []engine.Info{{Key: "max_memory", Value: strconv.FormatInt(e.mem, 10)}}
 	if e.threads > 0 { // as c-gomoku-cli: no thread= sends no thread_num, and the engine keeps its own
 		infos = append(infos, engine.Info{Key: "thread_num", Value: strconv.FormatInt(e.threads, 10)})
@@ -522,7 +521,7 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 	infos = append(infos, e.options...)
 	ent := arbiter.Entrant{
 		// Dir "": each process gets a fresh temporary working directory.
-		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: engine.DefaultStartTimeout},
+		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:]},
 		BoardMode: boardMode, Infos: infos, Clock: ctl,
 	}
 	for _, sv := range e.settings {
@@ -530,7 +529,21 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 			return arbiter.Entrant{}, fmt.Errorf("%s=%s: %v", sv.s.key, sv.v, err)
 		}
 	}
-	return ent, ent.Clock.Validate()
+	if err := ent.Clock.Validate(); err != nil {
+		return arbiter.Entrant{}, fmt.Errorf("%s: %v", cliClockToken(err), err)
+	}
+	return ent, nil
+}
+
+// cliClockToken is the token of an -engine block that gives the clock
+// setting a clock.Control.Validate error is about: tc for the match time,
+// the move time and the increment.
+func cliClockToken(err error) string {
+	var se *clock.SettingError
+	if errors.As(err, &se) && (se.Setting == "tolerance" || se.Setting == "hang") {
+		return se.Setting
+	}
+	return "tc"
 }
 
 // parseCliTC reads c-gomoku-cli's tc=MATCH/TURN+INC, in seconds.

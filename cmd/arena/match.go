@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
+	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -475,8 +476,11 @@ func (l limitFlag) apply(ents []arbiter.Entrant, flagName, key string, size bool
 		info := engine.Info{Key: key, Value: v}
 		if key == "" {
 			k, val, ok := strings.Cut(v, "=")
-			if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			if !ok {
 				return fmt.Errorf("-%s %q: want KEY=VALUE", flagName, v)
+			}
+			if err := config.CheckInfo(k, val); err != nil {
+				return fmt.Errorf("-%s %q: %v", flagName, v, err)
 			}
 			info = engine.Info{Key: k, Value: val}
 		} else {
