@@ -14,8 +14,9 @@ const Bye = -1
 // GameResult is one finished game or bye of an event, by entrant index (the
 // seeding order of the event's engines), with how it ended: the input of
 // Standings and the crosstable. The scheduler turns the same results into
-// the Swiss pairing's history (its own pairing.Game), so that the standings
-// and the pairing read one conversion of the records: GameResults.
+// the Swiss pairing's history (schedule.Tournament.SwissHistory), so that
+// the standings and the pairing read one conversion of the records:
+// GameResults.
 //
 // Each side's points are kept on their own: a game played over the board is
 // won 1-0, drawn ½-½ or lost by both 0-0; a game not played over the board
