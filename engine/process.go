@@ -151,7 +151,7 @@ func startGroup(path string, args []string, dir string, env []string, stdio [3]*
 
 // proc is one running engine process and its pipes.
 type proc struct {
-	group
+	*group
 	stdin   *os.File
 	stderr  *os.File // read end, closed after the group is gone
 	out     *stdout  // stdout's read end and its reading (stdout.go)
@@ -197,7 +197,7 @@ func spawn(path string, args []string, dir string, env []string, files []*os.Fil
 		out.close()
 		return nil, err
 	}
-	p := &proc{group: *g, stdin: inW, stderr: errR, stderrDone: make(chan struct{})}
+	p := &proc{group: g, stdin: inW, stderr: errR, stderrDone: make(chan struct{})}
 	if transcript != nil {
 		pid := p.pid
 		p.transcript = func(sent bool, line string) { transcript(pid, sent, line) }
