@@ -5,7 +5,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
-	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -107,12 +107,12 @@ func (id *Identity) tournament() (*schedule.Tournament, error) {
 	if id.Rounds < 0 || id.Rounds > pairing.MaxRounds {
 		return nil, fmt.Errorf("event.json: rounds: %d is not 0 to %d", id.Rounds, pairing.MaxRounds)
 	}
-	if id.OpeningsPerPairing < 0 || id.OpeningsPerPairing > config.MaxOpeningsPerPairing {
-		return nil, fmt.Errorf("event.json: openings_per_pairing: %d is not 0 to %d", id.OpeningsPerPairing, config.MaxOpeningsPerPairing)
+	if id.OpeningsPerPairing < 0 || id.OpeningsPerPairing > bounds.MaxOpeningsPerPairing {
+		return nil, fmt.Errorf("event.json: openings_per_pairing: %d is not 0 to %d", id.OpeningsPerPairing, bounds.MaxOpeningsPerPairing)
 	}
 	perPairing := max(1, 2*id.OpeningsPerPairing) // a mini-match's games
-	if format != pairing.SwissFormat && n > 1 && n-1 > schedule.MaxGames/n/perPairing {
-		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, schedule.MaxGames)
+	if format != pairing.SwissFormat && n > 1 && n-1 > bounds.MaxGames/n/perPairing {
+		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, bounds.MaxGames)
 	}
 	return &schedule.Tournament{Director: d, Format: format, Rounds: id.Rounds, ByePoints: id.ByePoints,
 		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter, OpeningsPerPairing: id.OpeningsPerPairing}, nil
@@ -139,11 +139,11 @@ func (id *Identity) schedule() (*schedule.Match, error) {
 			return nil, fmt.Errorf("event.json: %w", err)
 		}
 	}
-	if len(m.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
-		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Entrants), m.Games, m.Rounds)
+	if len(m.Director.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Director.Entrants), m.Games, m.Rounds)
 	}
-	if schedule.ScheduleGames(len(m.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0 {
-		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds has more than the %d games one match lays out", len(m.Entrants), m.Games, m.Rounds, schedule.MaxGames)
+	if schedule.ScheduleGames(len(m.Director.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds has more than the %d games one match lays out", len(m.Director.Entrants), m.Games, m.Rounds, bounds.MaxGames)
 	}
 	return m, nil
 }
