@@ -522,10 +522,21 @@ func (t *Tournament) SwissHistory(all []*record.Record, r int) ([]pairing.Game, 
 	var h []pairing.Game
 	for _, g := range games {
 		if g.Round < r {
-			h = append(h, g.Game)
+			h = append(h, swissGame(g))
 		}
 	}
 	return h, nil
+}
+
+// swissGame is a game result as the Swiss pairing reads it: the same
+// rounds, entrants, points and forfeit, the bye in pairing's words.
+func swissGame(g standings.GameResult) pairing.Game {
+	white := g.White
+	if white == standings.Bye {
+		white = pairing.Bye
+	}
+	return pairing.Game{Round: g.Round, Black: g.Black, White: white,
+		BlackPoints: g.BlackPoints, WhitePoints: g.WhitePoints, Forfeit: g.Forfeit}
 }
 
 // names maps each entrant's engine name to its index.
