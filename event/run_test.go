@@ -2,12 +2,14 @@ package event
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gomoku-arena/internal/config"
 	"gomoku-arena/pairing"
@@ -430,4 +432,100 @@ func TestTornJournalLineIsRepaired(t *testing.T) {
 	if a, _ := os.ReadFile(journalPath); !bytes.Equal(a[:last], b[:last]) || a[len(a)-1] != '\n' {
 		t.Errorf("the finished games' lines changed, or the journal does not end a line")
 	}
+}
+
+// An event stopped while it plays, first by drain (no new games: those in
+// progress finish) and then, continued, by abort (those in progress stop
+// too), journals every game it announced and no other, leaves no engine
+// running, and a third run finishes it with every game once.
+func TestStoppedEventContinues(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fourEntrants(t, t.TempDir(), "stopped", "")
+	stopAfter := func(stop string, n int) (*Event, *recorder) {
+		ev := loadEvent(t, cfg)
+		obs := newRecorder()
+		drain, stopDrain := context.WithCancel(context.Background())
+		abort, stopAbort := context.WithCancel(context.Background())
+		defer stopDrain()
+		defer stopAbort()
+		ran := make(chan error, 1)
+		go func() {
+			_, err := ev.Run(drain, abort, obs)
+			ran <- err
+		}()
+		wait, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		waitFor[GameFinished](t, wait, obs, n)
+		stopDrain()
+		if stop == "abort" {
+			stopAbort()
+		}
+		if err := <-ran; err == nil || !strings.Contains(err.Error(), "stopped") {
+			t.Fatalf("%s: Run returned %v, want it stopped", stop, err)
+		}
+		waitNoEngines(t, self)
+		recs := gamesOf(readJournal(t, ev.Folder()))
+		began := kinds[Began](obs)
+		if len(recs) != len(gamesOf(began[0].Done))+len(obs.finished()) || len(recs) >= 12 {
+			t.Errorf("%s: the journal holds %d games; %d were done and %d announced", stop, len(recs), len(gamesOf(began[0].Done)), len(obs.finished()))
+		}
+		return ev, obs
+	}
+	_, drained := stopAfter("drain", 2)
+	_, aborted := stopAfter("abort", 2)
+	if b := kinds[Began](aborted)[0]; b.Finished != len(drained.finished()) {
+		t.Errorf("the continued run began with %d games finished, the drained run had finished %d", b.Finished, len(drained.finished()))
+	}
+	ev, _ := runOK(t, cfg)
+	recs := readJournal(t, ev.Folder())
+	seen := map[[2]int]int{}
+	for _, r := range recs {
+		seen[[2]int{r.Round, r.Game}]++
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("round %d game %d journaled %d times", k[0], k[1], n)
+		}
+	}
+	if len(recs) != 12 {
+		t.Errorf("%d records, want the 12 games of a 4-entrant double round robin", len(recs))
+	}
+	waitNoEngines(t, self)
+}
+
+// waitNoEngines checks that no process started from this test binary as an
+// engine is alive (give the kernel a moment to deliver the kills).
+func waitNoEngines(t *testing.T, self string) {
+	t.Helper()
+	var alive []string
+	for range 100 {
+		alive = engineProcesses(self)
+		if len(alive) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("engine processes still alive: %v", alive)
+}
+
+func engineProcesses(self string) []string {
+	var found []string
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if len(args) > 1 && args[0] == self && args[1] == "engine" {
+			if st, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")); err == nil && strings.Contains(string(st), ") Z ") {
+				continue // a zombie awaiting its reaper is not running
+			}
+			found = append(found, d.Name()+": "+strings.Join(args[1:], " "))
+		}
+	}
+	return found
 }
