@@ -529,3 +529,59 @@ func engineProcesses(self string) []string {
 	}
 	return found
 }
+
+// withdrawOnFirstGame requests, when the first game of the event finishes,
+// the withdrawal of engine: before the next round is paired, since the
+// event waits for its observer.
+type withdrawOnFirstGame struct {
+	*recorder
+	t              *testing.T
+	folder, engine string
+}
+
+func (w withdrawOnFirstGame) Observe(u Update) {
+	if _, ok := u.(GameFinished); ok && len(w.finished()) == 0 {
+		if err := RequestWithdrawal(filepath.Join(w.folder, WithdrawalFile), w.engine, "asked"); err != nil {
+			w.t.Error(err)
+		}
+	}
+	w.recorder.Observe(u)
+}
+
+// The organizer withdraws an entrant from a running Swiss (arena withdraw
+// writes the request): it is withdrawn before the next round, journaled
+// as such once, never paired again, and the event says it now has fewer
+// games (Replanned).
+func TestOrganizerWithdrawsFromARunningSwiss(t *testing.T) {
+	src := "name = \"w\"\nrule = \"freestyle\"\nsize = 9\nformat = \"swiss\"\nrounds = 3\noutput = \"out\"\n[clock]\nmatch = \"20s\"\n"
+	for i, name := range []string{"a", "b", "c", "d"} {
+		src += fmt.Sprintf("[[engine]]\nname = %q\ncommand = \"builtin:random\"\nargs = [\"seed=%d\"]\n", name, i+1)
+	}
+	ev := loadEvent(t, writeConfig(t, t.TempDir(), "w", src))
+	obs := withdrawOnFirstGame{recorder: newRecorder(), t: t, folder: ev.Folder(), engine: "d"}
+	if _, err := ev.Run(context.Background(), context.Background(), obs); err != nil {
+		t.Fatal(err)
+	}
+	if b := kinds[Began](obs.recorder); len(b) != 1 || b[0].Total != 6 {
+		t.Errorf("began %+v, want 6 games: 4 entrants, 3 rounds", b)
+	}
+	if r := kinds[Replanned](obs.recorder); len(r) != 1 || r[0].Total != 4 {
+		t.Errorf("replanned %+v, want once to 4 games: a game and a bye in each round after the withdrawal", r)
+	}
+	recs := readJournal(t, ev.Folder())
+	withdrawals := 0
+	for _, r := range recs {
+		switch {
+		case r.End == record.Withdrawn:
+			withdrawals++
+			if r.Black != "d" || r.Round != 2 {
+				t.Errorf("withdrawal of %s in round %d, want d before round 2", r.Black, r.Round)
+			}
+		case r.Round > 1 && (r.Black == "d" || r.White == "d"):
+			t.Errorf("d, withdrawn, plays in round %d: %s vs %s (%s)", r.Round, r.Black, r.White, r.End)
+		}
+	}
+	if withdrawals != 1 || len(gamesOf(recs)) != 4 || len(obs.finished()) != 4 {
+		t.Errorf("%d withdrawals, %d games journaled, %d announced; want 1, 4, 4", withdrawals, len(gamesOf(recs)), len(obs.finished()))
+	}
+}
