@@ -101,7 +101,7 @@ type MatchSettings struct {
 	Games     int    `json:"games"`  // per encounter and round
 	Rounds    int    `json:"rounds"` // times the whole schedule is played
 	Gauntlet  bool   `json:"gauntlet"`
-	Order     string `json:"order"`     // of the openings: sequential or random
+	Order     string `json:"order"`     // of the openings: sequential, random or passes
 	Transform string `json:"transform"` // "", cycle or random
 	Pairs     bool   `json:"pairs"`     // each opening twice, colours exchanged
 	// Seed of the random order and transform; a match started with seed 0

@@ -173,7 +173,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		}
 	}
 	s := &stream{obs: obs}
-	if m.Plan.Suite.Seed == 0 && (m.Plan.Suite.Order == schedule.OrderRandom || m.Plan.Suite.Transform == schedule.TransformRandom) {
+	if m.Plan.Suite.Seed == 0 && m.Plan.Suite.Seeded() {
 		if !m.Plan.Shard.Whole() {
 			return fmt.Errorf("shard %s: a random opening order or transform needs a seed (-seed N) given to every shard: each would choose its own from the clock", m.Plan.Shard)
 		}

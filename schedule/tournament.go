@@ -28,8 +28,8 @@ type Tournament struct {
 	ByePoints *float64
 	// Openings, when set, are assigned one per pairing of two entrants, so
 	// the games of a pair with colours exchanged share their opening. They
-	// rotate across the whole event in an order the Seed shuffles (see
-	// openingOf).
+	// rotate across the whole event in an order the Seed shuffles (a
+	// Suite in OrderPasses).
 	Openings [][]rules.Point
 	Seed     uint64
 	// OpeningsPerPairing, when above 0, makes every pairing of a round
@@ -284,10 +284,13 @@ func (t *Tournament) Fixtures() ([]arbiter.Fixture, error) {
 //
 // A mini-match's games (OpeningsPerPairing) are in consecutive rounds of
 // the schedule (pairing.MiniMatches); the g-th (from 0) plays opening g/2
-// of matchOpenings.
+// of matchOpenings. Otherwise each pairing u (counted from 0 in the order
+// of play, the games of a pair with colours exchanged sharing one) plays
+// the u-th opening that a Suite of Openings deals in OrderPasses.
 func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []arbiter.Fixture {
 	var fs []arbiter.Fixture
 	pairIndex := map[[2]int]int{}
+	dealt, deals := map[int]int{}, 0 // fixture (index in fs) → pairing, and how many pairings get openings
 	var league [][]rules.Point
 	games := 1
 	if t.OpeningsPerPairing > 0 {
@@ -318,9 +321,19 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []arbiter.Fi
 					i = first + len(pairIndex)
 					pairIndex[key] = i
 				}
-				f.Opening = t.openingOf(i)
+				dealt[len(fs)], deals = i, max(deals, i+1)
 			}
 			fs = append(fs, f)
+		}
+	}
+	if deals > 0 {
+		list := make([]rules.Opening, len(t.Openings))
+		for i, stones := range t.Openings {
+			list[i] = rules.Opening{Stones: stones}
+		}
+		deal := Suite{Openings: list, Order: OrderPasses, Seed: t.Seed}.Deal(deals, t.Director.Size)
+		for k, u := range dealt {
+			fs[k].Opening = deal[u].Opening.Stones
 		}
 	}
 	return fs
@@ -366,25 +379,6 @@ func (t *Tournament) matchOpenings() [][]rules.Point {
 		out[i] = t.Openings[k]
 	}
 	return out
-}
-
-// openingOf is the opening of the event's pairing u (counted from 0 in the
-// order of play). The openings are dealt in passes: each pass is the whole
-// list in an order shuffled by the seed and the pass number, so every
-// opening is played once before any is played again (as evenly as the
-// number of pairings allows), and which board, round or entrant gets which
-// opening is left to the seed, never to the list's order (an outer-open
-// list starts in the corner). It depends on nothing but the openings, the
-// seed and u, so a resumed event deals what the first run dealt.
-func (t *Tournament) openingOf(u int) []rules.Point {
-	n := len(t.Openings)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	rng := rand.New(rand.NewPCG(t.Seed, uint64(u/n)))
-	rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
-	return t.Openings[order[u%n]]
 }
 
 // remaining drops the fixtures that have a record.

@@ -307,13 +307,13 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		loseOnly = false
 	}
 	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CLI: &cliRun{openings: openFile, openingType: openType}, Debug: debug}
-	p.PGN, p.SGF, p.Msg, p.Sample = pgn, sgf, msg, sampling
-	p.FileStyle, p.RuleCode = schedule.StyleCGomokuCli, cliRuleCode(rule)
+	p.Match.PGN, p.Match.SGF, p.Match.Msg, p.Match.Sample = pgn, sgf, msg, sampling
+	p.Match.FileStyle, p.Match.RuleCode = schedule.StyleCGomokuCli, cliRuleCode(rule)
 	if transcript {
-		p.Log = cliLog
+		p.Match.Log = cliLog
 	}
-	p.Plan.Director.MoveCap, p.Plan.Director.Concurrency = drawAt, conc // the start timeout: engine.DefaultStartTimeout, as c-gomoku-cli has no flag for it
-	p.Plan.Games, p.Plan.Rounds, p.Plan.Gauntlet, p.Plan.SPRT, p.Plan.LoseOnly, p.Plan.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
+	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.Concurrency = drawAt, conc // the start timeout: engine.DefaultStartTimeout, as c-gomoku-cli has no flag for it
+	p.Match.Plan.Games, p.Match.Plan.Rounds, p.Match.Plan.Gauntlet, p.Match.Plan.SPRT, p.Match.Plan.LoseOnly, p.Match.Plan.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
 	for i, e := range engines {
 		if each != nil {
 			e.override(each)
@@ -322,10 +322,10 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		if err != nil {
 			return nil, usage("engine %d: %v", i+1, err)
 		}
-		p.Plan.Director.Entrants = append(p.Plan.Director.Entrants, ent)
+		p.Match.Plan.Director.Entrants = append(p.Match.Plan.Director.Entrants, ent)
 		p.CLI.engines = append(p.CLI.engines, e)
 	}
-	event.UniqueNames(p.Plan.Director.Entrants)
+	event.UniqueNames(p.Match.Plan.Director.Entrants)
 	if trans {
 		suite.Transform = schedule.TransformCycle
 	}
@@ -333,11 +333,11 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if err := suite.Validate(); err != nil {
 		return nil, usage("-openings: %v", err)
 	}
-	p.Plan.Suite = suite
+	p.Match.Plan.Suite = suite
 	// Without a file every game starts on the empty board, as in
 	// c-gomoku-cli: not the rule's default openings (renju's 26).
 	if openFile != "" {
-		if err := p.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
+		if err := p.Match.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
 			return nil, err
 		}
 	}
@@ -380,24 +380,24 @@ type cliRun struct {
 // show. An engine that does not answer keeps its program's name; its
 // games will say what is wrong with it.
 func (c *cliRun) askAbout(p *matchPlan) {
-	c.about = make([]engine.About, len(p.Plan.Director.Entrants))
-	for i := range p.Plan.Director.Entrants {
-		spec := p.Plan.Director.Entrants[i].Spec
+	c.about = make([]engine.About, len(p.Match.Plan.Director.Entrants))
+	for i := range p.Match.Plan.Director.Entrants {
+		spec := p.Match.Plan.Director.Entrants[i].Spec
 		e, err := engine.Start(spec)
 		if err != nil {
 			continue
 		}
-		a, err := e.About(time.Now().Add(p.Plan.Director.Entrants[i].Clock.Tolerance + time.Second))
+		a, err := e.About(time.Now().Add(p.Match.Plan.Director.Entrants[i].Clock.Tolerance + time.Second))
 		e.Close()
 		if err != nil {
 			continue
 		}
 		c.about[i] = a
 		if c.engines[i].name == "" && a.Name != "" {
-			p.Plan.Director.Entrants[i].Spec.Name = a.Name
+			p.Match.Plan.Director.Entrants[i].Spec.Name = a.Name
 		}
 	}
-	event.UniqueNames(p.Plan.Director.Entrants)
+	event.UniqueNames(p.Match.Plan.Director.Entrants)
 }
 
 // cliSrand reads srand= as c-gomoku-cli's atoll does, for the same

@@ -52,16 +52,16 @@ func TestParseCli(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Plan.Director.Rule.Name() != "renju" || p.Plan.Director.Size != 15 || p.Plan.Games != 8 || p.Plan.Rounds != 2 || p.Plan.Director.Concurrency != 3 || p.Plan.Director.MoveCap != 100 || !p.Plan.FatalError {
+	if p.Match.Plan.Director.Rule.Name() != "renju" || p.Match.Plan.Director.Size != 15 || p.Match.Plan.Games != 8 || p.Match.Plan.Rounds != 2 || p.Match.Plan.Director.Concurrency != 3 || p.Match.Plan.Director.MoveCap != 100 || !p.Match.Plan.FatalError {
 		t.Errorf("plan %+v", p)
 	}
-	if p.Plan.Suite.Order != schedule.OrderRandom || p.Plan.Suite.Seed != 9 || p.Plan.Suite.Transform != schedule.TransformCycle || !p.Plan.Suite.Pairs || p.Plan.Suite.Style != schedule.StyleCGomokuCli {
-		t.Errorf("suite %+v", p.Plan.Suite)
+	if p.Match.Plan.Suite.Order != schedule.OrderRandom || p.Match.Plan.Suite.Seed != 9 || p.Match.Plan.Suite.Transform != schedule.TransformCycle || !p.Match.Plan.Suite.Pairs || p.Match.Plan.Suite.Style != schedule.StyleCGomokuCli {
+		t.Errorf("suite %+v", p.Match.Plan.Suite)
 	}
-	if p.Plan.SPRT == nil || p.Plan.SPRT.Elo1 != 10 || p.Plan.SPRT.Alpha != 0.1 || p.Plan.SPRT.Beta != 0.05 || p.Plan.SPRT.Model != rating.ModelCGomokuCli {
-		t.Errorf("sprt %+v", p.Plan.SPRT)
+	if p.Match.Plan.SPRT == nil || p.Match.Plan.SPRT.Elo1 != 10 || p.Match.Plan.SPRT.Alpha != 0.1 || p.Match.Plan.SPRT.Beta != 0.05 || p.Match.Plan.SPRT.Model != rating.ModelCGomokuCli {
+		t.Errorf("sprt %+v", p.Match.Plan.SPRT)
 	}
-	n, r := p.Plan.Director.Entrants[0], p.Plan.Director.Entrants[1]
+	n, r := p.Match.Plan.Director.Entrants[0], p.Match.Plan.Director.Entrants[1]
 	if n.Spec.Name != "new" || r.Spec.Name != "random" || n.Spec.Dir != "" || !n.BoardMode {
 		t.Errorf("entrants %+v %+v", n.Spec, r.Spec)
 	}
