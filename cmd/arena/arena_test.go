@@ -425,12 +425,3 @@ func TestMatchNamesOfOneFolderAreRefused(t *testing.T) {
 		t.Errorf("a match of two names of one folder: exit %d\n%s", code, errOut)
 	}
 }
-
-func mustRead(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
