@@ -82,7 +82,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	done := f.done
 	// The same check as Verify's, on the tournament that plays on: Run
 	// continues from the rounds it paired.
-	if err := ev.t.VerifySchedule(done); err != nil {
+	if err := ev.t.Resume(done); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", filepath.Join(ev.out, JournalFile), err)
 	}
 	if err := restoreGames(ev.out, done); err != nil {
@@ -104,7 +104,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	ev.t.RoundDone = ev.writeTRF
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
-	runErr := ev.t.Run(drain, abort, done, func(rec *record.Record) error {
+	runErr := ev.t.Run(drain, abort, func(rec *record.Record) error {
 		if err := f.append(rec); err != nil {
 			return err
 		}

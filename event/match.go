@@ -214,7 +214,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		defer samples.close()
 	}
 	m.encounters, _ = m.Plan.Schedule()
-	if _, err := m.Plan.Replay(done); err != nil {
+	if err := m.Plan.Resume(done); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, JournalFile), err)
 	}
 	began := Began{Name: m.Plan.Director.Event, Identity: m.identity(), Total: len(m.Plan.Share()), Finished: len(done), Capped: m.Plan.SPRT != nil,
@@ -284,7 +284,8 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		go func() { defer wg.Done(); m.watchBatch(ctx, cancel, s) }()
 		drain = ctx
 	}
-	return m.Plan.Run(drain, abort, kept, counted)
+	m.Plan.Counted = counted
+	return m.Plan.Run(drain, abort, kept)
 }
 
 // identity is what event.json keeps of the match.

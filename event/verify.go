@@ -35,42 +35,31 @@ func Verify(id *Identity, done []*record.Record) error {
 // it is fed the records as they come, and each costs its own check (a
 // Swiss round is paired once, when its first record arrives).
 type JournalCheck struct {
-	add    func(...*record.Record) error
-	broken error
+	s schedule.Schedule // resumed record by record, never run
 }
 
 // NewJournalCheck is the check of the journal of the event or match id
 // describes, from its first record.
 func NewJournalCheck(id *Identity) (*JournalCheck, error) {
+	var s schedule.Schedule
+	var err error
 	switch id.Kind {
 	case KindEvent:
-		t, err := id.tournament()
-		if err != nil {
-			return nil, err
-		}
-		c, err := t.CheckSchedule()
-		if err != nil {
-			return nil, err
-		}
-		return &JournalCheck{add: c.Add}, nil
+		s, err = id.tournament()
 	case KindMatch:
-		m, err := id.schedule()
-		if err != nil {
-			return nil, err
-		}
-		return &JournalCheck{add: func(recs ...*record.Record) error { _, err := m.Replay(recs); return err }}, nil
+		s, err = id.schedule()
+	default:
+		return nil, fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, KindEvent, KindMatch)
 	}
-	return nil, fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, KindEvent, KindMatch)
+	if err != nil {
+		return nil, err
+	}
+	return &JournalCheck{s: s}, nil
 }
 
 // Add checks the records that follow those added before. Once a record is
 // refused, every later Add says so again: nothing after it is believed.
-func (c *JournalCheck) Add(recs ...*record.Record) error {
-	if c.broken == nil {
-		c.broken = c.add(recs...)
-	}
-	return c.broken
-}
+func (c *JournalCheck) Add(recs ...*record.Record) error { return c.s.Resume(recs) }
 
 // director is the part of the event's director an identity gives: the
 // entrants by name, the rule, the board, the opening procedure.

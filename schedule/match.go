@@ -39,6 +39,9 @@ type Match struct {
 	// of the schedule (shard.go). A shard's own games never decide the
 	// SPRT: the batch's merged games do (event package).
 	Shard Shard
+	// Counted, if set, hears of every game Run plays as it was counted
+	// (its encounter's tally, the SPRT's decision), after it is journaled.
+	Counted func(MatchGame) error
 
 	encounters []*Encounter
 	fixtures   []arbiter.Fixture
@@ -46,6 +49,7 @@ type Match struct {
 	played     int
 	fatal      bool
 	halted     bool         // a replayed game decided the SPRT or was fatal
+	broken     error        // a record Replay refused: Run plays nothing
 	replayed   map[int]bool // fixture numbers counted by Replay
 	units      []int        // per fixture, by Number-1: its pair's (or game's) number, from 0 (shard.go)
 }
@@ -219,15 +223,19 @@ func (m *Match) Schedule() ([]*Encounter, []arbiter.Fixture) {
 	return m.encounters, m.fixtures
 }
 
-// Run plays the schedule (laid out by Schedule, or now). kept is called
-// with every finished game before it counts (to journal it: a game the
-// journal lacks is not part of the match); counted after, with the game as
-// counted. An error from either stops the match. Once an SPRT decides or a
-// fatal error happens no new game starts; the games in progress finish and
-// are counted. Cancelling drain or abort works as in Director.Play.
-func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) error, counted func(MatchGame) error) error {
+// Run plays the schedule (laid out by Schedule, or now), less the games
+// Resume replayed. finished is called with every finished game before it
+// counts (to journal it: a game the journal lacks is not part of the
+// match); Counted, if set, after, with the game as counted. An error from
+// either stops the match. Once an SPRT decides or a fatal error happens no
+// new game starts; the games in progress finish and are counted.
+// Cancelling drain or abort works as in Director.Play.
+func (m *Match) Run(drain, abort context.Context, finished func(*record.Record) error) error {
 	if m.fixtures == nil {
 		m.Schedule()
+	}
+	if m.broken != nil {
+		return m.broken
 	}
 	stopped, stop := context.WithCancel(drain)
 	defer stop()
@@ -235,12 +243,14 @@ func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) erro
 		return nil
 	}
 	m.Director.Finished = func(rec *record.Record) error {
-		if err := kept(rec); err != nil {
+		if err := finished(rec); err != nil {
 			return err
 		}
 		g := m.count(rec)
-		if err := counted(g); err != nil {
-			return err
+		if m.Counted != nil {
+			if err := m.Counted(g); err != nil {
+				return err
+			}
 		}
 		if g.Decided || g.Fatal {
 			stop()
@@ -263,22 +273,29 @@ func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) erro
 // its entrants, colours, rule, size and procedure), or a game twice, is an
 // error. Call it after Schedule and before Run.
 func (m *Match) Replay(done []*record.Record) ([]MatchGame, error) {
+	if m.broken != nil {
+		return nil, m.broken
+	}
 	if m.fixtures == nil {
 		m.Schedule()
 	}
 	var out []MatchGame
 	for _, rec := range done {
 		if rec.Game < 1 || rec.Game > len(m.fixtures) {
-			return out, fmt.Errorf("game %d is not in the match's schedule of %d games", rec.Game, len(m.fixtures))
+			m.broken = fmt.Errorf("game %d is not in the match's schedule of %d games", rec.Game, len(m.fixtures))
+			return out, m.broken
 		}
 		if m.replayed[rec.Game] {
-			return out, fmt.Errorf("game %d is recorded twice", rec.Game)
+			m.broken = fmt.Errorf("game %d is recorded twice", rec.Game)
+			return out, m.broken
 		}
 		if !m.inShard(rec.Game) {
-			return out, fmt.Errorf("game %d belongs to shard %d/%d, not to this shard %s", rec.Game, m.ShardOf(rec.Game, m.Shard.Count), m.Shard.Count, m.Shard)
+			m.broken = fmt.Errorf("game %d belongs to shard %d/%d, not to this shard %s", rec.Game, m.ShardOf(rec.Game, m.Shard.Count), m.Shard.Count, m.Shard)
+			return out, m.broken
 		}
 		if err := m.Director.CheckRecord(rec, m.fixtures[rec.Game-1]); err != nil {
-			return out, fmt.Errorf("game %d (%s vs %s): %w", rec.Game, rec.Black, rec.White, err)
+			m.broken = fmt.Errorf("game %d (%s vs %s): %w", rec.Game, rec.Black, rec.White, err)
+			return out, m.broken
 		}
 		m.replayed[rec.Game] = true
 		g := m.count(rec)
@@ -288,6 +305,13 @@ func (m *Match) Replay(done []*record.Record) ([]MatchGame, error) {
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// Resume is Replay for a schedule's user that needs no tally of the games
+// replayed.
+func (m *Match) Resume(done []*record.Record) error {
+	_, err := m.Replay(done)
+	return err
 }
 
 // Played is the number of games counted so far.

@@ -290,14 +290,13 @@ func TestMatchRunStopsWhenTheSPRTDecides(t *testing.T) {
 		SPRT: &rating.SPRT{Elo1: 50, Alpha: 0.05, Beta: 0.05, Model: rating.ModelTrinomial}}
 	encs, fixtures := m.Schedule()
 	kept, decided := 0, 0
-	err := m.Run(context.Background(), context.Background(),
-		func(*record.Record) error { kept++; return nil },
-		func(g MatchGame) error {
-			if g.Decided {
-				decided = g.Played
-			}
-			return nil
-		})
+	m.Counted = func(g MatchGame) error {
+		if g.Decided {
+			decided = g.Played
+		}
+		return nil
+	}
+	err := m.Run(context.Background(), context.Background(), func(*record.Record) error { kept++; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,9 +313,8 @@ func TestMatchRunKeptErrorStops(t *testing.T) {
 	m := &Match{Director: d, Games: 4, Rounds: 1}
 	broken := errors.New("disk full")
 	counted := 0
-	err := m.Run(context.Background(), context.Background(),
-		func(*record.Record) error { return broken },
-		func(MatchGame) error { counted++; return nil })
+	m.Counted = func(MatchGame) error { counted++; return nil }
+	err := m.Run(context.Background(), context.Background(), func(*record.Record) error { return broken })
 	if !errors.Is(err, broken) || counted != 0 || m.Played() != 0 {
 		t.Errorf("err %v, counted %d, played %d", err, counted, m.Played())
 	}
@@ -375,7 +373,7 @@ func TestMatchReplayedDecisionStops(t *testing.T) {
 	}
 	started := 0
 	m.Director.Started = func(arbiter.Fixture) { started++ }
-	if err := m.Run(context.Background(), context.Background(), nil, nil); err != nil || started != 0 {
+	if err := m.Run(context.Background(), context.Background(), nil); err != nil || started != 0 {
 		t.Errorf("run after a replayed decision: %v, %d games started", err, started)
 	}
 }

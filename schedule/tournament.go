@@ -55,7 +55,8 @@ type Tournament struct {
 	// far; it is asked before each Swiss round is paired.
 	Requests func() ([]WithdrawalRequest, error)
 
-	check *ScheduleCheck // the journal checked by VerifySchedule, for Run
+	check  *ScheduleCheck // the journal checked by Resume, for Run
+	broken error          // a record Resume refused: Run plays nothing
 }
 
 // Withdrawal rule. A Swiss entrant is withdrawn before a round is paired
@@ -199,19 +200,21 @@ type WithdrawalRequest struct {
 	Time   time.Time `json:"time"`
 }
 
-// Run plays every fixture not in done. finished is called with each newly
-// finished game, and with each bye, to journal it, before either engine
-// plays again. Notice, if set, hears about decisions a person should know
-// of (a Swiss round with no legal pairing).
-//
-// done is checked against the schedule first (VerifySchedule), unless it
-// was just checked: a record the schedule does not give is an error.
-func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, finished func(*record.Record) error) error {
-	if t.check == nil || len(t.check.all) != len(done) {
-		if err := t.VerifySchedule(done); err != nil {
+// Run plays every fixture the journal given to Resume lacks (all of them
+// without one). finished is called with each newly finished game, and with
+// each bye, to journal it, before either engine plays again. Notice, if
+// set, hears about decisions a person should know of (a Swiss round with
+// no legal pairing).
+func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Record) error) error {
+	if t.check == nil {
+		if err := t.Resume(nil); err != nil {
 			return err
 		}
 	}
+	if t.broken != nil {
+		return t.broken
+	}
+	done := t.check.all
 	all := append([]*record.Record(nil), done...)
 	t.Director.Finished = func(rec *record.Record) error {
 		all = append(all, rec)
@@ -522,10 +525,21 @@ func (t *Tournament) SwissHistory(all []*record.Record, r int) ([]pairing.Game, 
 	var h []pairing.Game
 	for _, g := range games {
 		if g.Round < r {
-			h = append(h, g.Game)
+			h = append(h, swissGame(g))
 		}
 	}
 	return h, nil
+}
+
+// swissGame is a game result as the Swiss pairing reads it: the same
+// rounds, entrants, points and forfeit, the bye in pairing's words.
+func swissGame(g standings.GameResult) pairing.Game {
+	white := g.White
+	if white == standings.Bye {
+		white = pairing.Bye
+	}
+	return pairing.Game{Round: g.Round, Black: g.Black, White: white,
+		BlackPoints: g.BlackPoints, WhitePoints: g.WhitePoints, Forfeit: g.Forfeit}
 }
 
 // names maps each entrant's engine name to its index.

@@ -43,7 +43,7 @@ func TestSwissDoubleNoShowAndWithdrawal(t *testing.T) {
 		reports[r] = b.String()
 		return nil
 	}
-	err := tour.Run(context.Background(), context.Background(), nil, func(rec *record.Record) error {
+	err := tour.Run(context.Background(), context.Background(), func(rec *record.Record) error {
 		mu.Lock()
 		defer mu.Unlock()
 		all = append(all, rec)
@@ -180,7 +180,7 @@ func TestWithdrawalRequest(t *testing.T) {
 	d := director(t, 5, false)
 	tour := &Tournament{Director: d, Format: pairing.SwissFormat, Rounds: 2, Requests: func() ([]WithdrawalRequest, error) { return requests, nil }}
 	var all []*record.Record
-	if err := tour.Run(context.Background(), context.Background(), nil, func(rec *record.Record) error {
+	if err := tour.Run(context.Background(), context.Background(), func(rec *record.Record) error {
 		all = append(all, rec)
 		return nil
 	}); err != nil {
