@@ -85,7 +85,7 @@ func TestOneProgramSeveralEntrants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ev.Run(context.Background(), context.Background(), &observer{}); err != nil {
+	if _, err := ev.Run(context.Background(), context.Background(), newRecorder()); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := journal.Read(filepath.Join(ev.Folder(), "journal.jsonl"))

@@ -61,11 +61,6 @@ args = ["think=5ms"]
 	return cfg
 }
 
-// observer keeps every update.
-type observer struct{ updates []Update }
-
-func (o *observer) Observe(u Update) { o.updates = append(o.updates, u) }
-
 // liveCheck compares, whenever the standings change, standings.md in the
 // folder with the standings computed from the journal alone (what arena
 // standings prints).
@@ -130,13 +125,13 @@ func TestBigEventsStandingsAreRewrittenLessOften(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var o observer
-	rep, err := ev.Run(context.Background(), context.Background(), &o)
+	o := newRecorder()
+	rep, err := ev.Run(context.Background(), context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	games, updates := 0, 0
-	for _, u := range o.updates {
+	for _, u := range o.all() {
 		switch u.(type) {
 		case GameFinished:
 			games++
@@ -301,16 +296,16 @@ func TestUpdatesOfARun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var o observer
-	if _, err := ev.Run(context.Background(), context.Background(), &o); err != nil {
+	o := newRecorder()
+	if _, err := ev.Run(context.Background(), context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	b, ok := o.updates[0].(Began)
+	b, ok := o.all()[0].(Began)
 	if !ok || b.Total != 3 || b.Finished != 0 || b.Name != "small" {
-		t.Fatalf("first update %#v, want Began of 3 games", o.updates[0])
+		t.Fatalf("first update %#v, want Began of 3 games", o.all()[0])
 	}
 	started, finished := map[int]bool{}, map[int]bool{}
-	for _, u := range o.updates {
+	for _, u := range o.all() {
 		switch u := u.(type) {
 		case GameStarted:
 			started[u.Number] = true
@@ -331,11 +326,11 @@ func TestUpdatesOfARun(t *testing.T) {
 
 	// Run again, the event is over: nothing is played.
 	ev, _ = New(cfg)
-	o = observer{}
-	if _, err := ev.Run(context.Background(), context.Background(), &o); err != nil {
+	o = newRecorder()
+	if _, err := ev.Run(context.Background(), context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range o.updates {
+	for _, u := range o.all() {
 		switch u := u.(type) {
 		case Began:
 			if u.Finished != 3 {

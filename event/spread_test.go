@@ -54,7 +54,7 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				wg.Go(func() { _, errs[k] = ev.Run(context.Background(), context.Background(), &observer{}) })
+				wg.Go(func() { _, errs[k] = ev.Run(context.Background(), context.Background(), newRecorder()) })
 			}
 			wg.Wait()
 			for k, err := range errs {
@@ -81,7 +81,7 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := ev.Run(context.Background(), context.Background(), &observer{}); err != nil {
+			if _, err := ev.Run(context.Background(), context.Background(), newRecorder()); err != nil {
 				t.Fatal(err)
 			}
 			a, b := recordsOf(t, out), recordsOf(t, whole.OutputDir())
@@ -133,7 +133,7 @@ func TestMergeSpreadRefusesDoubledAndMisplacedGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg.Go(func() { ev.Run(context.Background(), context.Background(), &observer{}) })
+		wg.Go(func() { ev.Run(context.Background(), context.Background(), newRecorder()) })
 	}
 	wg.Wait()
 	out := spread.OutputDir()

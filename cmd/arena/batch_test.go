@@ -469,3 +469,12 @@ func TestMatchSamplesGoIntoTheMatchFolder(t *testing.T) {
 		t.Errorf("the summary does not say where the samples are:\n%s", stdout)
 	}
 }
+
+func decodeLine(t *testing.T, line string) *record.Record {
+	t.Helper()
+	rec := new(record.Record)
+	if err := json.Unmarshal([]byte(line), rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}

@@ -375,20 +375,6 @@ func pidNamespaces() bool {
 	return false
 }
 
-func TestUnwritableOutputFolderIsAnError(t *testing.T) {
-	dir := t.TempDir()
-	blocker := filepath.Join(dir, "file")
-	os.WriteFile(blocker, []byte("x"), 0o644)
-	cfg := writeEvent(t, dir, "unwritable", "")
-	src, _ := os.ReadFile(cfg)
-	// A folder below a file can be made by nobody, root included.
-	os.WriteFile(cfg, bytes.Replace(src, []byte(`output = "out"`), []byte(`output = "file/out"`), 1), 0o644)
-	_, errOut, code := runArena(t, "run", "-quiet", cfg)
-	if code != exitError || !strings.Contains(errOut, "output folder") || !strings.Contains(errOut, "not a directory") {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-}
-
 // TestFullDiskStopsCleanlyAndResumes fills the "disk" (a file size limit on
 // the arena) in the middle of an event: the event stops with an error, the
 // games journaled before stay, the torn last journal line is repaired on
@@ -431,31 +417,4 @@ func TestFullDiskStopsCleanlyAndResumes(t *testing.T) {
 		t.Errorf("%d distinct games in 12 records", len(seen))
 	}
 	waitNoEngines(t, self)
-}
-
-// TestTornJournalLineIsRepaired cuts the journal in the middle of its last
-// line, as a power loss would, and resumes.
-func TestTornJournalLineIsRepaired(t *testing.T) {
-	dir := t.TempDir()
-	cfg := writeEvent(t, dir, "torn", "")
-	if _, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 {
-		t.Fatalf("run: %s", errOut)
-	}
-	journalPath := filepath.Join(dir, "out", "journal.jsonl")
-	b, _ := os.ReadFile(journalPath)
-	last := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
-	os.WriteFile(journalPath, b[:last+(len(b)-last)/2], 0o644) // half of the last game's line
-	if recs, err := journal.Read(journalPath); err != nil || len(recs) != 11 {
-		t.Fatalf("torn journal: %d records, %v", len(recs), err)
-	}
-	if o, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 || !strings.Contains(o, "11 games already finished") {
-		t.Fatalf("resume: exit %d\n%s\n%s", code, o, errOut)
-	}
-	recs, err := journal.Read(journalPath)
-	if err != nil || len(recs) != 12 {
-		t.Fatalf("repaired journal: %d records, %v", len(recs), err)
-	}
-	if a, _ := os.ReadFile(journalPath); !bytes.Equal(a[:last], b[:last]) || a[len(a)-1] != '\n' {
-		t.Errorf("the finished games' lines changed, or the journal does not end a line")
-	}
 }

@@ -94,7 +94,7 @@ func TestLeagueMiniMatchesResumeAfterSIGKILL(t *testing.T) {
 
 	whole := t.TempDir()
 	cfg2 := writeLeague(t, whole, n, openings)
-	if o, e, code := runArena(t, "run", "-quiet", cfg2); code != 0 {
+	if o, e, code := runArena(t, "run", "-quiet", "-no-check", cfg2); code != 0 {
 		t.Fatalf("uninterrupted: exit %d\n%s%s", code, o, e)
 	}
 	uninterrupted := mustJournal(t, filepath.Join(whole, "out", "journal.jsonl"))

@@ -19,7 +19,7 @@ import (
 func TestRateEventFolder(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeEvent(t, dir, "rated", "")
-	if _, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 {
+	if _, errOut, code := runArena(t, "run", "-quiet", "-no-check", cfg); code != 0 {
 		t.Fatalf("run: %s", errOut)
 	}
 	out := filepath.Join(dir, "out")

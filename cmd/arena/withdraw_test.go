@@ -83,7 +83,7 @@ args = ["seed=3"]
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, errOut, code := runArena(t, "run", "-quiet", cfg); code != exitOK {
+	if out, errOut, code := runArena(t, "run", "-quiet", "-no-check", cfg); code != exitOK {
 		t.Fatalf("run: exit %d: %s%s", code, out, errOut)
 	}
 	folder := filepath.Join(dir, "out")
