@@ -22,6 +22,13 @@ const (
 	DefaultCloseGrace   = time.Second
 	DefaultWriteTimeout = time.Second
 	exitLinger          = time.Second // after the process exits, how long lines still in the pipe are awaited
+	// exitStatusWait is how long a process whose pipe closed is given to
+	// end, so that its record says how (exit status 134, signal: killed)
+	// rather than "stdout closed". It has lost either way; the wait, not
+	// bounded by its clock, only costs a process that closed its pipe and
+	// lives on, once. A second, as before, missed the status on a busy
+	// machine.
+	exitStatusWait = 5 * time.Second
 )
 
 // Spec says how to run one engine.
@@ -878,8 +885,8 @@ func (x *exchange) next() (outLine, Fault, string) {
 			}
 			return outLine{}, FaultTimeout, ""
 		}
-		// stdout closed: the process is ending; wait briefly for its status
-		t := time.NewTimer(time.Until(earliest(x.deadline, time.Now().Add(exitLinger))))
+		// stdout closed: the process is ending; wait for its status
+		t := time.NewTimer(exitStatusWait)
 		select {
 		case <-x.p.exited:
 		case <-t.C:

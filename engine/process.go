@@ -264,7 +264,7 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 	select {
 	case <-p.exited:
 		return FaultExit, p.exitDetail()
-	case <-time.After(exitLinger):
+	case <-time.After(exitStatusWait):
 		return FaultExit, "stdin: " + err.Error()
 	}
 }

@@ -216,10 +216,9 @@ args = ["assert-at=3"]
 		t.Fatalf("journal: %d records", len(recs))
 	}
 	for _, r := range append(recs, obs.finished()...) {
-		// The assertion's abort is exit status 134, unless its status was
-		// not in within the engine's bounded wait after its output ended
-		// (a loaded machine; engine/engine.go exitLinger).
-		if r.End != record.Crash || (r.Detail != "exit status 134" && r.Detail != "stdout closed") ||
+		// The assertion's abort is exit status 134: the engine waits for a
+		// status after the output ends (engine/engine.go exitStatusWait).
+		if r.End != record.Crash || r.Detail != "exit status 134" ||
 			len(r.Stderr) == 0 || r.Stderr[len(r.Stderr)-1] != last {
 			t.Errorf("game %d: %s (%s), stderr %q", r.Game, r.End, r.Detail, r.Stderr)
 		}

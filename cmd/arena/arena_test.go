@@ -411,9 +411,7 @@ args = ["assert-at=3"]
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	const last = "faulty: engine.c:42: brain_turn: Assertion `move 3 < 0' failed."
-	// The detail is the exit status, or "stdout closed" where the engine's
-	// output ended and its status was not in within the engine's bounded
-	// wait (a loaded machine): event.TestRunKeepsTranscriptsAndLastWords.
+	// The detail (exit status 134) is event.TestRunKeepsTranscriptsAndLastWords's.
 	if n := strings.Count(out, "  crash: "); n != 2 || strings.Count(out, "  stderr: "+last+"\n") != 2 {
 		t.Errorf("want two game lines ending in the assertion:\n%s", out)
 	}
