@@ -212,7 +212,7 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 	}
 	if g.Moved != nil && len(rec.Moves) > 0 {
 		g.Moved(Progress{Opening: true, Before: slices.Clone(rec.Moves), Stones: len(rec.Moves),
-			Black: clocks[rules.Black].Left(rules.Black), White: clocks[rules.White].Left(rules.White),
+			Black: clocks[rules.Black].Left(), White: clocks[rules.White].Left(),
 			Timed: sides[pos.ToMove()].Clock.Timed()})
 		reported = len(rec.Moves)
 	}
@@ -227,16 +227,16 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		switch reply.Fault {
 		case engine.FaultTimeout:
 			s.Engine.Kill() // it may still be thinking; the next game restarts it
-			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("no move within %v", clk.Budget(c)))
+			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("no move within %v", clk.Budget()))
 		case engine.FaultExit:
 			return finish(ctx, rec, c.Opponent(), exitEnd(s.Engine, reply.Detail), reply.Detail)
 		case engine.FaultMalformed:
 			rec.Moves = append(rec.Moves, record.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line, Refused: record.RefusedMalformed})
 			return finish(ctx, rec, c.Opponent(), record.Illegal, fmt.Sprintf("malformed move %q", reply.Line))
 		}
-		budget := clk.Budget(c)
-		onTime := clk.Charge(c, reply.Elapsed)
-		mv := record.Move{Point: reply.Move, Color: c, Think: reply.Elapsed, Left: clk.Left(c)}
+		budget := clk.Budget()
+		onTime := clk.Charge(reply.Elapsed)
+		mv := record.Move{Point: reply.Move, Color: c, Think: reply.Elapsed, Left: clk.Left()}
 		if !onTime {
 			s.Engine.Kill()
 			mv.Refused = record.RefusedLate
@@ -258,7 +258,7 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		s.known = len(pos.Moves)
 		if g.Moved != nil {
 			g.Moved(Progress{Move: mv, Before: slices.Clone(rec.Moves[reported : len(rec.Moves)-1]), Stones: len(rec.Moves),
-				Notes: reply.Notes, Black: clocks[rules.Black].Left(rules.Black), White: clocks[rules.White].Left(rules.White),
+				Notes: reply.Notes, Black: clocks[rules.Black].Left(), White: clocks[rules.White].Left(),
 				Timed: s.Clock.Timed()})
 			reported = len(rec.Moves)
 		}
@@ -313,16 +313,11 @@ func (g Game) start(s *side) (record.Termination, string) {
 	if timeout == 0 {
 		timeout = 10 * time.Second
 	}
-	var infos []engine.Info
-	for _, in := range s.Clock.GameInfos() {
-		infos = append(infos, engine.Info{Key: in.Key, Value: in.Value})
-	}
-	infos = append(infos, RuleInfos(g.Rule)...)
+	var folder string
 	if dir, err := filepath.Abs(s.Engine.Dir()); err == nil && s.Engine.Dir() != "" {
-		infos = append(infos, engine.Info{Key: "folder", Value: dir}) // for its persistent files
+		folder = dir
 	}
-	infos = append(infos, s.Infos...)
-	err := s.Engine.NewGame(g.Size, infos, time.Now().Add(timeout))
+	err := s.Engine.NewGame(g.Size, engine.GameInfos(s.Clock, g.Rule, folder, s.Infos), time.Now().Add(timeout))
 	if err == nil {
 		return "", ""
 	}
@@ -338,35 +333,11 @@ func (g Game) start(s *side) (record.Termination, string) {
 	return record.Crash, err.Error()
 }
 
-// RuleInfos tell an engine the rule: the Gomocup code for engines that know
-// only those, game_type 2 (tournament), and, for a rule that has no Gomocup
-// code of its own ("outer-open", "pente", "keryo-pente": the code says
-// freestyle), the extension key rule_name with the arena's rule name. Rules
-// with a code do not get rule_name: engines that do not know the key
-// complain about it (Rapfi prints "ERROR Unknown command: FREESTYLE"), and
-// c-gomoku-cli never sends it. An event that wants it anyway gives it as
-// one of an engine's INFO options.
-func RuleInfos(r rules.Rule) []engine.Info {
-	infos := []engine.Info{
-		{Key: "rule", Value: fmt.Sprint(r.Code())},
-		{Key: "game_type", Value: "2"},
-	}
-	if !gomocupCoded[r.Name()] {
-		infos = append(infos, engine.Info{Key: "rule_name", Value: r.Name()})
-	}
-	return infos
-}
-
-// gomocupCoded is the rules that a Gomocup rule code names on its own.
-var gomocupCoded = map[string]bool{"freestyle": true, "standard": true, "renju": true, "caro": true, "caro-exact": true}
-
 // request asks side s for its move, choosing BEGIN, TURN or BOARD by what
 // the engine already knows.
 func (g Game) request(s *side, pos *rules.Position, clk *clock.Clock) engine.Reply {
-	for _, in := range clk.MoveInfos(s.color) {
-		s.Engine.QueueInfo(engine.Info{Key: in.Key, Value: in.Value})
-	}
-	deadline := time.Now().Add(clk.Budget(s.color))
+	s.Engine.QueueInfo(engine.TimeLeft(clk))
+	deadline := time.Now().Add(clk.Budget())
 	n := len(pos.Moves)
 	switch {
 	case n == 0:

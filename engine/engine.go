@@ -61,9 +61,6 @@ type Spec struct {
 	Transcript func(pid int, sent bool, line string)
 }
 
-// Info is one INFO line: INFO key value.
-type Info struct{ Key, Value string }
-
 // Stone is one line of a BOARD command.
 type Stone struct {
 	Point rules.Point

@@ -80,8 +80,8 @@ func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entran
 	}
 	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock)}
 	ent.Swap2Colors = e.Swap2Colors
-	if _, set := e.Info["max_memory"]; !set {
-		ent.Infos = append(ent.Infos, engine.Info{Key: "max_memory", Value: fmt.Sprint(spec.Limits.Memory)})
+	if _, set := e.Info[engine.KeyMaxMemory]; !set {
+		ent.Infos = append(ent.Infos, engine.MaxMemory(spec.Limits.Memory))
 	}
 	keys := make([]string, 0, len(e.Info))
 	for k := range e.Info {

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
+	"gomoku-arena/engine"
 	"gomoku-arena/internal/durable"
 )
 
@@ -72,22 +74,16 @@ type Entrant struct {
 	Dir     string   `json:"dir,omitempty"`
 	Env     []string `json:"env,omitempty"`
 	// Info are the INFO lines the engine is sent before every game.
-	Info            []Info `json:"info,omitempty"`
-	BoardMode       bool   `json:"board_mode,omitempty"`
-	Swap2Colors     bool   `json:"swap2_colors,omitempty"`
-	Clock           Clock  `json:"clock"`
-	MaxMemoryBytes  int64  `json:"max_memory_bytes,omitempty"`
-	HardMemoryBytes int64  `json:"hard_memory_bytes,omitempty"`
-	MaxProcesses    int    `json:"max_processes,omitempty"`
-	Rating          int    `json:"rating,omitempty"`
+	Info            []engine.Info `json:"info,omitempty"`
+	BoardMode       bool          `json:"board_mode,omitempty"`
+	Swap2Colors     bool          `json:"swap2_colors,omitempty"`
+	Clock           Clock         `json:"clock"`
+	MaxMemoryBytes  int64         `json:"max_memory_bytes,omitempty"`
+	HardMemoryBytes int64         `json:"hard_memory_bytes,omitempty"`
+	MaxProcesses    int           `json:"max_processes,omitempty"`
+	Rating          int           `json:"rating,omitempty"`
 	// Remote: the engine plays from its entrant's machine (arena connect).
 	Remote bool `json:"remote,omitempty"`
-}
-
-// Info is one INFO line: key and value.
-type Info struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
 }
 
 // Clock is an entrant's time control in milliseconds; 0 is "none" for the
@@ -170,10 +166,8 @@ func clockOfControl(c clock.Control) Clock {
 func entrantOf(a arbiter.Entrant) Entrant {
 	e := Entrant{Name: a.Spec.Name, Command: a.Spec.Command, Args: a.Spec.Args, Env: a.Spec.Env,
 		BoardMode: a.BoardMode, Swap2Colors: a.Swap2Colors, Clock: clockOfControl(a.Clock),
-		MaxMemoryBytes: a.Spec.Limits.Memory, HardMemoryBytes: a.Spec.Limits.HardMemory, MaxProcesses: a.Spec.Limits.Processes}
-	for _, in := range a.Infos {
-		e.Info = append(e.Info, Info{in.Key, in.Value})
-	}
+		MaxMemoryBytes: a.Spec.Limits.Memory, HardMemoryBytes: a.Spec.Limits.HardMemory, MaxProcesses: a.Spec.Limits.Processes,
+		Info: slices.Clone(a.Infos)}
 	return e
 }
 
