@@ -258,4 +258,3 @@ func TestStrayErrorAfterInfoIsNoAnswer(t *testing.T) {
 		}
 	}
 }
-
