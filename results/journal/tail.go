@@ -41,7 +41,8 @@ func NewTail(path string) *Tail {
 // Read reads the lines completed since the last Read and returns their
 // records. reset says the tail started from the beginning of the file (the
 // first Read, or the journal was replaced or cut): fresh is then every
-// record, and whoever follows the journal starts over with them.
+// record, and whoever follows the journal starts over with them. On an
+// error, fresh and reset still say what was read before it.
 func (t *Tail) Read() (fresh []*record.Record, reset bool, err error) {
 	f, err := durable.OpenFile(t.path) // a regular file: never a FIFO or a device behind a link
 	if err != nil {
@@ -109,3 +110,6 @@ func (c *counter) Read(p []byte) (int, error) {
 	*c.n += int64(n)
 	return n, err
 }
+
+// Path is the journal's path.
+func (t *Tail) Path() string { return t.path }
