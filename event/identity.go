@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -102,7 +101,7 @@ type MatchSettings struct {
 	Games     int    `json:"games"`  // per encounter and round
 	Rounds    int    `json:"rounds"` // times the whole schedule is played
 	Gauntlet  bool   `json:"gauntlet"`
-	Order     string `json:"order"`     // of the openings: sequential or random
+	Order     string `json:"order"`     // of the openings: sequential, random or passes
 	Transform string `json:"transform"` // "", cycle or random
 	Pairs     bool   `json:"pairs"`     // each opening twice, colours exchanged
 	// Seed of the random order and transform; a match started with seed 0
@@ -166,8 +165,8 @@ func clockOfControl(c clock.Control) Clock {
 func entrantOf(a arbiter.Entrant) Entrant {
 	e := Entrant{Name: a.Spec.Name, Command: a.Spec.Command, Args: a.Spec.Args, Env: a.Spec.Env,
 		BoardMode: a.BoardMode, Swap2Colors: a.Swap2Colors, Clock: clockOfControl(a.Clock),
-		MaxMemoryBytes: a.Spec.Limits.Memory, HardMemoryBytes: a.Spec.Limits.HardMemory, MaxProcesses: a.Spec.Limits.Processes,
-		Info: slices.Clone(a.Infos)}
+		MaxMemoryBytes: a.Spec.Limits.Memory, HardMemoryBytes: a.Spec.Limits.HardMemory, MaxProcesses: a.Spec.Limits.Processes}
+	e.Info = append(e.Info, a.Infos...) // a copy: the entrant's may change
 	return e
 }
 

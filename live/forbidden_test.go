@@ -52,8 +52,8 @@ func TestRenjuMovesCarryForbiddenPointsForAPage(t *testing.T) {
 	for _, page := range []bool{true, false} {
 		m := event.NewMatch("forbidden", renju, 15)
 		ctl := clock.Control{Match: time.Minute, Tolerance: time.Second}
-		m.Out, m.Games, m.Suite = filepath.Join(t.TempDir(), "m"), 2, schedule.Suite{Openings: []rules.Opening{opening}}
-		m.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "r1", Command: "builtin:random", Args: []string{"seed=1"}}, Clock: ctl},
+		m.Out, m.Plan.Games, m.Plan.Suite = filepath.Join(t.TempDir(), "m"), 2, schedule.Suite{Openings: []rules.Opening{opening}}
+		m.Plan.Director.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "r1", Command: "builtin:random", Args: []string{"seed=1"}}, Clock: ctl},
 			{Spec: engine.Spec{Name: "r2", Command: "builtin:random", Args: []string{"seed=2"}}, Clock: ctl}}
 		rec := &moves{}
 		obs := event.Observers{rec}
