@@ -95,6 +95,9 @@ type Director struct {
 	// displays.
 	Started func(Fixture)
 	Moved   func(Fixture, Progress)
+	// Forbidden: Moved's Progress carries the forbidden points of the side
+	// to move (Game.Forbidden), for a display that draws them.
+	Forbidden bool
 	// Ahead, if set, says whether an entrant has games to play after the
 	// fixtures of this Play (a spread event's task plays its share in
 	// turns, as games become ready): its process is kept for them.
@@ -232,7 +235,7 @@ func (l *lineup) finish(f Fixture, rec *record.Record, err error) {
 // a crash; the error is for a game that cannot be played at all (Play).
 func (d *Director) play(abort context.Context, f Fixture, table int, needs func(int) bool) (*record.Record, error) {
 	g := Game{Event: d.Event, Round: f.Round, Number: f.Number, Rule: d.Rule, Size: d.Size,
-		Opening: f.Opening, Procedure: d.Procedure, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout}
+		Opening: f.Opening, Procedure: d.Procedure, MoveCap: d.MoveCap, StartTimeout: d.StartTimeout, Forbidden: d.Forbidden}
 	if d.Moved != nil {
 		g.Moved = func(p Progress) { d.Moved(f, p) }
 	}

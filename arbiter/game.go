@@ -58,6 +58,11 @@ type Game struct {
 	// Moved, if set, hears of every stone an engine played, from the
 	// game's goroutine, before the next request: it must return quickly.
 	Moved func(Progress)
+	// Forbidden asks that each Progress carry the forbidden points of the
+	// side to move next, for a display that draws them. Finding them scans
+	// the board (about 0.2 ms a position, BenchmarkRenjuForbiddenPoints),
+	// so only a display asks.
+	Forbidden bool
 }
 
 // Progress is a stone an engine just played in a running game, for displays,
@@ -78,6 +83,10 @@ type Progress struct {
 	// the mover's clock has no limit (they then mean nothing).
 	Black, White time.Duration
 	Timed        bool
+	// Forbidden are the points where the side to move next may not play
+	// (Black's, under renju), when the Game asks for them; none once the
+	// game is over.
+	Forbidden []rules.Point
 }
 
 // maxMessages bounds the engine lines kept in one record.
@@ -167,13 +176,6 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 	if g.Procedure != rules.NoProcedure {
 		rec.Procedure = g.Procedure.String()
 	}
-	// Captures are marked by replaying the record, so that stones placed
-	// by an opening or an opening procedure carry theirs too.
-	defer func() {
-		if err := record.MarkCaptures(rec, g.Rule); err != nil {
-			rec.Messages = append(rec.Messages, "arbiter: the record does not replay: "+err.Error())
-		}
-	}()
 
 	stop := context.AfterFunc(ctx, func() { black.Engine.Kill(); white.Engine.Kill() })
 	defer stop()
@@ -185,6 +187,7 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 	for _, m := range pos.Moves {
 		rec.Moves = append(rec.Moves, record.Move{Point: m, Color: colorOf(len(rec.Moves)), Opening: true})
 	}
+	markOpening(rec, g.Rule)
 
 	// Both engines are asked to start, whatever the first answers: when
 	// neither starts, neither has won (a double forfeit, 0-0).
@@ -207,13 +210,17 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 	clocks := [3]*clock.Clock{rules.Black: clock.New(black.Clock), rules.White: clock.New(white.Clock)}
 	var over bool
 	reported := 0 // stones Moved has told of, those before them included
-	if pos, over = g.runProcedure(ctx, rec, &sides, &clocks, plan); over {
+	pos, over = g.runProcedure(ctx, rec, &sides, &clocks, plan)
+	if g.Procedure != rules.NoProcedure {
+		markOpening(rec, g.Rule) // the stones the engines placed, and any they had refused
+	}
+	if over {
 		return rec
 	}
 	if g.Moved != nil && len(rec.Moves) > 0 {
 		g.Moved(Progress{Opening: true, Before: slices.Clone(rec.Moves), Stones: len(rec.Moves),
-			Black: clocks[rules.Black].Left(rules.Black), White: clocks[rules.White].Left(rules.White),
-			Timed: sides[pos.ToMove()].Clock.Timed()})
+			Black: clocks[rules.Black].Left(), White: clocks[rules.White].Left(),
+			Timed: sides[pos.ToMove()].Clock.Timed(), Forbidden: g.forbidden(pos)})
 		reported = len(rec.Moves)
 	}
 	for {
@@ -227,16 +234,16 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		switch reply.Fault {
 		case engine.FaultTimeout:
 			s.Engine.Kill() // it may still be thinking; the next game restarts it
-			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("no move within %v", clk.Budget(c)))
+			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("no move within %v", clk.Budget()))
 		case engine.FaultExit:
 			return finish(ctx, rec, c.Opponent(), exitEnd(s.Engine, reply.Detail), reply.Detail)
 		case engine.FaultMalformed:
 			rec.Moves = append(rec.Moves, record.Move{Color: c, Think: reply.Elapsed, Raw: reply.Line, Refused: record.RefusedMalformed})
 			return finish(ctx, rec, c.Opponent(), record.Illegal, fmt.Sprintf("malformed move %q", reply.Line))
 		}
-		budget := clk.Budget(c)
-		onTime := clk.Charge(c, reply.Elapsed)
-		mv := record.Move{Point: reply.Move, Color: c, Think: reply.Elapsed, Left: clk.Left(c)}
+		budget := clk.Budget()
+		onTime := clk.Charge(reply.Elapsed)
+		mv := record.Move{Point: reply.Move, Color: c, Think: reply.Elapsed, Left: clk.Left()}
 		if !onTime {
 			s.Engine.Kill()
 			mv.Refused = record.RefusedLate
@@ -250,16 +257,20 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 			return finish(ctx, rec, c.Opponent(), record.MemoryLimit, detail)
 		}
 		v := g.Rule.Play(pos, reply.Move)
-		mv.Captured = v.Captured
+		mv.Captured = v.Captured // the rule's own: captures are computed once, here
 		if v.Illegal {
 			mv.Refused = string(v.Reason) // the rule did not place it
 		}
 		rec.Moves = append(rec.Moves, mv)
 		s.known = len(pos.Moves)
 		if g.Moved != nil {
-			g.Moved(Progress{Move: mv, Before: slices.Clone(rec.Moves[reported : len(rec.Moves)-1]), Stones: len(rec.Moves),
-				Notes: reply.Notes, Black: clocks[rules.Black].Left(rules.Black), White: clocks[rules.White].Left(rules.White),
-				Timed: s.Clock.Timed()})
+			p := Progress{Move: mv, Before: slices.Clone(rec.Moves[reported : len(rec.Moves)-1]), Stones: len(rec.Moves),
+				Notes: reply.Notes, Black: clocks[rules.Black].Left(), White: clocks[rules.White].Left(),
+				Timed: s.Clock.Timed()}
+			if !v.Over {
+				p.Forbidden = g.forbidden(pos)
+			}
+			g.Moved(p)
 			reported = len(rec.Moves)
 		}
 		if len(v.Captured) > 0 {
@@ -275,6 +286,35 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 			return finish(ctx, rec, rules.Empty, record.MoveCap, fmt.Sprintf("%d stones", len(pos.Moves)))
 		}
 	}
+}
+
+// markOpening marks the captures of the stones placed before the engines'
+// first move (an opening list's, an opening procedure's): those stones were
+// judged by rules.Setup or by the procedure's state machine, which keep no
+// record, so they are replayed once, here. Every later stone takes its
+// captures from the rule's verdict when it is played.
+func markOpening(rec *record.Record, rule rules.Rule) {
+	if err := record.MarkCaptures(rec, rule); err != nil {
+		rec.Messages = append(rec.Messages, "arbiter: the opening does not replay: "+err.Error())
+	}
+}
+
+// forbidden is what Progress.Forbidden says of pos: the forbidden points of
+// the side to move, when the game asks for them and its rule has any.
+func (g Game) forbidden(pos *rules.Position) []rules.Point {
+	if !g.Forbidden || pos.ToMove() != rules.Black {
+		return nil
+	}
+	if _, ok := g.Rule.(interface {
+		Forbidden(*rules.Board, rules.Point) rules.Reason
+	}); !ok {
+		return nil
+	}
+	var out []rules.Point
+	for _, f := range rules.ForbiddenPoints(pos) {
+		out = append(out, f.Point)
+	}
+	return out
 }
 
 // exitEnd is how an engine's exit ends a game: a crash, unless it is a
@@ -313,16 +353,11 @@ func (g Game) start(s *side) (record.Termination, string) {
 	if timeout == 0 {
 		timeout = engine.DefaultStartTimeout
 	}
-	var infos []engine.Info
-	for _, in := range s.Clock.GameInfos() {
-		infos = append(infos, engine.Info{Key: in.Key, Value: in.Value})
-	}
-	infos = append(infos, RuleInfos(g.Rule)...)
+	var folder string
 	if dir, err := filepath.Abs(s.Engine.Dir()); err == nil && s.Engine.Dir() != "" {
-		infos = append(infos, engine.Info{Key: "folder", Value: dir}) // for its persistent files
+		folder = dir
 	}
-	infos = append(infos, s.Infos...)
-	err := s.Engine.NewGame(g.Size, infos, time.Now().Add(timeout))
+	err := s.Engine.NewGame(g.Size, engine.GameInfos(s.Clock, g.Rule, folder, s.Infos), time.Now().Add(timeout))
 	if err == nil {
 		return "", ""
 	}
@@ -338,35 +373,11 @@ func (g Game) start(s *side) (record.Termination, string) {
 	return record.Crash, err.Error()
 }
 
-// RuleInfos tell an engine the rule: the Gomocup code for engines that know
-// only those, game_type 2 (tournament), and, for a rule that has no Gomocup
-// code of its own ("outer-open", "pente", "keryo-pente": the code says
-// freestyle), the extension key rule_name with the arena's rule name. Rules
-// with a code do not get rule_name: engines that do not know the key
-// complain about it (Rapfi prints "ERROR Unknown command: FREESTYLE"), and
-// c-gomoku-cli never sends it. An event that wants it anyway gives it as
-// one of an engine's INFO options.
-func RuleInfos(r rules.Rule) []engine.Info {
-	infos := []engine.Info{
-		{Key: "rule", Value: fmt.Sprint(r.Code())},
-		{Key: "game_type", Value: "2"},
-	}
-	if !gomocupCoded[r.Name()] {
-		infos = append(infos, engine.Info{Key: "rule_name", Value: r.Name()})
-	}
-	return infos
-}
-
-// gomocupCoded is the rules that a Gomocup rule code names on its own.
-var gomocupCoded = map[string]bool{"freestyle": true, "standard": true, "renju": true, "caro": true, "caro-exact": true}
-
 // request asks side s for its move, choosing BEGIN, TURN or BOARD by what
 // the engine already knows.
 func (g Game) request(s *side, pos *rules.Position, clk *clock.Clock) engine.Reply {
-	for _, in := range clk.MoveInfos(s.color) {
-		s.Engine.QueueInfo(engine.Info{Key: in.Key, Value: in.Value})
-	}
-	deadline := time.Now().Add(clk.Budget(s.color))
+	s.Engine.QueueInfo(engine.TimeLeft(clk))
+	deadline := time.Now().Add(clk.Budget())
 	n := len(pos.Moves)
 	switch {
 	case n == 0:

@@ -21,9 +21,8 @@ const rifProbeTimeout = 2 * time.Second
 // their answers to the rules' state machine, charges each answer to the
 // clock of the engine that answered, and settles who plays which colour.
 //
-// Clocks follow the engines, not the colours: every charge goes to both
-// slots of the answering engine's own Clock, so it is right whichever colour
-// the engine ends with.
+// Clocks follow the engines, not the colours: each seat's engine has a
+// Clock of its own, which goes with it to whichever colour it ends with.
 type procedure struct {
 	ctx    context.Context
 	g      Game
@@ -90,10 +89,8 @@ func (o *procedure) ask(s rules.Seat, what string, req func(deadline time.Time) 
 	sd, clk := o.seats[s], o.clocks[s]
 	o.seats[s.Other()].Engine.Freeze() // when its limits say so, as in the game proper
 	sd.Engine.Thaw()
-	for _, in := range clk.MoveInfos(rules.Black) {
-		sd.Engine.QueueInfo(engine.Info{Key: in.Key, Value: in.Value})
-	}
-	budget := clk.Budget(rules.Black)
+	sd.Engine.QueueInfo(engine.TimeLeft(clk))
+	budget := clk.Budget()
 	r := req(time.Now().Add(budget))
 	o.rec.Messages = note(o.rec.Messages, sd.Engine.Name(), r.Notes)
 	switch r.Fault {
@@ -112,13 +109,12 @@ func (o *procedure) ask(s rules.Seat, what string, req func(deadline time.Time) 
 		o.lose(s, record.Refusal, fmt.Sprintf("does not take %s: %s", what, r.Detail))
 		return r, false
 	}
-	if !clk.Charge(rules.Black, r.Elapsed) {
+	if !clk.Charge(r.Elapsed) {
 		sd.Engine.Kill()
 		o.lose(s, record.Time, fmt.Sprintf("answer to %s after %v, budget %v", what, r.Elapsed.Round(time.Millisecond), budget),
 			o.refused(s, r, record.RefusedLate)...)
 		return r, false
 	}
-	clk.Charge(rules.White, r.Elapsed)
 	if over, detail := sd.Engine.CheckMemory(); over {
 		sd.Engine.Kill() // the next game starts a fresh process
 		o.lose(s, record.MemoryLimit, detail, o.refused(s, r, record.RefusedMemory)...)
@@ -189,7 +185,7 @@ func (o *procedure) reject(s rules.Seat, what string, r engine.OpeningReply, err
 // with the first.
 func (o *procedure) placed(s rules.Seat, stones []rules.Point, think time.Duration) {
 	for i, m := range stones {
-		mv := record.Move{Point: m, Color: colorOf(len(o.rec.Moves)), Left: o.clocks[s].Left(rules.Black)}
+		mv := record.Move{Point: m, Color: colorOf(len(o.rec.Moves)), Left: o.clocks[s].Left()}
 		if i == 0 {
 			mv.Think = think
 		}

@@ -258,20 +258,3 @@ func TestStrayErrorAfterInfoIsNoAnswer(t *testing.T) {
 		}
 	}
 }
-
-// Rules with a Gomocup code are told by their code alone; rule_name goes
-// only to rules without one.
-func TestRuleInfosRuleNameOnlyWithoutCode(t *testing.T) {
-	for _, name := range rules.Names() {
-		var sent bool
-		for _, in := range RuleInfos(ruleNamed(t, name)) {
-			if in.Key == "rule_name" {
-				sent = in.Value == name
-			}
-		}
-		coded := name == "freestyle" || name == "standard" || name == "renju" || strings.HasPrefix(name, "caro")
-		if sent == coded {
-			t.Errorf("%s: rule_name sent %v", name, sent)
-		}
-	}
-}

@@ -197,7 +197,7 @@ func newChecker(ctx context.Context, ent arbiter.Entrant, s Settings) *checker {
 	if c.limit == 0 {
 		c.limit = engine.DefaultMaxMemory
 		for _, in := range ent.Infos {
-			if n, err := strconv.ParseInt(in.Value, 10, 64); in.Key == "max_memory" && err == nil && n > 0 {
+			if n, err := strconv.ParseInt(in.Value, 10, 64); in.Key == engine.KeyMaxMemory && err == nil && n > 0 {
 				c.limit = n
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/rules"
@@ -58,15 +57,11 @@ func (c *checker) probeInfos(e *engine.Engine) []engine.Info {
 // gameInfos are the INFO lines the arbiter sends at the start of a game
 // (arbiter.Game.start): the clock's, the rule's, the folder, the entrant's.
 func (c *checker) gameInfos(e *engine.Engine, ctl clock.Control) []engine.Info {
-	var infos []engine.Info
-	for _, in := range ctl.GameInfos() {
-		infos = append(infos, engine.Info{Key: in.Key, Value: in.Value})
+	dir, err := filepath.Abs(e.Dir())
+	if err != nil {
+		dir = ""
 	}
-	infos = append(infos, arbiter.RuleInfos(c.s.Rule)...)
-	if dir, err := filepath.Abs(e.Dir()); err == nil {
-		infos = append(infos, engine.Info{Key: "folder", Value: dir})
-	}
-	return append(infos, c.ent.Infos...)
+	return engine.GameInfos(ctl, c.s.Rule, dir, c.ent.Infos)
 }
 
 // newGame starts a probe game; an error is reported under check.
@@ -158,7 +153,7 @@ func (p *probePos) legal(r engine.Reply) string {
 }
 
 func (c *checker) timeLeft(e *engine.Engine) {
-	e.QueueInfo(engine.Info{Key: "time_left", Value: "2147483647"})
+	e.QueueInfo(engine.TimeLeft(clock.New(clock.Control{}))) // untimed: a probe is bounded by its own deadline
 }
 
 func (c *checker) turn(e *engine.Engine, p *probePos, opp rules.Point) (engine.Reply, string) {
@@ -322,7 +317,7 @@ func (c *checker) info() {
 		return // the start check says why
 	}
 	infos := c.gameInfos(e, c.ent.Clock)
-	infos = append(infos, engine.Info{Key: "time_left", Value: strconv.FormatInt(c.ent.Clock.Match.Milliseconds(), 10)})
+	infos = append(infos, engine.TimeLeft(clock.New(c.ent.Clock)))
 	// An INFO line wants no answer: any line it provokes within infoWait
 	// is its answer, and the telling one (ERROR, UNKNOWN, "don't know") is
 	// reported.
@@ -343,7 +338,7 @@ func (c *checker) info() {
 		}
 	}
 	for _, in := range c.probeInfos(e) {
-		if in.Key == "timeout_turn" || in.Key == "timeout_match" {
+		if in.Key == engine.KeyTimeoutTurn || in.Key == engine.KeyTimeoutMatch {
 			e.QueueInfo(in)
 		}
 	}

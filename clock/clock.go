@@ -17,15 +17,18 @@
 // stops at zero); past it the side loses on time, and the arbiter stops
 // waiting at that very moment, so a hung engine loses without answering.
 // Even an untimed game never waits forever: each move is capped by Hang.
+//
+// A Clock is one side's: the game keeps one per player and charges each
+// move to the clock of the engine that made it, whatever colour it plays
+// (an opening procedure may settle colours late). The clock knows nothing of
+// colours or of the protocol: what engines are told of it (timeout_turn,
+// time_left...) is written by package engine (engine/info.go).
 package clock
 
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"time"
-
-	"gomoku-arena/rules"
 )
 
 // Defaults.
@@ -100,7 +103,9 @@ func add(a, b time.Duration) time.Duration {
 // Timed reports whether any limit applies besides the hang cap.
 func (c Control) Timed() bool { return c.Match > 0 || c.Turn > 0 }
 
-func (c Control) hang() time.Duration {
+// HangLimit is the longest the arbiter waits for one move: Hang, or
+// DefaultHang when the control sets none.
+func (c Control) HangLimit() time.Duration {
 	if c.Hang > 0 {
 		return c.Hang
 	}
@@ -112,59 +117,28 @@ func (c Control) String() string {
 	return fmt.Sprintf("%v/%v+%v", c.Match, c.Turn, c.Increment)
 }
 
-// Info is one INFO key and value an engine is told.
-type Info struct{ Key, Value string }
-
-// ms is d in whole milliseconds, at most 2147483647 (what "no limit" is in
-// time_left): a clock grown by increments is never sent as a number an
-// engine's 32-bit integer cannot hold.
-func ms(d time.Duration) string { return strconv.FormatInt(min(d.Milliseconds(), unlimited), 10) }
-
-// unlimited is what the protocol sends for "no limit" in time_left.
-const unlimited = math.MaxInt32
-
-// GameInfos are the INFO lines sent before a game. timeout_turn is never 0 in
-// a game with a clock, since engines read 0 as "play instantly": without a
-// per-move limit they are told the match time, and without any clock the
-// hang cap.
-func (c Control) GameInfos() []Info {
-	turn := c.Turn
-	if turn == 0 {
-		turn = c.Match
-	}
-	if turn == 0 {
-		turn = c.hang()
-	}
-	infos := []Info{{"timeout_turn", ms(turn)}, {"timeout_match", ms(c.Match)}}
-	if c.Increment > 0 {
-		infos = append(infos, Info{"time_increment", ms(c.Increment)})
-	}
-	return infos
-}
-
-// Clock is the state of both sides' clocks in one game.
+// Clock is one side's clock in one game.
 type Clock struct {
 	ctl  Control
-	left [3]time.Duration // indexed by rules.Color
+	left time.Duration
 }
 
-// New starts both sides with the full match time.
-func New(ctl Control) *Clock {
-	c := &Clock{ctl: ctl}
-	c.left[rules.Black], c.left[rules.White] = ctl.Match, ctl.Match
-	return c
-}
+// New starts a clock with the full match time.
+func New(ctl Control) *Clock { return &Clock{ctl: ctl, left: ctl.Match} }
 
-// Left is the time left on side's clock (0 when there is no match clock).
-func (c *Clock) Left(side rules.Color) time.Duration { return c.left[side] }
+// Control is the time control the clock runs.
+func (c *Clock) Control() Control { return c.ctl }
 
-// Budget is how long the arbiter waits for side's next move before it
+// Left is the time left on the clock (0 when there is no match clock).
+func (c *Clock) Left() time.Duration { return c.left }
+
+// Budget is how long the arbiter waits for the side's next move before it
 // declares the move late: the tightest limit plus the tolerance, and never
 // more than the hang cap.
-func (c *Clock) Budget(side rules.Color) time.Duration {
-	limit := c.ctl.hang()
+func (c *Clock) Budget() time.Duration {
+	limit := c.ctl.HangLimit()
 	if c.ctl.Match > 0 {
-		limit = min(limit, add(c.left[side], c.ctl.Tolerance))
+		limit = min(limit, add(c.left, c.ctl.Tolerance))
 	}
 	if c.ctl.Turn > 0 {
 		limit = min(limit, add(c.ctl.Turn, c.ctl.Tolerance))
@@ -172,22 +146,14 @@ func (c *Clock) Budget(side rules.Color) time.Duration {
 	return limit
 }
 
-// MoveInfos are the INFO lines sent before each move request.
-func (c *Clock) MoveInfos(side rules.Color) []Info {
-	if c.ctl.Match == 0 {
-		return []Info{{"time_left", strconv.Itoa(unlimited)}}
-	}
-	return []Info{{"time_left", ms(c.left[side])}}
-}
-
-// Charge books a move's think time to side. It reports false when the move
-// was late past the tolerance: side has lost on time.
-func (c *Clock) Charge(side rules.Color, think time.Duration) bool {
-	if think > c.Budget(side) {
+// Charge books a move's think time. It reports false when the move was late
+// past the tolerance: the side has lost on time.
+func (c *Clock) Charge(think time.Duration) bool {
+	if think > c.Budget() {
 		return false
 	}
 	if c.ctl.Match > 0 {
-		c.left[side] = add(max(0, c.left[side]-think), c.ctl.Increment)
+		c.left = add(max(0, c.left-think), c.ctl.Increment)
 	}
 	return true
 }

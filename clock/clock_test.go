@@ -1,22 +1,17 @@
 package clock
 
 import (
-	"math"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 	"time"
-
-	"gomoku-arena/rules"
 )
 
 func TestChargeAndBudget(t *testing.T) {
 	s := time.Second
 	type step struct {
-		side  rules.Color
 		think time.Duration
 		ok    bool
-		left  time.Duration // side's clock after the move
+		left  time.Duration // the clock after the move
 	}
 	cases := []struct {
 		name  string
@@ -25,29 +20,28 @@ func TestChargeAndBudget(t *testing.T) {
 	}{
 		{"sudden death charges and stops at zero inside the tolerance",
 			Control{Match: 10 * s, Tolerance: s},
-			[]step{{rules.Black, 4 * s, true, 6 * s}, {rules.White, s, true, 9 * s},
-				{rules.Black, 6*s + s/2, true, 0}, {rules.Black, s, true, 0}, {rules.Black, s + 1, false, 0}}},
+			[]step{{4 * s, true, 6 * s}, {6*s + s/2, true, 0}, {s, true, 0}, {s + 1, false, 0}}},
 		{"increment after each move",
 			Control{Match: 10 * s, Increment: 2 * s, Tolerance: s},
-			[]step{{rules.Black, 5 * s, true, 7 * s}, {rules.Black, 8 * s, true, 2 * s}, {rules.Black, 3*s + 1, false, 2 * s}}},
+			[]step{{5 * s, true, 7 * s}, {8 * s, true, 2 * s}, {3*s + 1, false, 2 * s}}},
 		{"per-move limit binds before the match clock",
 			Control{Match: 100 * s, Turn: 5 * s, Tolerance: s},
-			[]step{{rules.White, 6 * s, true, 94 * s}, {rules.White, 6*s + 1, false, 94 * s}}},
+			[]step{{6 * s, true, 94 * s}, {6*s + 1, false, 94 * s}}},
 		{"per-move limit alone",
 			Control{Turn: 2 * s, Tolerance: 0},
-			[]step{{rules.Black, 2 * s, true, 0}, {rules.Black, 2*s + 1, false, 0}}},
+			[]step{{2 * s, true, 0}, {2*s + 1, false, 0}}},
 		{"untimed still has the hang cap",
 			Control{Hang: 30 * s},
-			[]step{{rules.Black, 30 * s, true, 0}, {rules.Black, 31 * s, false, 0}}},
+			[]step{{30 * s, true, 0}, {31 * s, false, 0}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := New(tc.ctl)
 			for i, st := range tc.steps {
-				if ok := c.Charge(st.side, st.think); ok != st.ok {
-					t.Fatalf("step %d: Charge(%v, %v) = %v, want %v", i, st.side, st.think, ok, st.ok)
+				if ok := c.Charge(st.think); ok != st.ok {
+					t.Fatalf("step %d: Charge(%v) = %v, want %v", i, st.think, ok, st.ok)
 				}
-				if got := c.Left(st.side); got != st.left {
+				if got := c.Left(); got != st.left {
 					t.Fatalf("step %d: left %v, want %v", i, got, st.left)
 				}
 			}
@@ -55,21 +49,26 @@ func TestChargeAndBudget(t *testing.T) {
 	}
 }
 
-func TestGameInfosNeverSayPlayInstantly(t *testing.T) {
-	for _, ctl := range []Control{{Match: 20 * time.Minute}, {}, {Turn: 5 * time.Second}, {Match: time.Minute, Increment: time.Second}} {
-		for _, in := range ctl.GameInfos() {
-			if in.Key == "timeout_turn" && in.Value == "0" {
-				t.Errorf("%v: timeout_turn 0 tells engines to play instantly", ctl)
-			}
-		}
+// Each side has a clock of its own: charging one leaves the other alone.
+func TestSidesHaveClocksOfTheirOwn(t *testing.T) {
+	ctl := Control{Match: 10 * time.Second, Tolerance: time.Second}
+	black, white := New(ctl), New(ctl)
+	black.Charge(4 * time.Second)
+	if black.Left() != 6*time.Second || white.Left() != 10*time.Second {
+		t.Errorf("after black's move: black %v, white %v", black.Left(), white.Left())
 	}
-	got := Control{Match: 20 * time.Minute}.GameInfos()
-	if got[0] != (Info{"timeout_turn", "1200000"}) || got[1] != (Info{"timeout_match", "1200000"}) {
-		t.Errorf("20m sudden death: %v", got)
+	if black.Control() != ctl {
+		t.Errorf("Control() = %v", black.Control())
 	}
-	c := New(Control{})
-	if got := c.MoveInfos(rules.Black); got[0].Value != "2147483647" {
-		t.Errorf("untimed time_left = %v", got)
+}
+
+// The hang cap applies when a control sets none.
+func TestHangLimit(t *testing.T) {
+	if got := (Control{}).HangLimit(); got != DefaultHang {
+		t.Errorf("default hang %v", got)
+	}
+	if got := (Control{Hang: time.Second}).HangLimit(); got != time.Second {
+		t.Errorf("hang %v", got)
 	}
 }
 
@@ -95,10 +94,10 @@ func TestHugeSettingsNeverTurnNegative(t *testing.T) {
 		t.Error("Validate accepts a 2562047h match time")
 	}
 	c := New(huge)
-	if b := c.Budget(rules.Black); b <= 0 {
+	if b := c.Budget(); b <= 0 {
 		t.Errorf("budget %v", b)
 	}
-	if !c.Charge(rules.Black, time.Second) {
+	if !c.Charge(time.Second) {
 		t.Error("a one-second move lost on time")
 	}
 	if err := (Control{Match: MaxDuration, Turn: MaxDuration, Increment: MaxDuration, Tolerance: MaxDuration, Hang: MaxDuration}).Validate(); err != nil {
@@ -110,8 +109,8 @@ func TestHugeSettingsNeverTurnNegative(t *testing.T) {
 }
 
 // For any settings Validate accepts and any moves, the budget and the time
-// left never go negative, and every time sent to an engine fits in the
-// protocol's 32-bit milliseconds.
+// left never go negative (engine's info tests check that what engines are
+// told fits the protocol's 32-bit milliseconds).
 func TestAcceptedSettingsSaturate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func() time.Duration {
@@ -132,12 +131,8 @@ func TestAcceptedSettingsSaturate(t *testing.T) {
 			t.Fatalf("%+v: %v", ctl, err)
 		}
 		c := New(ctl)
-		for _, in := range ctl.GameInfos() {
-			checkMs(t, ctl, in)
-		}
 		for move := range 3000 { // pente games may run long
-			side := []rules.Color{rules.Black, rules.White}[move%2]
-			b := c.Budget(side)
+			b := c.Budget()
 			if b < 0 {
 				t.Fatalf("%+v: move %d: budget %v", ctl, move, b)
 			}
@@ -145,23 +140,12 @@ func TestAcceptedSettingsSaturate(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				think = 0
 			}
-			if !c.Charge(side, think) {
+			if !c.Charge(think) {
 				t.Fatalf("%+v: move %d: %v within budget %v lost on time", ctl, move, think, b)
 			}
-			if c.Left(side) < 0 {
-				t.Fatalf("%+v: move %d: left %v", ctl, move, c.Left(side))
-			}
-			for _, in := range c.MoveInfos(side) {
-				checkMs(t, ctl, in)
+			if c.Left() < 0 {
+				t.Fatalf("%+v: move %d: left %v", ctl, move, c.Left())
 			}
 		}
-	}
-}
-
-func checkMs(t *testing.T, ctl Control, in Info) {
-	t.Helper()
-	v, err := strconv.ParseInt(in.Value, 10, 64)
-	if err != nil || v < 0 || v > math.MaxInt32 {
-		t.Fatalf("%+v: INFO %s %s", ctl, in.Key, in.Value)
 	}
 }

@@ -1,12 +1,10 @@
 package event
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,65 +83,27 @@ var shardFolder = regexp.MustCompile(`^shard-([0-9]+)-of-([0-9]+)$`)
 func ReadBatch(dir string) (*Batch, error) { return new(batchReader).read(dir) }
 
 // batchReader reads a batch folder again and again (a shard under an SPRT
-// watching it): each journal is parsed from where the last read stopped,
-// so a read costs the new games, not the whole batch.
+// watching it): each journal is followed by a journal.Tail, so a read costs
+// the new games, not the whole batch.
 type batchReader struct {
-	tails map[string]*journalTail
+	tails map[string]*journal.Tail
 }
 
-// journalTail is what has been read of one journal: its complete lines up
-// to offset.
-type journalTail struct {
-	offset int64
-	lines  int
-	recs   []*record.Record
-	check  *journal.Lines
-}
-
-// journal returns every record of the journal at path, parsing only the
-// complete lines added since the last call. A journal that shrank (a
-// shard cut a torn last line, or was started afresh) is read again whole.
+// journal returns every record of the journal at path, reading only the
+// complete lines added since the last call.
 func (r *batchReader) journal(path string) ([]*record.Record, error) {
 	if r.tails == nil {
-		r.tails = map[string]*journalTail{}
+		r.tails = map[string]*journal.Tail{}
 	}
 	t := r.tails[path]
 	if t == nil {
-		t = &journalTail{}
+		t = journal.NewTail(path)
 		r.tails[path] = t
 	}
-	f, err := durable.OpenFile(path) // a shard's: a regular file, never a FIFO or a device behind a link
-	if err != nil {
+	if _, _, err := t.Read(); err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil {
-		return nil, err
-	} else if st.Size() < t.offset || t.check == nil {
-		*t = journalTail{check: journal.NewLines()}
-	}
-	if _, err := f.Seek(t.offset, io.SeekStart); err != nil {
-		return nil, err
-	}
-	br := bufio.NewReader(f)
-	for {
-		line, err := br.ReadBytes('\n')
-		if errors.Is(err, io.EOF) {
-			return t.recs, nil // what is left is a line being written
-		}
-		if err != nil {
-			return nil, fmt.Errorf("journal %s: %w", path, err)
-		}
-		rec, err := t.check.Parse(line, t.lines+1) // as resume checks it
-		if err != nil {
-			return nil, fmt.Errorf("journal %s:%d: %w", path, t.lines+1, err)
-		}
-		if rec != nil {
-			t.recs = append(t.recs, rec)
-		}
-		t.offset += int64(len(line))
-		t.lines++
-	}
+	return t.Records(), nil
 }
 
 func (r *batchReader) read(dir string) (*Batch, error) {

@@ -140,8 +140,8 @@ func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices
 	}
 	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i)}
 	ent.Swap2Colors = e.Swap2Colors
-	if _, set := e.Info["max_memory"]; !set {
-		ent.Infos = append(ent.Infos, engine.Info{Key: "max_memory", Value: fmt.Sprint(spec.Limits.Memory)})
+	if _, set := e.Info[engine.KeyMaxMemory]; !set {
+		ent.Infos = append(ent.Infos, engine.MaxMemory(spec.Limits.Memory))
 	}
 	keys := make([]string, 0, len(e.Info))
 	for k := range e.Info {

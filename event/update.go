@@ -7,6 +7,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
+	"gomoku-arena/rules"
 	"gomoku-arena/schedule"
 )
 
@@ -17,6 +18,22 @@ import (
 // games wait for it.
 type Observer interface {
 	Observe(Update)
+}
+
+// A BoardObserver is an Observer that draws the boards of running games (a
+// live page): for it, OpeningPlaced and MovePlayed carry the forbidden
+// points of the side to move. Finding them costs the arbiter a scan of the
+// board after every move, so it is done only when an observer draws boards.
+type BoardObserver interface {
+	Observer
+	DrawsBoards() bool
+}
+
+// drawsBoards reports whether o, or one of the observers it passes updates
+// to, draws boards.
+func drawsBoards(o Observer) bool {
+	b, ok := o.(BoardObserver)
+	return ok && b.DrawsBoards()
 }
 
 // An Update is one thing that happened: Began, GameStarted, OpeningPlaced,
@@ -51,12 +68,15 @@ type GameStarted struct {
 
 // OpeningPlaced: the stones of a game's opening (and of its opening
 // procedure) are on the board, before the first engine is asked to move.
-// Black and White are the clocks when Timed.
+// Black and White are the clocks when Timed. Each stone carries what it
+// captured; Forbidden are the points where the side to move may not play
+// (renju), for a BoardObserver.
 type OpeningPlaced struct {
 	Round, Number int
 	Stones        []record.Move
 	Black, White  time.Duration
 	Timed         bool
+	Forbidden     []rules.Point
 }
 
 // Replanned: the number of games the event will have changed (an entrant
@@ -70,7 +90,10 @@ type Replanned struct {
 // opening's, before the first); Stones counts the record's stones so far;
 // Black and White are the time left on each side's clock when Timed; Notes
 // are the engine's lines that came with the move (MESSAGE: depth,
-// evaluation, principal variation).
+// evaluation, principal variation). Each stone carries what it captured
+// (record.Move.Captured, the rule's verdict); Forbidden are the points where
+// the side to move next may not play (renju), for a BoardObserver, none
+// once the game is over.
 type MovePlayed struct {
 	Round, Number int
 	Stones        int
@@ -79,6 +102,7 @@ type MovePlayed struct {
 	Notes         []string
 	Black, White  time.Duration
 	Timed         bool
+	Forbidden     []rules.Point
 }
 
 // GameFinished: a game ended and is journaled.
@@ -131,16 +155,18 @@ func (s *stream) send(u Update) {
 // watch points the director's hooks at the stream.
 func (s *stream) watch(d *arbiter.Director) {
 	names := func(i int) string { return d.Entrants[i].Spec.Name }
+	d.Forbidden = drawsBoards(s.obs)
 	d.Started = func(f arbiter.Fixture) {
 		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White), Table: f.Table})
 	}
 	d.Moved = func(f arbiter.Fixture, p arbiter.Progress) {
 		if p.Opening {
-			s.send(OpeningPlaced{Round: f.Round, Number: f.Number, Stones: p.Before, Black: p.Black, White: p.White, Timed: p.Timed})
+			s.send(OpeningPlaced{Round: f.Round, Number: f.Number, Stones: p.Before, Black: p.Black, White: p.White, Timed: p.Timed,
+				Forbidden: p.Forbidden})
 			return
 		}
 		s.send(MovePlayed{Round: f.Round, Number: f.Number, Stones: p.Stones, Move: p.Move, Before: p.Before,
-			Notes: p.Notes, Black: p.Black, White: p.White, Timed: p.Timed})
+			Notes: p.Notes, Black: p.Black, White: p.White, Timed: p.Timed, Forbidden: p.Forbidden})
 	}
 }
 
@@ -152,4 +178,14 @@ func (os Observers) Observe(u Update) {
 	for _, o := range os {
 		o.Observe(u)
 	}
+}
+
+// DrawsBoards reports whether one of the observers draws boards.
+func (os Observers) DrawsBoards() bool {
+	for _, o := range os {
+		if drawsBoards(o) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,8 +2,9 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -15,55 +16,29 @@ import (
 
 // Follow feeds h from the files of the event or match in folder until ctx
 // ends: what the folder holds now, then every game the journal gains
-// (another process may be running the event), looked at every poll. Games in
-// progress are not in the files; only the running arena's own page
-// (`-serve`) shows their boards.
+// (another process may be running the event), looked at every poll. The
+// journal is followed by a journal.Tail, so each look reads only the lines
+// added since the last. Games in progress are not in the files; only the
+// running arena's own page (`-serve`) shows their boards.
 func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) error {
 	id, err := event.ReadIdentity(filepath.Join(folder, event.IdentityFile))
 	if err != nil {
 		return fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	var tally *schedule.Match
+	if _, err := event.NewJournalCheck(id); err != nil {
+		return fmt.Errorf("%s: %w", folder, err)
+	}
 	if id.Kind == event.KindMatch {
-		if tally, err = event.Tally(id); err != nil {
+		if _, err := event.Tally(id); err != nil {
 			return err
 		}
 	}
-	check, err := event.NewJournalCheck(id)
-	if err != nil {
-		return fmt.Errorf("%s: %w", folder, err)
-	}
 	h.fromFiles.Store(true)
-	path := filepath.Join(folder, event.JournalFile)
-	// The games planned, from what the journal holds now: a Swiss that
-	// withdrew an entrant plays fewer games in its later rounds.
-	recs, _ := journal.Read(path) // an unreadable journal is reported below
-	total := event.PlannedGames(id, recs)
-	h.Observe(event.Began{Name: id.Name, Identity: id, Total: total})
-	seen, size := 0, int64(-1)
+	f := &follower{h: h, id: id, tail: journal.NewTail(filepath.Join(folder, event.JournalFile))}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	for {
-		if fi, err := os.Stat(path); err == nil && fi.Size() != size {
-			size = fi.Size()
-			recs, err := journal.Read(path)
-			if err != nil {
-				h.Observe(event.Notice{Text: err.Error()})
-			} else if len(recs) > seen {
-				fresh := recs[seen:]
-				seen = len(recs)
-				if err := check.Add(fresh...); err != nil {
-					// Nothing the schedule does not give is shown.
-					h.Observe(event.Notice{Text: fmt.Sprintf("%s: %v", path, err)})
-				} else {
-					if now := event.PlannedGames(id, recs); now != total {
-						total = now
-						h.Observe(event.Replanned{Total: total})
-					}
-					follow(h, id, tally, recs, fresh)
-				}
-			}
-		}
+		f.look()
 		select {
 		case <-ctx.Done():
 			return nil
@@ -72,29 +47,106 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 	}
 }
 
-// follow shows the fresh games of a checked journal, and the standings of
-// all of them (recs).
-func follow(h *Hub, id *event.Identity, tally *schedule.Match, recs, fresh []*record.Record) {
+// follower is what Follow knows of the journal it follows.
+type follower struct {
+	h     *Hub
+	id    *event.Identity
+	tail  *journal.Tail
+	began bool
+	total int                 // games planned, as the page was last told
+	check *event.JournalCheck // the schedule's check of the journal so far
+	tally *schedule.Match     // a match's encounters, counted so far
+	said  string              // the last error told, not told again
+}
+
+// look reads what the journal gained and shows it.
+func (f *follower) look() {
+	fresh, reset, err := f.tail.Read() // fresh holds what was read before an error too
+	switch {
+	case reset:
+		f.start(f.tail.Records())
+	case len(fresh) > 0:
+		f.add(fresh)
+	}
+	if !f.began { // no journal yet: the event has not finished a game
+		f.h.Observe(event.Began{Name: f.id.Name, Identity: f.id, Total: event.PlannedGames(f.id, nil)})
+		f.began, f.total = true, event.PlannedGames(f.id, nil)
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && err.Error() != f.said {
+		f.h.Observe(event.Notice{Text: err.Error()})
+	}
+	if err != nil {
+		f.said = err.Error()
+	}
+}
+
+// start shows the journal's records from the beginning: at the first look,
+// and again when the journal was replaced.
+func (f *follower) start(recs []*record.Record) {
+	f.check, _ = event.NewJournalCheck(f.id) // Follow has checked that it can be made
+	f.tally = nil
+	if f.id.Kind == event.KindMatch {
+		f.tally, _ = event.Tally(f.id)
+	}
+	f.total = event.PlannedGames(f.id, recs)
+	if err := f.check.Add(recs...); err != nil {
+		// Nothing the schedule does not give is shown.
+		f.h.Observe(event.Began{Name: f.id.Name, Identity: f.id, Total: f.total})
+		f.h.Observe(event.Notice{Text: fmt.Sprintf("%s: %v", f.tail.Path(), err)})
+		f.began = true
+		return
+	}
+	finished := 0
+	for _, rec := range recs {
+		if rec.IsGame() {
+			finished++
+		}
+	}
+	f.h.Observe(event.Began{Name: f.id.Name, Identity: f.id, Total: f.total, Finished: finished, Done: recs})
+	f.began = true
+	if f.tally != nil {
+		f.tally.Replay(recs) // the page counted them from Done; the tally goes on from there
+	}
+	f.standings(recs)
+}
+
+// add shows fresh games of the journal.
+func (f *follower) add(fresh []*record.Record) {
+	if err := f.check.Add(fresh...); err != nil {
+		f.h.Observe(event.Notice{Text: fmt.Sprintf("%s: %v", f.tail.Path(), err)})
+		return
+	}
+	all := f.tail.Records()
+	if now := event.PlannedGames(f.id, all); now != f.total {
+		f.total = now
+		f.h.Observe(event.Replanned{Total: f.total})
+	}
 	for _, rec := range fresh {
 		if !rec.IsGame() {
 			continue
 		}
-		h.Observe(event.GameFinished{Record: rec})
-		if tally != nil {
-			games, err := tally.Replay([]*record.Record{rec})
+		f.h.Observe(event.GameFinished{Record: rec})
+		if f.tally != nil {
+			games, err := f.tally.Replay([]*record.Record{rec})
 			if err != nil {
-				h.Observe(event.Notice{Text: err.Error()})
+				f.h.Observe(event.Notice{Text: err.Error()})
 			}
 			for _, g := range games {
-				h.Observe(event.MatchGameCounted{MatchGame: g})
+				f.h.Observe(event.MatchGameCounted{MatchGame: g})
 			}
 		}
 	}
-	if id.Kind == event.KindEvent {
-		if rep, err := event.StandingsOf(id, recs); err == nil {
-			h.Observe(event.StandingsUpdated{Report: rep})
-		} else {
-			h.Observe(event.Notice{Text: err.Error()})
-		}
+	f.standings(all)
+}
+
+// standings shows an event's standings of all its games (recs).
+func (f *follower) standings(recs []*record.Record) {
+	if f.id.Kind != event.KindEvent {
+		return
+	}
+	if rep, err := event.StandingsOf(f.id, recs); err == nil {
+		f.h.Observe(event.StandingsUpdated{Report: rep})
+	} else {
+		f.h.Observe(event.Notice{Text: err.Error()})
 	}
 }

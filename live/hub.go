@@ -49,6 +49,10 @@ func NewHub() *Hub {
 	return &Hub{in: make(chan item, queueSize), state: newState(), clients: map[*client]struct{}{}, now: time.Now}
 }
 
+// DrawsBoards says that the page draws running games' boards: the event
+// sends their forbidden points with every move (event.BoardObserver).
+func (h *Hub) DrawsBoards() bool { return true }
+
 // Observe queues an update. It copies what the event will change after it
 // returns (a match encounter's counts).
 func (h *Hub) Observe(u event.Update) {

@@ -88,8 +88,8 @@ type Game struct {
 	AtMS     int64    `json:"at_ms"`
 	ToMove   string   `json:"to_move"`
 	Messages []string `json:"messages"`
-	// Forbidden are Black's forbidden points when Black is to move under
-	// renju.
+	// Forbidden are the points where the side to move may not play
+	// (Black's under renju), as the arbiter found them.
 	Forbidden [][2]int `json:"forbidden,omitempty"`
 }
 
@@ -249,7 +249,7 @@ func (s *State) moved(m event.MovePlayed, at time.Time) *moveDelta {
 	for i, n := range m.Notes {
 		notes[i] = mover + ": " + n
 	}
-	return s.placed(g, append(slices.Clip(m.Before), m.Move), m.Black, m.White, m.Timed, notes, at)
+	return s.placed(g, append(slices.Clip(m.Before), m.Move), m.Black, m.White, m.Timed, m.Forbidden, notes, at)
 }
 
 // opened puts a game's opening stones on its board before anyone moves.
@@ -258,12 +258,14 @@ func (s *State) opened(o event.OpeningPlaced, at time.Time) *moveDelta {
 	if g == nil || len(o.Stones) == 0 {
 		return nil
 	}
-	return s.placed(g, o.Stones, o.Black, o.White, o.Timed, nil, at)
+	return s.placed(g, o.Stones, o.Black, o.White, o.Timed, o.Forbidden, nil, at)
 }
 
-// placed adds stones and an engine's lines to a running game and returns
-// the delta for the pages.
-func (s *State) placed(g *Game, stones []record.Move, black, white time.Duration, timed bool, notes []string, at time.Time) *moveDelta {
+// placed adds stones (each with what it captured), the side to move's
+// forbidden points and an engine's lines to a running game, and returns the
+// delta for the pages. The board is the arbiter's: the page is told what
+// the arbiter found, never a board rebuilt here.
+func (s *State) placed(g *Game, stones []record.Move, black, white time.Duration, timed bool, forbidden []rules.Point, notes []string, at time.Time) *moveDelta {
 	before, msgs := len(g.Moves), len(g.Messages)
 	for _, mv := range stones {
 		g.Moves = append(g.Moves, moveOf(mv))
@@ -282,10 +284,7 @@ func (s *State) placed(g *Game, stones []record.Move, black, white time.Duration
 	if msgs+len(notes) > maxMessages {
 		d.Messages = g.Messages // the page's list is cut too: send it whole
 	}
-	g.Forbidden = nil
-	if s.Rule == "renju" && g.ToMove == "black" {
-		g.Forbidden = forbiddenPoints(s.Size, g.Moves)
-	}
+	g.Forbidden = points(forbidden)
 	d.BlackMS, d.WhiteMS, d.AtMS, d.ToMove, d.Forbidden = g.BlackMS, g.WhiteMS, g.AtMS, g.ToMove, g.Forbidden
 	return d
 }
@@ -294,9 +293,7 @@ func (s *State) placed(g *Game, stones []record.Move, black, white time.Duration
 func moveOf(m record.Move) Move {
 	mv := Move{X: m.Point.X, Y: m.Point.Y, Color: m.Color.String(), ThinkMS: m.Think.Milliseconds(), Opening: m.Opening,
 		Refused: m.Refused != "" || m.Raw != ""}
-	for _, c := range m.Captured {
-		mv.Captured = append(mv.Captured, [2]int{c.X, c.Y})
-	}
+	mv.Captured = points(m.Captured)
 	return mv
 }
 
@@ -307,26 +304,11 @@ func clockMS(d time.Duration, timed bool) int64 {
 	return d.Milliseconds()
 }
 
-// forbiddenPoints lists Black's forbidden points in the position of moves.
-func forbiddenPoints(size int, moves []Move) [][2]int {
-	pos, err := rules.NewPosition(size)
-	if err != nil {
-		return nil
-	}
-	for _, m := range moves {
-		p := rules.Point{X: m.X, Y: m.Y}
-		if m.Refused || !pos.Board.In(p) || pos.Board.At(p) != rules.Empty {
-			continue
-		}
-		c := rules.Black
-		if m.Color == "white" {
-			c = rules.White
-		}
-		pos.Board.Set(p, c)
-	}
+// points are points as the page reads them, [x, y]; nil for none.
+func points(ps []rules.Point) [][2]int {
 	var out [][2]int
-	for _, f := range rules.ForbiddenPoints(pos) {
-		out = append(out, [2]int{f.Point.X, f.Point.Y})
+	for _, p := range ps {
+		out = append(out, [2]int{p.X, p.Y})
 	}
 	return out
 }
@@ -499,28 +481,23 @@ func replayOf(rec *record.Record) Replay {
 
 // winningRow is the row of five (or more) the winner's last stone made, on
 // the final board (captured stones removed); nil when the game was not won
-// by a row or the record does not show one.
+// by a row or the record does not show one. The board is the record's one
+// replay (record.Replay), not one rebuilt here.
 func winningRow(rec *record.Record) [][2]int {
 	if rec.End != record.Five || rec.Winner == rules.Empty || len(rec.Moves) == 0 {
 		return nil
 	}
-	b, err := rules.NewBoard(rec.Size)
+	rule, err := rules.ByName(rec.Rule)
 	if err != nil {
 		return nil
 	}
-	for _, m := range rec.Moves {
-		if m.Refused != "" || m.Raw != "" || !b.In(m.Point) {
-			continue
-		}
-		b.Set(m.Point, m.Color)
-		for _, c := range m.Captured {
-			if b.In(c) {
-				b.Set(c, rules.Empty)
-			}
-		}
+	rp, err := record.Replay(rec, rule)
+	if err != nil {
+		return nil
 	}
+	b := rp.Position.Board
 	last := rec.Moves[len(rec.Moves)-1]
-	if last.Color != rec.Winner || b.At(last.Point) != rec.Winner {
+	if last.Color != rec.Winner || !b.In(last.Point) || b.At(last.Point) != rec.Winner {
 		return nil
 	}
 	var best [][2]int

@@ -508,15 +508,15 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 		name = programName(fields[0])
 	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
-	infos := []engine.Info{{Key: "max_memory", Value: strconv.FormatInt(e.mem, 10)}}
+	infos := []engine.Info{engine.MaxMemory(e.mem)}
 	if e.threads > 0 { // as c-gomoku-cli: no thread= sends no thread_num, and the engine keeps its own
-		infos = append(infos, engine.Info{Key: "thread_num", Value: strconv.FormatInt(e.threads, 10)})
+		infos = append(infos, engine.ThreadNum(e.threads))
 	}
 	if e.depth > 0 {
-		infos = append(infos, engine.Info{Key: "max_depth", Value: strconv.FormatInt(e.depth, 10)})
+		infos = append(infos, engine.MaxDepth(e.depth))
 	}
 	if e.nodes > 0 {
-		infos = append(infos, engine.Info{Key: "max_node", Value: strconv.FormatInt(e.nodes, 10)})
+		infos = append(infos, engine.MaxNode(e.nodes))
 	}
 	infos = append(infos, e.options...)
 	ent := arbiter.Entrant{

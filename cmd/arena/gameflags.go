@@ -124,13 +124,13 @@ func tellOnce(ents []arbiter.Entrant) {
 	for i := range ents {
 		last := -1
 		for j, in := range ents[i].Infos {
-			if in.Key == "max_memory" {
+			if in.Key == engine.KeyMaxMemory {
 				last = j
 			}
 		}
 		kept := ents[i].Infos[:0]
 		for j, in := range ents[i].Infos {
-			if in.Key != "max_memory" || j == last {
+			if in.Key != engine.KeyMaxMemory || j == last {
 				kept = append(kept, in)
 			}
 		}

@@ -58,7 +58,7 @@ var engineSettings = []engineSetting{
 				return err
 			}
 			e.Spec.Limits.Memory = n
-			e.Infos = append(e.Infos, engine.Info{Key: "max_memory", Value: strconv.FormatInt(n, 10)})
+			e.Infos = append(e.Infos, engine.MaxMemory(n))
 			return nil
 		}},
 	{key: "hard_memory", flag: "hard-memory", example: "1GiB", inCli: true,

@@ -93,3 +93,54 @@ func BenchmarkDecodeRenju(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFollow is what following a journal of 1000 games costs per game
+// appended to it: each iteration appends one game and reads the journal
+// again, with a Tail (the live page, arena serve, a batch's SPRT watch) and,
+// for comparison, by reading it whole as arena serve did before. read-B/game
+// is the bytes read from the file per game appended.
+func BenchmarkFollow(b *testing.B) {
+	for _, mode := range []string{"tail", "whole"} {
+		b.Run(mode, func(b *testing.B) {
+			var recs []*record.Record
+			for n := 1; n <= 1000; n++ {
+				recs = append(recs, fiveGame(n, n%13))
+			}
+			path := writeJournal(b, recs)
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			tail := NewTail(path)
+			if _, _, err := tail.Read(); err != nil {
+				b.Fatal(err)
+			}
+			var read int64
+			before := tail.BytesRead()
+			n := 1000
+			for b.Loop() {
+				n++
+				line, _ := json.Marshal(fiveGame(n, n%13))
+				f.Write(append(line, '\n'))
+				switch mode {
+				case "tail":
+					if fresh, _, err := tail.Read(); err != nil || len(fresh) != 1 {
+						b.Fatal(err)
+					}
+				case "whole":
+					all, err := Read(path)
+					if err != nil || len(all) != n {
+						b.Fatal(err)
+					}
+					st, _ := os.Stat(path)
+					read += st.Size()
+				}
+			}
+			if mode == "tail" {
+				read = tail.BytesRead() - before
+			}
+			b.ReportMetric(float64(read)/float64(b.N), "read-B/game")
+		})
+	}
+}

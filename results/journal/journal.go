@@ -1,10 +1,8 @@
 package journal
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,11 +37,12 @@ func Open(path string) (*Journal, []*record.Record, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("journal %s: not a regular file", path)
 	}
-	recs, good, err := readJournal(f, path)
-	if err != nil {
+	t := NewTail(path)
+	if err := t.scan(f); err != nil {
 		f.Close()
 		return nil, nil, err
 	}
+	recs, good := t.Records(), t.offset
 	// The file's name must be as durable as its lines.
 	if err := durable.SyncDir(filepath.Dir(path)); err != nil {
 		f.Close()
@@ -65,46 +64,15 @@ func Open(path string) (*Journal, []*record.Record, error) {
 // verifies them, without opening it for writing (a torn last line is
 // ignored).
 func Read(path string) ([]*record.Record, error) {
-	f, err := durable.OpenFile(path) // a regular file: never a FIFO or a device behind a link
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+	t := NewTail(path)
+	if _, _, err := t.Read(); err != nil {
+		return nil, err
 	}
-	defer f.Close()
-	recs, _, err := readJournal(f, path)
-	return recs, err
-}
-
-// readJournal parses complete lines and returns the offset just past the
-// last one. Only the final line may be incomplete; a bad line in the middle
-// is corruption and an error. Every line is verified (verify) before it is
-// believed.
-func readJournal(r io.Reader, path string) ([]*record.Record, int64, error) {
-	var recs []*record.Record
-	var good int64
-	lines := NewLines()
-	br := bufio.NewReader(r)
-	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
-		if errors.Is(err, io.EOF) {
-			return recs, good, nil // b, if any, is a torn tail
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
-		}
-		rec, err := lines.Parse(b, line)
-		if err != nil {
-			return nil, 0, fmt.Errorf("journal %s:%d: %w", path, line, err)
-		}
-		if rec != nil {
-			recs = append(recs, rec)
-		}
-		good += int64(len(b))
-	}
+	return t.Records(), nil
 }
 
 // Lines checks a journal's complete lines one at a time, in order, each as
-// Open checks it: for a reader that follows a journal as it grows (a
-// batch's shards).
+// Open checks it (Tail reads with it).
 type Lines struct{ seen seenLines }
 
 // NewLines is the check of a journal's first line.
@@ -145,14 +113,26 @@ type bye struct {
 // verify refuses a line the journal cannot hold: a game or bye journaled
 // twice, an aborted game, or a result its own moves contradict. Each game is
 // replayed through its rule (record.Verify): what that can and cannot prove
-// is in the README ("What the journal proves").
+// is in docs/limits.md ("What the journal proves"). Only a line it accepts is remembered, so a reader
+// that meets a bad line can read it again and be told the same.
 func (s *seenLines) verify(rec *record.Record, line int) error {
+	if err := s.check(rec); err != nil {
+		return err
+	}
+	if rec.IsGame() {
+		s.games[rec.Game] = line
+	} else {
+		s.byes[bye{rec.Round, rec.Black, rec.End}] = line
+	}
+	return nil
+}
+
+func (s *seenLines) check(rec *record.Record) error {
 	if !rec.IsGame() {
 		k := bye{rec.Round, rec.Black, rec.End}
 		if first, dup := s.byes[k]; dup {
 			return fmt.Errorf("the %s of %q in round %d is already journaled at line %d", rec.End, rec.Black, rec.Round, first)
 		}
-		s.byes[k] = line
 		if rec.End == record.Withdrawn {
 			if len(rec.Moves) > 0 || rec.White != "" || rec.Winner != rules.Empty {
 				return fmt.Errorf("a withdrawal has Black alone, no winner and no moves")
@@ -166,7 +146,6 @@ func (s *seenLines) verify(rec *record.Record, line int) error {
 		if first, dup := s.games[rec.Game]; dup {
 			return fmt.Errorf("game %d is already journaled at line %d", rec.Game, first)
 		}
-		s.games[rec.Game] = line
 	}
 	if rec.End == record.Aborted {
 		return fmt.Errorf("game %d was aborted, and an aborted game is never journaled", rec.Game)

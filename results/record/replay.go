@@ -12,8 +12,9 @@ import (
 // through the rule's own Play, from the empty board, and what the stones say
 // (a five, a capture win, a full board, an illegal stone) is set against what
 // the record says (Winner, End). It is the one replay of the project: `arena
-// rules` shows it, the journal refuses a line it contradicts, and the arbiter
-// marks captures with it.
+// rules` shows it, the journal refuses a line it contradicts, the arbiter
+// marks an opening's captures with it, and the live page finds a finished
+// game's winning row on its board.
 
 // Replayed is a record played through its rule.
 type Replayed struct {
@@ -193,8 +194,10 @@ func Verify(rec *Record, rule rules.Rule) (*Replayed, error) {
 }
 
 // MarkCaptures sets every accepted stone's Captured to what the rule removes
-// with it, opening stones included. The arbiter calls it on every record it
-// returns, so that captures are marked however a stone came to be played.
+// with it, opening stones included. The arbiter calls it on a game's opening
+// once it is settled (its stones were judged by rules.Setup or an opening
+// procedure, which keep no record of captures); every later stone takes its
+// captures from the rule's verdict as it is played.
 func MarkCaptures(rec *Record, rule rules.Rule) error {
 	saved := make([][]rules.Point, len(rec.Moves))
 	for i := range rec.Moves {
