@@ -304,7 +304,26 @@ func TestTablesPinTheirThreadsAndTheirOwnEngines(t *testing.T) {
 				}
 			}
 		}
+		// Which table deals itself which game is the scheduler's choice: on
+		// a busy machine one table may play every game before another runs
+		// at all. So each table's first move waits until every table has a
+		// game (the first len(cpus) fixtures have no entrant in common), and
+		// every processor is then seen to have its table.
+		seated := map[int]bool{}
+		allSeated := make(chan struct{})
 		d.Moved = func(f Fixture, _ Progress) {
+			mu.Lock()
+			if !seated[f.Table] {
+				seated[f.Table] = true
+				if len(seated) == d.Concurrency {
+					close(allSeated)
+				}
+			}
+			mu.Unlock()
+			select {
+			case <-allSeated:
+			case <-time.After(2 * time.Minute): // reported below as a processor without moves
+			}
 			held()
 			var set unix.CPUSet
 			if err := unix.SchedGetaffinity(0, &set); err != nil {
