@@ -343,3 +343,35 @@ func (d *Director) Close() {
 	wg.Wait()
 	d.retiring.Wait()
 }
+
+// CheckRecord refuses a record that is not the game f of this director's
+// event: another round, another rule, board size or opening procedure, or other entrants
+// or colours than the fixture's. An opening procedure (Swap2, RIF) settles
+// the colours during the game, and its record does not say which side
+// chose what, so with one the entrants are checked and not their colours.
+func (d *Director) CheckRecord(rec *record.Record, f Fixture) error {
+	if rec.Round != f.Round || rec.Game != f.Number {
+		return fmt.Errorf("the schedule plays game %d in round %d", f.Number, f.Round)
+	}
+	if d.Rule != nil && rec.Rule != d.Rule.Name() {
+		return fmt.Errorf("rule %q, but the event plays %s", rec.Rule, d.Rule.Name())
+	}
+	if d.Size != 0 && rec.Size != d.Size {
+		return fmt.Errorf("board size %d, but the event plays on %d", rec.Size, d.Size)
+	}
+	proc := ""
+	if d.Procedure != rules.NoProcedure {
+		proc = d.Procedure.String()
+	}
+	if rec.Procedure != proc {
+		return fmt.Errorf("opening procedure %q, but the event's is %q", rec.Procedure, d.Procedure)
+	}
+	a, b := d.Entrants[f.Black].Spec.Name, d.Entrants[f.White].Spec.Name
+	if rec.Black == a && rec.White == b {
+		return nil
+	}
+	if proc != "" && rec.Black == b && rec.White == a {
+		return nil
+	}
+	return fmt.Errorf("the schedule has game %d as %s (black) vs %s (white)", f.Number, a, b)
+}

@@ -3,10 +3,9 @@
 // game's record. An engine's failure (a crash, a hang, an illegal move, a
 // refusal) is a game result, never a Go error.
 //
-// Above single games it owns how games are played together: the Director
-// runs fixtures concurrently, a Tournament plays an event's format, and a
-// Match plays an authors' match — its schedule of encounters and game
-// pairs, their running tallies, and the SPRT and other rules that stop it.
+// Its Director plays a list of fixtures, several at once, and owns the
+// engine processes between games. Which games an event plays, and in what
+// order, is the schedule package's concern.
 //
 // The arbiter talks to the engine on move only: nothing is sent to an engine
 // between its move request and its answer.

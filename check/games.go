@@ -10,6 +10,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // gameRecord is a check game and the colour the engine played.
@@ -41,7 +42,7 @@ func (c *checker) games() {
 	theirs := &arbiter.Player{Engine: opp, Clock: c.ent.Clock}
 	var openings []rules.Opening
 	if c.s.Procedure == rules.NoProcedure {
-		openings = arbiter.DefaultOpenings(c.s.Rule, c.s.Size, c.s.ArbiterOpens)
+		openings = schedule.DefaultOpenings(c.s.Rule, c.s.Size, c.s.ArbiterOpens)
 	}
 	ctx, cancel := context.WithTimeout(c.ctx, c.s.GameTime)
 	defer cancel()

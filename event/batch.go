@@ -20,9 +20,10 @@ import (
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/sample"
+	"gomoku-arena/schedule"
 )
 
-// A batch is a match played as shards (arbiter.Shard), each in its own
+// A batch is a match played as shards (schedule.Shard), each in its own
 // folder shard-K-of-N inside the batch's folder, each with its own
 // event.json and journal. ReadBatch folds them back into one match: the
 // games of every shard counted in the batch's order (game number), which
@@ -38,8 +39,8 @@ type Batch struct {
 	Shards   []BatchShard
 	// Match is the batch's schedule with every journaled game counted in
 	// game order; its encounters hold the merged tallies.
-	Match      *arbiter.Match
-	Encounters []*arbiter.Encounter
+	Match      *schedule.Match
+	Encounters []*schedule.Encounter
 	// Records are the journaled games, by game number, each once.
 	Records []*record.Record
 	// Duplicates are games journaled more than once (by two shards, or
@@ -59,7 +60,7 @@ type Batch struct {
 
 // BatchShard is one shard's folder as found.
 type BatchShard struct {
-	Shard  arbiter.Shard
+	Shard  schedule.Shard
 	Dir    string // "" when the folder is missing
 	Games  int
 	Misfit []string // records that are not this shard's games
@@ -176,7 +177,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	var first string
 	journals := map[int][]*record.Record{}
 	for k := range b.Count {
-		sh := BatchShard{Shard: arbiter.Shard{Index: k, Count: b.Count}, Dir: found[k]}
+		sh := BatchShard{Shard: schedule.Shard{Index: k, Count: b.Count}, Dir: found[k]}
 		if sh.Dir != "" {
 			id, err := ReadIdentity(filepath.Join(sh.Dir, IdentityFile))
 			if err != nil {

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 var mergeGames = flag.Int("merge-games", 100000, "games in BenchmarkMergeBatch's synthetic batch")
@@ -54,7 +54,7 @@ func syntheticBatch(b *testing.B, n, shards int) string {
 	}
 	var files []*os.File // lines appended without a sync each: only the set-up
 	for k := range shards {
-		sh := arbiter.Shard{Index: k, Count: shards}
+		sh := schedule.Shard{Index: k, Count: shards}
 		sid := *id
 		settings := *id.Match
 		settings.Shard = sh.String()

@@ -13,6 +13,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // A config in arbiter terms: an engine table becomes an entrant with its
@@ -223,7 +224,7 @@ func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
 	// Renju events play the 26 canonical openings, each twice with colours
 	// reversed (one per pairing); the RIF procedure falls back to them too.
 	var out [][]rules.Point
-	for _, o := range arbiter.DefaultOpenings(rule, cfg.Size, cfg.OpeningPolicy == config.PolicyArbiterOpens) {
+	for _, o := range schedule.DefaultOpenings(rule, cfg.Size, cfg.OpeningPolicy == config.PolicyArbiterOpens) {
 		out = append(out, o.Stones)
 	}
 	return out, nil

@@ -20,6 +20,7 @@ import (
 	"gomoku-arena/results/report"
 	"gomoku-arena/results/standings"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // Event is a tournament read from a config, ready to run in its output
@@ -30,10 +31,10 @@ type Event struct {
 	Extend bool
 
 	cfg     *config.Event
-	t       *arbiter.Tournament
+	t       *schedule.Tournament
 	out     string
-	shard   arbiter.Shard // a task of a spread event (NewTask), or the whole event
-	notices []string      // for the person running it, sent when it runs
+	shard   schedule.Shard // a task of a spread event (NewTask), or the whole event
+	notices []string       // for the person running it, sent when it runs
 	// transcripts are the engines' protocol transcripts (the transcript
 	// key); a file is made at its first line, after the folder is claimed.
 	transcripts []*transcript.Log
@@ -169,10 +170,10 @@ func (ev *Event) closeTranscripts(s *stream) {
 // New turns a checked config into an event ready to run in its output
 // folder: entrants with their limits and clocks, the pairing format, the
 // openings.
-func New(cfg *config.Event) (*Event, error) { return newEvent(cfg, arbiter.Shard{}) }
+func New(cfg *config.Event) (*Event, error) { return newEvent(cfg, schedule.Shard{}) }
 
 // newEvent is New for the whole event, or for one task of a spread event.
-func newEvent(cfg *config.Event, shard arbiter.Shard) (*Event, error) {
+func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 	rule, err := rules.ByName(cfg.Rule)
 	if err != nil {
 		return nil, err
@@ -209,8 +210,8 @@ func newEvent(cfg *config.Event, shard arbiter.Shard) (*Event, error) {
 		}
 		d.Entrants = append(d.Entrants, ent)
 	}
-	t := &arbiter.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints,
-		Seed: uint64(cfg.Seed), WithdrawAfter: *cfg.WithdrawAfter, Requests: filepath.Join(out, arbiter.WithdrawalFile)}
+	t := &schedule.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints,
+		Seed: uint64(cfg.Seed), WithdrawAfter: *cfg.WithdrawAfter, Requests: filepath.Join(out, schedule.WithdrawalFile)}
 	if t.Rounds == 0 {
 		t.Rounds = pairing.DefaultSwissRounds
 	}
@@ -284,7 +285,7 @@ func PlannedGames(id *Identity, done []*record.Record) int {
 			return 0
 		}
 		if id.Match.Shard != "" {
-			if m.Shard, err = arbiter.ParseShard(id.Match.Shard); err != nil {
+			if m.Shard, err = schedule.ParseShard(id.Match.Shard); err != nil {
 				return 0
 			}
 		}

@@ -19,6 +19,7 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/sample"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // Match is an authors' match, from `arena match` flags or a c-gomoku-cli
@@ -26,16 +27,16 @@ import (
 // owns the folder, journals every game, and the same match run again
 // continues from its journal; a changed match is refused.
 type Match struct {
-	*arbiter.Match        // what is played: engines, rule, schedule, SPRT
-	Out            string // folder for event.json, the journal and the game files; "" = none
-	PGN            string // results appended in the rating tools' PGN form
-	SGF            string // games appended to one SGF collection
-	Msg            string // engine messages appended, grouped by game
-	Log            string // every line to and from the engines, appended with times
+	*schedule.Match        // what is played: engines, rule, schedule, SPRT
+	Out             string // folder for event.json, the journal and the game files; "" = none
+	PGN             string // results appended in the rating tools' PGN form
+	SGF             string // games appended to one SGF collection
+	Msg             string // engine messages appended, grouped by game
+	Log             string // every line to and from the engines, appended with times
 	// FileStyle is whose forms PGN, SGF and Msg take: the arena's, or under
-	// arbiter.StyleCGomokuCli c-gomoku-cli's (record.WriteCGomokuCliSGF and
+	// schedule.StyleCGomokuCli c-gomoku-cli's (record.WriteCGomokuCliSGF and
 	// WriteCGomokuCliPGN), whose SGF carries RuleCode as RU.
-	FileStyle arbiter.Style
+	FileStyle schedule.Style
 	RuleCode  string
 	// Records is how the folder keeps the games beyond the journal.
 	Records Records
@@ -48,13 +49,13 @@ type Match struct {
 	openings   string        // where Suite.Openings came from, for event.json
 	policy     config.Policy // outer-open's opening policy, for event.json
 	seedChosen bool          // Suite.Seed was chosen by this run
-	encounters []*arbiter.Encounter
+	encounters []*schedule.Encounter
 }
 
 // NewMatch is a match between entrants added later: several instances of
 // an engine may play at once, as authors' matches want.
 func NewMatch(name string, rule rules.Rule, size int) *Match {
-	return &Match{Match: &arbiter.Match{Director: &arbiter.Director{Event: name, Rule: rule, Size: size, Concurrency: 1, Instances: true}, Games: 1, Rounds: 1}}
+	return &Match{Match: &schedule.Match{Director: &arbiter.Director{Event: name, Rule: rule, Size: size, Concurrency: 1, Instances: true}, Games: 1, Rounds: 1}}
 }
 
 // NewMatchFolder is the output folder of a match that names none: a new
@@ -79,7 +80,7 @@ func (m *Match) LoadOpenings(file, format string, policy config.Policy) error {
 		if err != nil {
 			return err
 		}
-		if err := arbiter.CheckOpenings(list, file, m.Rule, m.Size); err != nil {
+		if err := schedule.CheckOpenings(list, file, m.Rule, m.Size); err != nil {
 			return err
 		}
 		m.Suite.Openings = list
@@ -87,9 +88,9 @@ func (m *Match) LoadOpenings(file, format string, policy config.Policy) error {
 	}
 	// Without a list, the rule's own: renju's 26 canonical openings, or
 	// outer-open's zone when the arbiter opens.
-	m.Suite.Openings = arbiter.DefaultOpenings(m.Rule, m.Size, policy == config.PolicyArbiterOpens)
+	m.Suite.Openings = schedule.DefaultOpenings(m.Rule, m.Size, policy == config.PolicyArbiterOpens)
 	if len(m.Suite.Openings) > 0 {
-		return arbiter.CheckOpenings(m.Suite.Openings, "the default openings", m.Rule, m.Size)
+		return schedule.CheckOpenings(m.Suite.Openings, "the default openings", m.Rule, m.Size)
 	}
 	return nil
 }
@@ -141,7 +142,7 @@ func (m *Match) CheckEngines() error {
 
 // Encounters are the match's pairs of engines with their tallies (after
 // Run has begun).
-func (m *Match) Encounters() []*arbiter.Encounter { return m.encounters }
+func (m *Match) Encounters() []*schedule.Encounter { return m.encounters }
 
 // Run plays the match, or with an output folder that holds it already,
 // continues it: the journaled games are counted as they were and only the
@@ -167,7 +168,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		}
 	}
 	s := &stream{obs: obs}
-	if m.Suite.Seed == 0 && (m.Suite.Order == arbiter.OrderRandom || m.Suite.Transform == arbiter.TransformRandom) {
+	if m.Suite.Seed == 0 && (m.Suite.Order == schedule.OrderRandom || m.Suite.Transform == schedule.TransformRandom) {
 		if !m.Shard.Whole() {
 			return fmt.Errorf("shard %s: a random opening order or transform needs a seed (-seed N) given to every shard: each would choose its own from the clock", m.Shard)
 		}
@@ -244,7 +245,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		s.send(GameFinished{Record: rec})
 		return nil
 	}
-	counted := func(g arbiter.MatchGame) error {
+	counted := func(g schedule.MatchGame) error {
 		if dir != "" && m.Records == RecordsFiles {
 			if err := writeGame(dir, g.Record); err != nil {
 				return err
@@ -258,7 +259,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		}
 		if g.Collect {
 			write := appendGame
-			if m.FileStyle == arbiter.StyleCGomokuCli {
+			if m.FileStyle == schedule.StyleCGomokuCli {
 				write = m.appendCGomokuCliGame
 			}
 			if err := write(files[&m.PGN], files[&m.SGF], files[&m.Msg], g.Record); err != nil {
@@ -393,7 +394,7 @@ func (m *Match) appendCGomokuCliGame(pgn, sgf, msg *os.File, rec *record.Record)
 // without engines to play: feed it the journal's records with Replay, in
 // order, to follow a match from its files (the live page of another
 // process's match does).
-func Tally(id *Identity) (*arbiter.Match, error) {
+func Tally(id *Identity) (*schedule.Match, error) {
 	if id.Kind != KindMatch || id.Match == nil {
 		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, kindName[id.Kind])
 	}

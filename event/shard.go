@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/results/rating"
+	"gomoku-arena/schedule"
 )
 
 // ParseShard reads a -shard value: "K/N" (shard K of N, K from 0), or
@@ -23,20 +23,20 @@ import (
 //   - Kubernetes (an Indexed Job): JOB_COMPLETION_INDEX; the Job API puts
 //     no count in the environment, so the completions are given as N in
 //     "auto/N".
-func ParseShard(s string, getenv func(string) string) (arbiter.Shard, error) {
+func ParseShard(s string, getenv func(string) string) (schedule.Shard, error) {
 	if s == "" {
-		return arbiter.Shard{}, nil
+		return schedule.Shard{}, nil
 	}
 	rest, ok := strings.CutPrefix(s, "auto")
 	if !ok {
-		return arbiter.ParseShard(s)
+		return schedule.ParseShard(s)
 	}
 	given := 0
 	if rest != "" {
 		n, ok := strings.CutPrefix(rest, "/")
 		var err error
 		if given, err = strconv.Atoi(n); !ok || err != nil || given < 1 {
-			return arbiter.Shard{}, fmt.Errorf("shard %q: want auto, or auto/N with N the number of tasks", s)
+			return schedule.Shard{}, fmt.Errorf("shard %q: want auto, or auto/N with N the number of tasks", s)
 		}
 	}
 	num := func(name string) (int, bool, error) {
@@ -52,45 +52,45 @@ func ParseShard(s string, getenv func(string) string) (arbiter.Shard, error) {
 	}
 	if id, ok, err := num("SLURM_ARRAY_TASK_ID"); ok || err != nil {
 		if err != nil {
-			return arbiter.Shard{}, err
+			return schedule.Shard{}, err
 		}
 		lo, _, err1 := num("SLURM_ARRAY_TASK_MIN")
 		count, hasCount, err2 := num("SLURM_ARRAY_TASK_COUNT")
 		step, hasStep, err3 := num("SLURM_ARRAY_TASK_STEP")
 		for _, err := range []error{err1, err2, err3} {
 			if err != nil {
-				return arbiter.Shard{}, err
+				return schedule.Shard{}, err
 			}
 		}
 		if !hasStep || step == 0 {
 			step = 1
 		}
 		if !hasCount {
-			return arbiter.Shard{}, fmt.Errorf("shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
+			return schedule.Shard{}, fmt.Errorf("shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
 		}
 		if id < lo || (id-lo)%step != 0 {
-			return arbiter.Shard{}, fmt.Errorf("shard auto: task %d is not in the array's range from %d by %d; submit the array as --array=MIN-MAX[:STEP]", id, lo, step)
+			return schedule.Shard{}, fmt.Errorf("shard auto: task %d is not in the array's range from %d by %d; submit the array as --array=MIN-MAX[:STEP]", id, lo, step)
 		}
-		sh := arbiter.Shard{Index: (id - lo) / step, Count: count}
+		sh := schedule.Shard{Index: (id - lo) / step, Count: count}
 		if given != 0 && given != count {
-			return arbiter.Shard{}, fmt.Errorf("shard %s: the Slurm array has %d tasks, not %d", s, count, given)
+			return schedule.Shard{}, fmt.Errorf("shard %s: the Slurm array has %d tasks, not %d", s, count, given)
 		}
 		if sh.Index >= count {
-			return arbiter.Shard{}, fmt.Errorf("shard auto: task %d is shard %d but the array has %d tasks: submit the array as one range --array=MIN-MAX[:STEP]", id, sh.Index, count)
+			return schedule.Shard{}, fmt.Errorf("shard auto: task %d is shard %d but the array has %d tasks: submit the array as one range --array=MIN-MAX[:STEP]", id, sh.Index, count)
 		}
 		return sh, nil
 	}
 	if k, ok, err := num("JOB_COMPLETION_INDEX"); ok || err != nil {
 		if err != nil {
-			return arbiter.Shard{}, err
+			return schedule.Shard{}, err
 		}
 		if given == 0 {
-			return arbiter.Shard{}, fmt.Errorf("shard auto: JOB_COMPLETION_INDEX=%d but Kubernetes gives no count: use -shard auto/N with N the Job's completions", k)
+			return schedule.Shard{}, fmt.Errorf("shard auto: JOB_COMPLETION_INDEX=%d but Kubernetes gives no count: use -shard auto/N with N the Job's completions", k)
 		}
-		sh := arbiter.Shard{Index: k, Count: given}
+		sh := schedule.Shard{Index: k, Count: given}
 		return sh, sh.Validate()
 	}
-	return arbiter.Shard{}, fmt.Errorf("shard %s: not in a job array: none of SLURM_ARRAY_TASK_ID (Slurm) or JOB_COMPLETION_INDEX (Kubernetes) is set; use -shard K/N", s)
+	return schedule.Shard{}, fmt.Errorf("shard %s: not in a job array: none of SLURM_ARRAY_TASK_ID (Slurm) or JOB_COMPLETION_INDEX (Kubernetes) is set; use -shard K/N", s)
 }
 
 // DefaultSyncEvery is how often a shard under an SPRT reads the batch

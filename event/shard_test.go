@@ -1,10 +1,9 @@
 package event
 
 import (
+	"gomoku-arena/schedule"
 	"strings"
 	"testing"
-
-	"gomoku-arena/arbiter"
 )
 
 // TestParseShardFromTheEnvironment reads the shard of a job-array task as
@@ -15,22 +14,22 @@ func TestParseShardFromTheEnvironment(t *testing.T) {
 		name string
 		spec string
 		env  map[string]string
-		want arbiter.Shard
+		want schedule.Shard
 		err  string
 	}{
-		{"given", "2/5", nil, arbiter.Shard{Index: 2, Count: 5}, ""},
-		{"none", "", nil, arbiter.Shard{}, ""},
-		{"slurm from 0", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"}, arbiter.Shard{Index: 3, Count: 4}, ""},
-		{"slurm offset", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_COUNT": "4"}, arbiter.Shard{Index: 2, Count: 4}, ""},
-		{"slurm step", "auto/3", map[string]string{"SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "3"}, arbiter.Shard{Index: 2, Count: 3}, ""},
-		{"slurm count disagrees", "auto/8", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"}, arbiter.Shard{}, "has 4 tasks, not 8"},
-		{"slurm list not a range", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3"}, arbiter.Shard{}, "one range"},
-		{"slurm garbage", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "x"}, arbiter.Shard{}, `SLURM_ARRAY_TASK_ID="x"`},
-		{"kubernetes", "auto/8", map[string]string{"JOB_COMPLETION_INDEX": "7"}, arbiter.Shard{Index: 7, Count: 8}, ""},
-		{"kubernetes without count", "auto", map[string]string{"JOB_COMPLETION_INDEX": "7"}, arbiter.Shard{}, "auto/N"},
-		{"kubernetes past the count", "auto/4", map[string]string{"JOB_COMPLETION_INDEX": "4"}, arbiter.Shard{}, "0 <= K < N"},
-		{"no array", "auto", nil, arbiter.Shard{}, "not in a job array"},
-		{"bad auto", "auto/x", nil, arbiter.Shard{}, "auto/N"},
+		{"given", "2/5", nil, schedule.Shard{Index: 2, Count: 5}, ""},
+		{"none", "", nil, schedule.Shard{}, ""},
+		{"slurm from 0", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"}, schedule.Shard{Index: 3, Count: 4}, ""},
+		{"slurm offset", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_COUNT": "4"}, schedule.Shard{Index: 2, Count: 4}, ""},
+		{"slurm step", "auto/3", map[string]string{"SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "3"}, schedule.Shard{Index: 2, Count: 3}, ""},
+		{"slurm count disagrees", "auto/8", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"}, schedule.Shard{}, "has 4 tasks, not 8"},
+		{"slurm list not a range", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3"}, schedule.Shard{}, "one range"},
+		{"slurm garbage", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "x"}, schedule.Shard{}, `SLURM_ARRAY_TASK_ID="x"`},
+		{"kubernetes", "auto/8", map[string]string{"JOB_COMPLETION_INDEX": "7"}, schedule.Shard{Index: 7, Count: 8}, ""},
+		{"kubernetes without count", "auto", map[string]string{"JOB_COMPLETION_INDEX": "7"}, schedule.Shard{}, "auto/N"},
+		{"kubernetes past the count", "auto/4", map[string]string{"JOB_COMPLETION_INDEX": "4"}, schedule.Shard{}, "0 <= K < N"},
+		{"no array", "auto", nil, schedule.Shard{}, "not in a job array"},
+		{"bad auto", "auto/x", nil, schedule.Shard{}, "auto/N"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseShard(tc.spec, func(k string) string { return tc.env[k] })

@@ -22,13 +22,14 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // A spread event is an event from a config played by the tasks of a job
 // array (a Slurm array, a Kubernetes Indexed Job) that share its output
 // folder: task K of N plays in OUTPUT/shard-K-of-N, with its own lock,
 // event.json (with "shard": "K/N") and journal, the games of the pairings
-// dealt to it (arbiter.Task). The tasks learn of each other's games by
+// dealt to it (schedule.Task). The tasks learn of each other's games by
 // reading each other's journals, and of a Swiss round's pairing from the
 // pairer's (shard 0's) folder, rounds/round-R.json, written once when the
 // round before is complete. MergeSpread folds the tasks' journals into the
@@ -39,7 +40,7 @@ import (
 // NewTask is New for task shard of a spread event: its folder, engines'
 // working folders and transcripts are in OUTPUT/shard-K-of-N. Remote
 // entrants are refused: they connect to one server, which a task is not.
-func NewTask(cfg *config.Event, shard arbiter.Shard) (*Event, error) {
+func NewTask(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 	if err := shard.Validate(); err != nil || shard.Whole() {
 		return nil, fmt.Errorf("%s: a task of a spread event is shard K/N with 0 <= K < N", cfg.File)
 	}
@@ -64,7 +65,7 @@ var (
 // spread is the shared folder of a spread event as one task sees it.
 type spread struct {
 	dir    string // the event's folder, holding the tasks' shard folders
-	shard  arbiter.Shard
+	shard  schedule.Shard
 	id     *Identity // this task's, to check the others' against
 	n      int       // entrants
 	notice func(string)
@@ -74,12 +75,12 @@ type spread struct {
 }
 
 // task is the arbiter's view of the spread folder.
-func (s *spread) task() *arbiter.Task {
-	return &arbiter.Task{Shard: s.shard, Await: s.await, Publish: s.publish, Published: s.published, Pairing: s.pairing}
+func (s *spread) task() *schedule.Task {
+	return &schedule.Task{Shard: s.shard, Await: s.await, Publish: s.publish, Published: s.published, Pairing: s.pairing}
 }
 
 func (s *spread) folder(k int) string {
-	return filepath.Join(s.dir, arbiter.Shard{Index: k, Count: s.shard.Count}.Folder())
+	return filepath.Join(s.dir, schedule.Shard{Index: k, Count: s.shard.Count}.Folder())
 }
 
 // records reads every task's journal (only what was added since the last
@@ -318,7 +319,7 @@ func MergeSpread(dir string) (*Spread, error) {
 	var recs []owned
 	var first string
 	for k := range count {
-		sdir := filepath.Join(dir, arbiter.Shard{Index: k, Count: count}.Folder())
+		sdir := filepath.Join(dir, schedule.Shard{Index: k, Count: count}.Folder())
 		id, err := ReadIdentity(filepath.Join(sdir, IdentityFile))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
@@ -326,7 +327,7 @@ func MergeSpread(dir string) (*Spread, error) {
 		if err != nil {
 			return nil, err
 		}
-		if want := (arbiter.Shard{Index: k, Count: count}).String(); id.Kind != KindEvent || id.Shard != want {
+		if want := (schedule.Shard{Index: k, Count: count}).String(); id.Kind != KindEvent || id.Shard != want {
 			return nil, fmt.Errorf("%s: event.json says kind %q, shard %q: want a task of an event, shard %q", sdir, id.Kind, id.Shard, want)
 		}
 		if m.Identity == nil {
@@ -383,7 +384,7 @@ func MergeSpread(dir string) (*Spread, error) {
 		key := arbiter.KeyOf(o.rec)
 		have[key] = true
 		f, ok := byKey[key]
-		task := arbiter.Task{Shard: arbiter.Shard{Index: o.task, Count: count}}
+		task := schedule.Task{Shard: schedule.Shard{Index: o.task, Count: count}}
 		switch {
 		case !ok:
 			m.Misfits = append(m.Misfits, fmt.Sprintf("task %d: round %d game %d is not a game of the event's schedule", o.task, key.Round, key.Number))
@@ -436,7 +437,7 @@ func (m *Spread) schedule() ([]arbiter.Fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &arbiter.Tournament{Director: &arbiter.Director{Event: id.Name, Rule: rule, Size: id.Size}, Format: pairing.Format(id.Pairing),
+	t := &schedule.Tournament{Director: &arbiter.Director{Event: id.Name, Rule: rule, Size: id.Size}, Format: pairing.Format(id.Pairing),
 		Rounds: id.Rounds, OpeningsPerPairing: id.OpeningsPerPairing}
 	for _, e := range id.Engines {
 		t.Entrants = append(t.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
@@ -445,7 +446,7 @@ func (m *Spread) schedule() ([]arbiter.Fixture, error) {
 		return t.Fixtures()
 	}
 	var rounds [][]pairing.Pairing
-	pairer := filepath.Join(m.Dir, arbiter.Shard{Index: 0, Count: m.Count}.Folder(), RoundsDir)
+	pairer := filepath.Join(m.Dir, schedule.Shard{Index: 0, Count: m.Count}.Folder(), RoundsDir)
 	for r := 1; r <= id.Rounds; r++ {
 		round, ok, err := readRound(filepath.Join(pairer, fmt.Sprintf("round-%d.json", r)), r, len(id.Engines))
 		if err != nil {
@@ -551,7 +552,7 @@ func SpreadKind(dir string) (string, error) {
 		return "", err
 	}
 	for k := range count {
-		id, err := ReadIdentity(filepath.Join(dir, arbiter.Shard{Index: k, Count: count}.Folder(), IdentityFile))
+		id, err := ReadIdentity(filepath.Join(dir, schedule.Shard{Index: k, Count: count}.Folder(), IdentityFile))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

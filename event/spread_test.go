@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
+	"gomoku-arena/schedule"
 )
 
 // spreadConfig is a deterministic event of five engines (greedy, and the
@@ -50,7 +50,7 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 			var wg sync.WaitGroup
 			errs := make([]error, 3)
 			for k := range 3 {
-				ev, err := NewTask(spread, arbiter.Shard{Index: k, Count: 3})
+				ev, err := NewTask(spread, schedule.Shard{Index: k, Count: 3})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -129,7 +129,7 @@ func TestMergeSpreadRefusesDoubledAndMisplacedGames(t *testing.T) {
 	spread := spreadConfig(t, t.TempDir(), "round-robin")
 	var wg sync.WaitGroup
 	for k := range 2 {
-		ev, err := NewTask(spread, arbiter.Shard{Index: k, Count: 2})
+		ev, err := NewTask(spread, schedule.Shard{Index: k, Count: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +196,7 @@ func TestPublishedRoundIsChecked(t *testing.T) {
 func TestSpreadRefusesRemoteEntrants(t *testing.T) {
 	cfg := spreadConfig(t, t.TempDir(), "round-robin")
 	cfg.Engines[1] = config.Engine{Name: cfg.Engines[1].Name, Remote: true}
-	if _, err := NewTask(cfg, arbiter.Shard{Index: 0, Count: 2}); err == nil || !strings.Contains(err.Error(), "remote") {
+	if _, err := NewTask(cfg, schedule.Shard{Index: 0, Count: 2}); err == nil || !strings.Contains(err.Error(), "remote") {
 		t.Errorf("err = %v", err)
 	}
 }

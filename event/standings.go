@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
@@ -20,6 +19,7 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/results/standings"
+	"gomoku-arena/schedule"
 )
 
 // Standings computes the standings of the event in folder from its
@@ -356,7 +356,7 @@ func Withdraw(folder, name, reason string) (string, error) {
 	if err := withdrawable(folder, id, name); err != nil {
 		return "", err
 	}
-	return id.Name, arbiter.RequestWithdrawal(filepath.Join(folder, arbiter.WithdrawalFile), name, reason)
+	return id.Name, schedule.RequestWithdrawal(filepath.Join(folder, schedule.WithdrawalFile), name, reason)
 }
 
 // withdrawable refuses a request that could take effect in no round: the
@@ -381,7 +381,7 @@ func withdrawable(folder string, id *Identity, name string) error {
 		return fmt.Errorf("%s: the event has reached its last round (round %d of %d): there is no round left to withdraw %s from",
 			folder, last, id.Rounds, name)
 	}
-	requests, err := arbiter.ReadWithdrawalRequests(filepath.Join(folder, arbiter.WithdrawalFile))
+	requests, err := schedule.ReadWithdrawalRequests(filepath.Join(folder, schedule.WithdrawalFile))
 	if err != nil {
 		return err
 	}

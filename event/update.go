@@ -7,6 +7,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
+	"gomoku-arena/schedule"
 )
 
 // An Observer follows an event as it runs: the arena command prints what it
@@ -94,7 +95,7 @@ type StandingsUpdated struct {
 // MatchGameCounted: an authors' match counted a finished game in its
 // encounter's tally (after GameFinished).
 type MatchGameCounted struct {
-	arbiter.MatchGame
+	schedule.MatchGame
 }
 
 // Notice: something a person running the event should know.

@@ -10,6 +10,7 @@ import (
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // A folder's journal is believed only once it tells a story its event
@@ -90,8 +91,8 @@ func (id *Identity) director() (*arbiter.Director, error) {
 }
 
 // tournament is the tournament an identity describes, enough to lay out
-// its schedule: what arbiter.Tournament pairs by.
-func (id *Identity) tournament() (*arbiter.Tournament, error) {
+// its schedule: what schedule.Tournament pairs by.
+func (id *Identity) tournament() (*schedule.Tournament, error) {
 	d, err := id.director()
 	if err != nil {
 		return nil, err
@@ -110,17 +111,17 @@ func (id *Identity) tournament() (*arbiter.Tournament, error) {
 		return nil, fmt.Errorf("event.json: openings_per_pairing: %d is not 0 to %d", id.OpeningsPerPairing, config.MaxOpeningsPerPairing)
 	}
 	perPairing := max(1, 2*id.OpeningsPerPairing) // a mini-match's games
-	if format != pairing.SwissFormat && n > 1 && n-1 > arbiter.MaxGames/n/perPairing {
-		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, arbiter.MaxGames)
+	if format != pairing.SwissFormat && n > 1 && n-1 > schedule.MaxGames/n/perPairing {
+		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, schedule.MaxGames)
 	}
-	return &arbiter.Tournament{Director: d, Format: format, Rounds: id.Rounds, ByePoints: id.ByePoints,
+	return &schedule.Tournament{Director: d, Format: format, Rounds: id.Rounds, ByePoints: id.ByePoints,
 		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter, OpeningsPerPairing: id.OpeningsPerPairing}, nil
 }
 
 // schedule is the match an identity describes, enough to lay out its
 // schedule and count its games: entrants by name, games, rounds, pairs, the
 // shard and the SPRT (the openings are in the records).
-func (id *Identity) schedule() (*arbiter.Match, error) {
+func (id *Identity) schedule() (*schedule.Match, error) {
 	s := id.Match
 	if s == nil {
 		return nil, fmt.Errorf("event.json: an authors' match without its settings (match)")
@@ -129,20 +130,20 @@ func (id *Identity) schedule() (*arbiter.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &arbiter.Match{Director: d, Games: s.Games, Rounds: s.Rounds, Gauntlet: s.Gauntlet, Suite: arbiter.Suite{Pairs: s.Pairs, Seed: s.Seed}}
+	m := &schedule.Match{Director: d, Games: s.Games, Rounds: s.Rounds, Gauntlet: s.Gauntlet, Suite: schedule.Suite{Pairs: s.Pairs, Seed: s.Seed}}
 	if s.SPRT != nil {
 		m.SPRT = &rating.SPRT{Elo0: s.SPRT.Elo0, Elo1: s.SPRT.Elo1, Alpha: s.SPRT.Alpha, Beta: s.SPRT.Beta, Model: s.SPRT.Model}
 	}
 	if s.Shard != "" {
-		if m.Shard, err = arbiter.ParseShard(s.Shard); err != nil {
+		if m.Shard, err = schedule.ParseShard(s.Shard); err != nil {
 			return nil, fmt.Errorf("event.json: %w", err)
 		}
 	}
 	if len(m.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
 		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Entrants), m.Games, m.Rounds)
 	}
-	if arbiter.ScheduleGames(len(m.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0 {
-		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds has more than the %d games one match lays out", len(m.Entrants), m.Games, m.Rounds, arbiter.MaxGames)
+	if schedule.ScheduleGames(len(m.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds has more than the %d games one match lays out", len(m.Entrants), m.Games, m.Rounds, schedule.MaxGames)
 	}
 	return m, nil
 }

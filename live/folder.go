@@ -7,11 +7,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"gomoku-arena/arbiter"
-
 	"gomoku-arena/event"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
+	"gomoku-arena/schedule"
 )
 
 // Follow feeds h from the files of the event or match in folder until ctx
@@ -24,7 +23,7 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 	if err != nil {
 		return fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	var tally *arbiter.Match
+	var tally *schedule.Match
 	if id.Kind == event.KindMatch {
 		if tally, err = event.Tally(id); err != nil {
 			return err
@@ -75,7 +74,7 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 
 // follow shows the fresh games of a checked journal, and the standings of
 // all of them (recs).
-func follow(h *Hub, id *event.Identity, tally *arbiter.Match, recs, fresh []*record.Record) {
+func follow(h *Hub, id *event.Identity, tally *schedule.Match, recs, fresh []*record.Record) {
 	for _, rec := range fresh {
 		if !rec.IsGame() {
 			continue

@@ -18,6 +18,7 @@ import (
 	"gomoku-arena/live"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // resumable writes a 6-entrant Swiss of 4 rounds whose top seed refuses to
@@ -241,7 +242,7 @@ func TestResumedMatchState(t *testing.T) {
 	newMatch := func() *event.Match {
 		m := event.NewMatch("resumed match", free, 9)
 		ctl := clock.Control{Match: time.Minute, Tolerance: time.Second}
-		m.Out, m.Games, m.Suite = out, 8, arbiter.Suite{Pairs: true}
+		m.Out, m.Games, m.Suite = out, 8, schedule.Suite{Pairs: true}
 		m.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "greedy", Command: "builtin:greedy"}, Clock: ctl},
 			{Spec: engine.Spec{Name: "random", Command: "builtin:random", Args: []string{"seed=3"}}, Clock: ctl}}
 		return m

@@ -5,13 +5,13 @@ import (
 	"slices"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // FormatVersion is the version of the JSON the page reads (/api/state and
@@ -203,7 +203,7 @@ func (s *State) tally(id *event.Identity, done []*record.Record) {
 		return
 	}
 	if id.Match.Shard != "" {
-		if m.Shard, err = arbiter.ParseShard(id.Match.Shard); err != nil {
+		if m.Shard, err = schedule.ParseShard(id.Match.Shard); err != nil {
 			return
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/sample"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // A drop-in for c-gomoku-cli (github.com/dhbloo/c-gomoku-cli, the fork of
@@ -24,7 +25,7 @@ import (
 // binary installed under the name c-gomoku-cli, accepts that tool's command
 // line so an author's scripts run unchanged, and plays the match with this
 // arbiter (matchPlan in match.go): the same games in the same order with
-// the same colours (arbiter.StyleCGomokuCli), its lines on stdout (cliView)
+// the same colours (schedule.StyleCGomokuCli), its lines on stdout (cliView)
 // and its -sgf, -pgn and -msg files (record.WriteCGomokuCliSGF, ...).
 // docs/gomoku-cli.md says what matches and what still differs, and
 // scripts/compare-c-gomoku-cli.sh checks it against the real tool.
@@ -157,7 +158,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		debug      bool
 		transcript bool
 		sprt       *rating.SPRT
-		suite      arbiter.Suite
+		suite      schedule.Suite
 		openFile   string
 		openType   = rules.OffsetFormat
 		sgf, pgn   string
@@ -259,7 +260,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 					}
 					openType = val
 				case "order":
-					if suite.Order, err = arbiter.ParseOrder(val); err != nil {
+					if suite.Order, err = schedule.ParseOrder(val); err != nil {
 						return nil, usage("-openings: %v", err)
 					}
 				case "srand":
@@ -307,7 +308,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	}
 	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CLI: &cliRun{openings: openFile, openingType: openType}, Debug: debug}
 	p.PGN, p.SGF, p.Msg, p.Sample = pgn, sgf, msg, sampling
-	p.FileStyle, p.RuleCode = arbiter.StyleCGomokuCli, cliRuleCode(rule)
+	p.FileStyle, p.RuleCode = schedule.StyleCGomokuCli, cliRuleCode(rule)
 	if transcript {
 		p.Log = cliLog
 	}
@@ -326,9 +327,9 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	}
 	event.UniqueNames(p.Entrants)
 	if trans {
-		suite.Transform = arbiter.TransformCycle
+		suite.Transform = schedule.TransformCycle
 	}
-	suite.Pairs, suite.Style = repeat, arbiter.StyleCGomokuCli
+	suite.Pairs, suite.Style = repeat, schedule.StyleCGomokuCli
 	if err := suite.Validate(); err != nil {
 		return nil, usage("-openings: %v", err)
 	}

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/results/rating"
+	"gomoku-arena/schedule"
 )
 
 func TestParseCliTC(t *testing.T) {
@@ -55,7 +55,7 @@ func TestParseCli(t *testing.T) {
 	if p.Rule.Name() != "renju" || p.Size != 15 || p.Games != 8 || p.Rounds != 2 || p.Concurrency != 3 || p.MoveCap != 100 || !p.FatalError {
 		t.Errorf("plan %+v", p)
 	}
-	if p.Suite.Order != arbiter.OrderRandom || p.Suite.Seed != 9 || p.Suite.Transform != arbiter.TransformCycle || !p.Suite.Pairs || p.Suite.Style != arbiter.StyleCGomokuCli {
+	if p.Suite.Order != schedule.OrderRandom || p.Suite.Seed != 9 || p.Suite.Transform != schedule.TransformCycle || !p.Suite.Pairs || p.Suite.Style != schedule.StyleCGomokuCli {
 		t.Errorf("suite %+v", p.Suite)
 	}
 	if p.SPRT == nil || p.SPRT.Elo1 != 10 || p.SPRT.Alpha != 0.1 || p.SPRT.Beta != 0.05 || p.SPRT.Model != rating.ModelCGomokuCli {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/results/sample"
+	"gomoku-arena/schedule"
 )
 
 // cliDump is the block c-gomoku-cli prints before anything else
@@ -49,9 +49,9 @@ func cliDump(p *matchPlan) string {
 	} else {
 		line("sample", "")
 	}
-	line("random", flag(p.Suite.Order == arbiter.OrderRandom))
+	line("random", flag(p.Suite.Order == schedule.OrderRandom))
 	line("repeat", flag(p.Suite.Pairs))
-	line("transform", flag(p.Suite.Transform != arbiter.NoTransform))
+	line("transform", flag(p.Suite.Transform != schedule.NoTransform))
 	line("sprt", flag(p.SPRT != nil))
 	line("gauntlet", flag(p.Gauntlet))
 	if p.Gauntlet {

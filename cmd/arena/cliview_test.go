@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // What `arena gomoku-cli` prints of a small run, in c-gomoku-cli's lines
@@ -33,14 +33,14 @@ func TestCliViewGolden(t *testing.T) {
 	v := newCliView(&out, p)
 	tick := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	v.now = func() time.Time { tick = tick.Add(1500 * time.Millisecond); return tick }
-	enc := &arbiter.Encounter{First: 0, Second: 1}
-	v.encounters = func() []*arbiter.Encounter { return []*arbiter.Encounter{enc} }
+	enc := &schedule.Encounter{First: 0, Second: 1}
+	v.encounters = func() []*schedule.Encounter { return []*schedule.Encounter{enc} }
 	v.Observe(event.Began{Name: "gomoku-cli", Total: 6})
 	played := 0
 	finish := func(rec *record.Record, first float64) {
 		enc.WDL.Add(first)
 		played++
-		v.Observe(event.MatchGameCounted{MatchGame: arbiter.MatchGame{Record: rec, Encounter: enc, Score: first, Played: played}})
+		v.Observe(event.MatchGameCounted{MatchGame: schedule.MatchGame{Record: rec, Encounter: enc, Score: first, Played: played}})
 	}
 	games := []struct {
 		black, white string

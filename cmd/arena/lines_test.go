@@ -13,6 +13,7 @@ import (
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // gameRE is the per-game line as the README documents it.
@@ -34,10 +35,10 @@ func TestLinesGolden(t *testing.T) {
 	p := &matchPlan{Match: event.NewMatch("t", nil, 15)}
 	p.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
 	p.Suite.Pairs = true
-	encounter := func(wdl rating.WDL, penta rating.Pentanomial) *arbiter.Encounter {
-		return &arbiter.Encounter{First: 0, Second: 1, WDL: wdl, Penta: penta}
+	encounter := func(wdl rating.WDL, penta rating.Pentanomial) *schedule.Encounter {
+		return &schedule.Encounter{First: 0, Second: 1, WDL: wdl, Penta: penta}
 	}
-	for _, e := range []*arbiter.Encounter{
+	for _, e := range []*schedule.Encounter{
 		encounter(rating.WDL{W: 13, D: 3, L: 4}, rating.Pentanomial{0, 0, 4, 3, 3}),
 		encounter(rating.WDL{W: 1, L: 1}, rating.Pentanomial{0, 0, 1, 0, 0}), // one pair: no interval
 		encounter(rating.WDL{D: 2}, rating.Pentanomial{0, 0, 1, 0, 0}),
@@ -69,9 +70,9 @@ func TestSummaryDrawsAreGames(t *testing.T) {
 	p.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
 	p.Suite.Pairs = true
 	// 41 pairs, 24 of them level (22 WL, 2 DD-ish): =2 drawn games of 82.
-	e := &arbiter.Encounter{First: 0, Second: 1, WDL: rating.WDL{W: 42, D: 2, L: 38}, Penta: rating.Pentanomial{8, 1, 24, 1, 7}}
+	e := &schedule.Encounter{First: 0, Second: 1, WDL: rating.WDL{W: 42, D: 2, L: 38}, Penta: rating.Pentanomial{8, 1, 24, 1, 7}}
 	var b bytes.Buffer
-	p.summary(&b, []*arbiter.Encounter{e}, "")
+	p.summary(&b, []*schedule.Encounter{e}, "")
 	out := b.String()
 	for _, want := range []string{"=2 -38)", "draws 2.4%", "level pairs 58.5%"} {
 		if !strings.Contains(out, want) {

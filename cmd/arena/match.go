@@ -21,6 +21,7 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 func runMatch(args []string, stdout, stderr io.Writer) error {
@@ -43,7 +44,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	gf := addGameFlags(fs)
 	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged (renju without a file: the 26 canonical openings, as in events)")
 	openingsFormat := fs.String("openings-format", "", "opening list format: offset or pos (default: detected per line)")
-	order := fs.String("order", arbiter.OrderSequential.String(), "opening order: sequential or random")
+	order := fs.String("order", schedule.OrderSequential.String(), "opening order: sequential or random")
 	seed := fs.Uint64("seed", 0, "seed for -order random and -transform random (0 = from the clock, printed)")
 	transform := fs.String("transform", "none", "reuse openings under the 8 board symmetries: none, cycle (each pass through the list under the next symmetry) or random (a random symmetry per pair)")
 	concurrency := fs.Int("concurrency", 1, "games at once; an engine may play several games at once, each in its own process")
@@ -108,15 +109,15 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if p.Entrants, err = gf.entrants(fs.Args()); err != nil {
 		return err
 	}
-	ord, err := arbiter.ParseOrder(*order)
+	ord, err := schedule.ParseOrder(*order)
 	if err != nil {
 		return fmt.Errorf("%w: -order: %v", errUsage, err)
 	}
-	tr, err := arbiter.ParseTransform(*transform)
+	tr, err := schedule.ParseTransform(*transform)
 	if err != nil {
 		return fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
-	p.Suite = arbiter.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
+	p.Suite = schedule.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
 	if err := p.LoadOpenings(*openingsFile, *openingsFormat, gf.policy); err != nil {
 		return err
 	}
@@ -289,7 +290,7 @@ func loserName(rec *record.Record) string {
 
 // statsLine is the periodic, parseable summary of one encounter: fields
 // separated by two spaces, none containing two spaces.
-func (p *matchPlan) statsLine(e *arbiter.Encounter) string {
+func (p *matchPlan) statsLine(e *schedule.Encounter) string {
 	st := e.Stats()
 	w := e.WDL
 	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %s",
@@ -308,7 +309,7 @@ func (p *matchPlan) statsLine(e *arbiter.Encounter) string {
 // summary prints the final result: for two engines the score, Elo, LOS,
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
-func (p *matchPlan) summary(w io.Writer, encs []*arbiter.Encounter, decision string) {
+func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision string) {
 	m := p.Match.Match
 	fmt.Fprintln(w)
 	for _, e := range encs {
@@ -351,8 +352,8 @@ func (p *matchPlan) summary(w io.Writer, encs []*arbiter.Encounter, decision str
 
 // ratingTables prints the match's Bradley–Terry rating list with 95%
 // intervals and the LOS matrix, and says when a sweep made it take virtual
-// draws (arbiter.Match.Ratings).
-func (p *matchPlan) ratingTables(w io.Writer, m *arbiter.Match) {
+// draws (schedule.Match.Ratings).
+func (p *matchPlan) ratingTables(w io.Writer, m *schedule.Match) {
 	names := make([]string, len(p.Entrants))
 	for i, e := range p.Entrants {
 		names[i] = e.Spec.Name

@@ -17,6 +17,7 @@ import (
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // The decent bundled engine against random under an SPRT: a sweep, which
@@ -96,7 +97,7 @@ func TestMatchRoundRobinRatingList(t *testing.T) {
 func TestMatchGauntletSchedule(t *testing.T) {
 	p := &matchPlan{Match: event.NewMatch("t", nil, 15)}
 	p.Games, p.Rounds, p.Gauntlet, p.Entrants = 2, 2, true, make([]arbiter.Entrant, 4)
-	p.Suite = arbiter.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}
+	p.Suite = schedule.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}
 	encs, fixtures := p.Schedule()
 	var got [][3]int
 	for _, f := range fixtures {
@@ -203,7 +204,7 @@ func benchMatch(b *testing.B, concurrency int, boardMode bool) {
 		return arbiter.Entrant{Spec: engine.Spec{Name: name, Command: "builtin:faulty"}, BoardMode: boardMode, Clock: ctl}
 	}
 	p := &matchPlan{Match: event.NewMatch("bench", free, 15), Quiet: true}
-	p.Games, p.Concurrency, p.Entrants, p.Suite = b.N, concurrency, []arbiter.Entrant{ent("a"), ent("b")}, arbiter.Suite{Pairs: true}
+	p.Games, p.Concurrency, p.Entrants, p.Suite = b.N, concurrency, []arbiter.Entrant{ent("a"), ent("b")}, schedule.Suite{Pairs: true}
 	b.ResetTimer()
 	start := time.Now()
 	if err := p.play(io.Discard, io.Discard); err != nil {

@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -90,12 +91,12 @@ func TestStatsLine(t *testing.T) {
 	p.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
 	p.Suite.Pairs = true
 	p.SPRT = &rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}
-	e := &arbiter.Encounter{First: 0, Second: 1, WDL: rating.WDL{W: 13, D: 3, L: 4}, Penta: rating.Pentanomial{0, 1, 2, 3, 4}}
+	e := &schedule.Encounter{First: 0, Second: 1, WDL: rating.WDL{W: 13, D: 3, L: 4}, Penta: rating.Pentanomial{0, 1, 2, 3, 4}}
 	var b bytes.Buffer
 	b.WriteString(p.statsLine(e) + "\n")
 	p.Suite.Pairs, p.SPRT = false, nil
 	b.WriteString(p.statsLine(e) + "\n")
-	b.WriteString(p.statsLine(&arbiter.Encounter{First: 1, Second: 0}) + "\n")
+	b.WriteString(p.statsLine(&schedule.Encounter{First: 1, Second: 0}) + "\n")
 	golden(t, "stats.golden", b.Bytes())
 }
 

@@ -1,12 +1,11 @@
 package main
 
 import (
+	"gomoku-arena/schedule"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"gomoku-arena/arbiter"
 )
 
 func TestWithdrawCommand(t *testing.T) {
@@ -19,7 +18,7 @@ func TestWithdrawCommand(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "beta will be withdrawn") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
-	qs, err := arbiter.ReadWithdrawalRequests(filepath.Join(dir, arbiter.WithdrawalFile))
+	qs, err := schedule.ReadWithdrawalRequests(filepath.Join(dir, schedule.WithdrawalFile))
 	if err != nil || len(qs) != 1 || qs[0].Engine != "beta" || qs[0].Reason != "asked" {
 		t.Fatalf("request file: %+v, %v", qs, err)
 	}
@@ -41,7 +40,7 @@ func TestWithdrawCommand(t *testing.T) {
 	if out, errOut, code := runArena(t, "withdraw", dir, "beta"); code != exitError || !strings.Contains(out+errOut, "already requested") {
 		t.Errorf("second request: exit %d: %s%s", code, out, errOut)
 	}
-	if qs, _ := arbiter.ReadWithdrawalRequests(filepath.Join(dir, arbiter.WithdrawalFile)); len(qs) != 1 {
+	if qs, _ := schedule.ReadWithdrawalRequests(filepath.Join(dir, schedule.WithdrawalFile)); len(qs) != 1 {
 		t.Errorf("the refused request was written: %+v", qs)
 	}
 	rr := t.TempDir()
@@ -94,7 +93,7 @@ args = ["seed=3"]
 			t.Errorf("exit %d: %s%s", code, out, errOut)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(folder, arbiter.WithdrawalFile)); !os.IsNotExist(err) {
-		t.Errorf("a refused withdrawal wrote %s (%v)", arbiter.WithdrawalFile, err)
+	if _, err := os.Stat(filepath.Join(folder, schedule.WithdrawalFile)); !os.IsNotExist(err) {
+		t.Errorf("a refused withdrawal wrote %s (%v)", schedule.WithdrawalFile, err)
 	}
 }

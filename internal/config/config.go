@@ -24,6 +24,7 @@ import (
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/standings"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // Duration is a TOML string such as "20m" or "1.5s".
@@ -148,7 +149,7 @@ type Event struct {
 	ByePoints     *float64 `toml:"bye_points"`
 	// WithdrawAfter withdraws a Swiss entrant after this many games in a
 	// row it failed to start (refused, or crashed before its first move);
-	// 0 never does. Default DefaultWithdrawAfter. See arbiter.Tournament.
+	// 0 never does. Default DefaultWithdrawAfter. See schedule.Tournament.
 	WithdrawAfter *int      `toml:"withdraw_after"`
 	StartTimeout  *Duration `toml:"start_timeout"`
 	Clock         Clock     `toml:"clock"`
@@ -423,7 +424,7 @@ func (ev *Event) checkMiniMatches() error {
 }
 
 // checkScheduleSize refuses an event whose schedule is more games than
-// arbiter.MaxGames: the schedule is laid out in memory before the first
+// schedule.MaxGames: the schedule is laid out in memory before the first
 // game, and a round robin's grows with the square of its entrants.
 func (ev *Event) checkScheduleSize() error {
 	n := len(ev.Engines)
@@ -449,8 +450,8 @@ func (ev *Event) checkScheduleSize() error {
 	if ev.OpeningsPerPairing > 0 {
 		games *= 2 * ev.OpeningsPerPairing // a mini-match per pairing
 	}
-	if games > arbiter.MaxGames {
-		return ev.errAt("engine", fmt.Sprintf("%d engines in a %s event make %d games, more than the %d one event may hold", n, pairing.Resolve(f, n), games, arbiter.MaxGames))
+	if games > schedule.MaxGames {
+		return ev.errAt("engine", fmt.Sprintf("%d engines in a %s event make %d games, more than the %d one event may hold", n, pairing.Resolve(f, n), games, schedule.MaxGames))
 	}
 	return nil
 }

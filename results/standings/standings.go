@@ -16,7 +16,7 @@ const Bye = pairing.Bye
 // GameResult is one finished game or bye of an event, by entrant index (the
 // seeding order of the event's engines), with how it ended. It is the input
 // of Standings and the crosstable; its Game is what the Swiss pairing reads
-// (arbiter.Tournament.SwissHistory), so both see one conversion of the
+// (schedule.Tournament.SwissHistory), so both see one conversion of the
 // records: GameResults.
 type GameResult struct {
 	pairing.Game

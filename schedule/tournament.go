@@ -1,4 +1,4 @@
-package arbiter
+package schedule
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
@@ -23,7 +24,7 @@ import (
 // Director. A tournament is a pure function of its settings and the results
 // so far, so resuming is just running it again with the journal's records.
 type Tournament struct {
-	*Director
+	*arbiter.Director
 	Format pairing.Format // resolved, never auto
 	Rounds int            // Swiss rounds
 	// ByePoints is what a Swiss bye scores, for pairing as for standings:
@@ -291,15 +292,15 @@ func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, fi
 
 // journalByes records the byes of the given rounds that the journal lacks.
 func (t *Tournament) journalByes(rounds [][]pairing.Pairing, done []*record.Record) error {
-	have := map[Key]bool{}
+	have := map[arbiter.Key]bool{}
 	for _, r := range done {
 		if r.End == record.ByeEnd {
-			have[Key{r.Round, t.index(r.Black)}] = true
+			have[arbiter.Key{Round: r.Round, Number: t.index(r.Black)}] = true
 		}
 	}
 	for _, round := range rounds {
 		for _, p := range round {
-			if p.White != pairing.Bye || have[Key{p.Round, p.Black}] {
+			if p.White != pairing.Bye || have[arbiter.Key{Round: p.Round, Number: p.Black}] {
 				continue
 			}
 			now := time.Now()
@@ -323,7 +324,7 @@ func (t *Tournament) index(name string) int {
 }
 
 // Fixtures lists every game of a format whose schedule is known in advance.
-func (t *Tournament) Fixtures() ([]Fixture, error) {
+func (t *Tournament) Fixtures() ([]arbiter.Fixture, error) {
 	sched, err := t.Schedule()
 	if err != nil {
 		return nil, err
@@ -341,8 +342,8 @@ func (t *Tournament) Fixtures() ([]Fixture, error) {
 // A mini-match's games (OpeningsPerPairing) are in consecutive rounds of
 // the schedule (pairing.MiniMatches); the g-th (from 0) plays opening g/2
 // of matchOpenings.
-func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
-	var fs []Fixture
+func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []arbiter.Fixture {
+	var fs []arbiter.Fixture
 	pairIndex := map[[2]int]int{}
 	var league [][]rules.Point
 	games := 1
@@ -356,7 +357,7 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 				continue
 			}
 			key := [2]int{min(p.Black, p.White), max(p.Black, p.White)}
-			f := Fixture{Round: p.Round, Number: first + len(fs) + 1, Black: p.Black, White: p.White, Pairing: first + len(fs)}
+			f := arbiter.Fixture{Round: p.Round, Number: first + len(fs) + 1, Black: p.Black, White: p.White, Pairing: first + len(fs)}
 			switch {
 			case t.OpeningsPerPairing > 0: // each pair meets in one mini-match: a round robin's or a gauntlet's
 				u, ok := units[key]
@@ -384,7 +385,9 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []Fixture {
 
 // FixturesOf lays out the games of rounds paired so far (a Swiss's, as a
 // spread event's pairer published them), numbered from the event's first.
-func (t *Tournament) FixturesOf(rounds [][]pairing.Pairing) []Fixture { return t.fixtures(rounds, 0) }
+func (t *Tournament) FixturesOf(rounds [][]pairing.Pairing) []arbiter.Fixture {
+	return t.fixtures(rounds, 0)
+}
 
 // Schedule is the whole schedule of a format whose pairings do not depend
 // on results (pairing.Schedule), each pairing made a mini-match when the
@@ -442,14 +445,14 @@ func (t *Tournament) openingOf(u int) []rules.Point {
 }
 
 // remaining drops the fixtures that have a record.
-func remaining(fs []Fixture, done []*record.Record) []Fixture {
-	have := map[Key]bool{}
+func remaining(fs []arbiter.Fixture, done []*record.Record) []arbiter.Fixture {
+	have := map[arbiter.Key]bool{}
 	for _, r := range done {
-		have[KeyOf(r)] = true
+		have[arbiter.KeyOf(r)] = true
 	}
-	var out []Fixture
+	var out []arbiter.Fixture
 	for _, f := range fs {
-		if !have[Key{f.Round, f.Number}] {
+		if !have[arbiter.Key{Round: f.Round, Number: f.Number}] {
 			out = append(out, f)
 		}
 	}
@@ -461,7 +464,7 @@ func remaining(fs []Fixture, done []*record.Record) []Fixture {
 // exactly as it did the first time.
 func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Record) error {
 	number := 0
-	var before []Fixture // the round before's games
+	var before []arbiter.Fixture // the round before's games
 	for r := 1; r <= t.Rounds; r++ {
 		pair := func() ([]pairing.Pairing, error) {
 			_, added, err := t.withdrawals(r, *all)

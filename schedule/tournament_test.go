@@ -1,4 +1,4 @@
-package arbiter
+package schedule
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/pairing"
@@ -20,9 +21,9 @@ func swissEvent(t *testing.T, rule string, n, rounds int, openings [][]rules.Poi
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &Director{Event: "openings", Rule: r, Size: 15, MoveCap: 8, Concurrency: 2}
+	d := &arbiter.Director{Event: "openings", Rule: r, Size: 15, MoveCap: 8, Concurrency: 2}
 	for i := 0; i < n; i++ {
-		d.Entrants = append(d.Entrants, Entrant{
+		d.Entrants = append(d.Entrants, arbiter.Entrant{
 			Spec:  engine.Spec{Name: fmt.Sprintf("e%02d", i), Command: "builtin:random", Dir: t.TempDir()},
 			Clock: clock.Control{Match: 30 * time.Second, Tolerance: time.Second},
 		})
@@ -173,7 +174,7 @@ func TestRoundRobinOpenings(t *testing.T) {
 		list = append(list, []rules.Point{m})
 	}
 	for _, format := range []pairing.Format{pairing.RoundRobinFormat, pairing.DoubleRoundRobinFormat} {
-		tour := &Tournament{Director: &Director{Entrants: make([]Entrant, 8)}, Format: format, Openings: list, Seed: 5}
+		tour := &Tournament{Director: &arbiter.Director{Entrants: make([]arbiter.Entrant, 8)}, Format: format, Openings: list, Seed: 5}
 		fs, err := tour.Fixtures()
 		if err != nil {
 			t.Fatal(err)

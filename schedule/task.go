@@ -1,9 +1,10 @@
-package arbiter
+package schedule
 
 import (
 	"context"
 	"slices"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 )
@@ -30,7 +31,7 @@ type Task struct {
 	// returns the records of every task so far (the pairer's byes and
 	// withdrawals included), in round order as one process would have
 	// them; with no keys it returns at once. It fails when ctx ends.
-	Await func(ctx context.Context, keys []Key) ([]*record.Record, error)
+	Await func(ctx context.Context, keys []arbiter.Key) ([]*record.Record, error)
 	// Publish makes round r's pairing known to the other tasks (the
 	// pairer, once its byes and withdrawals are journaled); Published
 	// reads it if it is there, and Pairing waits for it.
@@ -44,14 +45,14 @@ type Task struct {
 func (k *Task) Pairer() bool { return k.Shard.Index == 0 }
 
 // Owns reports whether the game is the task's to play.
-func (k *Task) Owns(f Fixture) bool { return f.Pairing%k.Shard.Count == k.Shard.Index }
+func (k *Task) Owns(f arbiter.Fixture) bool { return f.Pairing%k.Shard.Count == k.Shard.Index }
 
 // share keeps the fixtures of this run: all of them, or the task's.
-func (t *Tournament) share(fs []Fixture) []Fixture {
+func (t *Tournament) share(fs []arbiter.Fixture) []arbiter.Fixture {
 	if t.Task == nil {
 		return fs
 	}
-	var out []Fixture
+	var out []arbiter.Fixture
 	for _, f := range fs {
 		if t.Task.Owns(f) {
 			out = append(out, f)
@@ -78,12 +79,12 @@ func (t *Tournament) runTask(drain, abort context.Context, all *[]*record.Record
 		}
 	}
 	fs := t.fixtures(sched, 0)
-	prev := make([][]Key, len(fs)) // by game number - 1
+	prev := make([][]arbiter.Key, len(fs)) // by game number - 1
 	last := make([]int, len(t.Entrants))
 	for i, f := range fs {
 		for _, e := range []int{f.Black, f.White} {
 			if n := last[e]; n > 0 {
-				prev[i] = append(prev[i], Key{fs[n-1].Round, n})
+				prev[i] = append(prev[i], arbiter.Key{Round: fs[n-1].Round, Number: n})
 			}
 			last[e] = f.Number
 		}
@@ -99,13 +100,13 @@ func (t *Tournament) runTask(drain, abort context.Context, all *[]*record.Record
 		if err != nil {
 			return stopped(drain, err)
 		}
-		done := map[Key]bool{}
+		done := map[arbiter.Key]bool{}
 		for _, r := range merged {
-			done[KeyOf(r)] = true
+			done[arbiter.KeyOf(r)] = true
 		}
-		var ready []Fixture
+		var ready []arbiter.Fixture
 		for _, f := range pending {
-			if !slices.ContainsFunc(prev[f.Number-1], func(k Key) bool { return !done[k] }) {
+			if !slices.ContainsFunc(prev[f.Number-1], func(k arbiter.Key) bool { return !done[k] }) {
 				ready = append(ready, f)
 			}
 		}
@@ -152,7 +153,7 @@ func stopped(drain context.Context, err error) error {
 // records, journals its byes and publishes it; the other tasks wait for
 // the published pairing. A pairing once published is the round's, also
 // for a pairer run again.
-func (t *Tournament) taskRound(drain context.Context, r int, before []Fixture, all *[]*record.Record, pair func() ([]pairing.Pairing, error)) ([]pairing.Pairing, error) {
+func (t *Tournament) taskRound(drain context.Context, r int, before []arbiter.Fixture, all *[]*record.Record, pair func() ([]pairing.Pairing, error)) ([]pairing.Pairing, error) {
 	round, ok, err := t.Task.Published(r)
 	if err != nil || ok {
 		return round, err
@@ -181,10 +182,10 @@ func (t *Tournament) taskRound(drain context.Context, r int, before []Fixture, a
 
 // awaitRound waits until every game of a round is journaled, and makes all
 // every task's records.
-func (t *Tournament) awaitRound(drain context.Context, round []Fixture, all *[]*record.Record) error {
-	keys := make([]Key, len(round))
+func (t *Tournament) awaitRound(drain context.Context, round []arbiter.Fixture, all *[]*record.Record) error {
+	keys := make([]arbiter.Key, len(round))
 	for i, f := range round {
-		keys[i] = Key{f.Round, f.Number}
+		keys[i] = arbiter.Key{Round: f.Round, Number: f.Number}
 	}
 	merged, err := t.Task.Await(drain, keys)
 	if err != nil {

@@ -1,9 +1,10 @@
-package arbiter
+package schedule
 
 import (
 	"fmt"
 	"testing"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/pairing"
 	"gomoku-arena/rules"
 )
@@ -22,7 +23,7 @@ func TestLeagueFixtures(t *testing.T) {
 		n, pairs int
 	}{{pairing.RoundRobinFormat, 10, 45}, {pairing.RoundRobinFormat, 5, 10}, {pairing.GauntletFormat, 6, 5}} {
 		t.Run(fmt.Sprintf("%s of %d", c.format, c.n), func(t *testing.T) {
-			tour := &Tournament{Director: &Director{Entrants: make([]Entrant, c.n)}, Format: c.format, Openings: list, Seed: 7, OpeningsPerPairing: 12}
+			tour := &Tournament{Director: &arbiter.Director{Entrants: make([]arbiter.Entrant, c.n)}, Format: c.format, Openings: list, Seed: 7, OpeningsPerPairing: 12}
 			fs, err := tour.Fixtures()
 			if err != nil {
 				t.Fatal(err)

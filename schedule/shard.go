@@ -1,7 +1,8 @@
-package arbiter
+package schedule
 
 import (
 	"fmt"
+	"gomoku-arena/arbiter"
 	"strconv"
 	"strings"
 )
@@ -77,11 +78,11 @@ func (m *Match) ShardOf(number, count int) int {
 
 // Share is the fixtures of the match's own shard (all of them for the
 // whole match), in schedule order.
-func (m *Match) Share() []Fixture {
+func (m *Match) Share() []arbiter.Fixture {
 	if m.fixtures == nil {
 		m.Schedule()
 	}
-	var out []Fixture
+	var out []arbiter.Fixture
 	for _, f := range m.fixtures {
 		if m.inShard(f.Number) {
 			out = append(out, f)

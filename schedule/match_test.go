@@ -1,4 +1,4 @@
-package arbiter
+package schedule
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -15,9 +16,9 @@ import (
 
 // paperMatch is a match that is only scheduled and counted, never played.
 func paperMatch(engines, games int) *Match {
-	d := &Director{Size: 15, Concurrency: 1}
+	d := &arbiter.Director{Size: 15, Concurrency: 1}
 	for i := 0; i < engines; i++ {
-		d.Entrants = append(d.Entrants, Entrant{Spec: engine.Spec{Name: string(rune('a' + i))}})
+		d.Entrants = append(d.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: string(rune('a' + i))}})
 	}
 	return &Match{Director: d, Games: games, Rounds: 1, Suite: Suite{Pairs: true}}
 }
@@ -373,7 +374,7 @@ func TestMatchReplayedDecisionStops(t *testing.T) {
 		t.Fatalf("a 40-0 sweep did not decide the SPRT")
 	}
 	started := 0
-	m.Started = func(Fixture) { started++ }
+	m.Started = func(arbiter.Fixture) { started++ }
 	if err := m.Run(context.Background(), context.Background(), nil, nil); err != nil || started != 0 {
 		t.Errorf("run after a replayed decision: %v, %d games started", err, started)
 	}

@@ -1,4 +1,4 @@
-package arbiter
+package schedule
 
 import (
 	"fmt"
@@ -65,7 +65,7 @@ type Suite struct {
 
 // Deal is the opening of one game.
 type Deal struct {
-	Opening  rules.Opening // Stones already transformed; Line and Text name the source line
+	Opening  rules.Opening // arbiter.Stones already transformed; Line and Text name the source line
 	Symmetry int           // 0..7, the symmetry applied (rules.Transform)
 }
 

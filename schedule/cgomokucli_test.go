@@ -1,4 +1,4 @@
-package arbiter
+package schedule
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/rules"
 )
 
@@ -79,7 +80,7 @@ func TestSuiteDealCGomokuCli(t *testing.T) {
 }
 
 // fixtureSummary is "opening-length:black-white" for each fixture.
-func fixtureSummary(fs []Fixture) string {
+func fixtureSummary(fs []arbiter.Fixture) string {
 	var parts []string
 	for _, f := range fs {
 		parts = append(parts, fmt.Sprintf("%d:%d-%d", len(f.Opening), f.Black, f.White))
@@ -92,7 +93,7 @@ func fixtureSummary(fs []Fixture) string {
 // opening in the pair's even games of every round, and the n-th job takes
 // the n-th opening of the whole run.
 func TestScheduleCGomokuCli(t *testing.T) {
-	ents := make([]Entrant, 3)
+	ents := make([]arbiter.Entrant, 3)
 	for i := range ents {
 		ents[i].Spec.Name = fmt.Sprint("e", i)
 	}
@@ -112,7 +113,7 @@ func TestScheduleCGomokuCli(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &Match{Director: &Director{Entrants: ents, Size: 15}, Games: tt.games, Rounds: 2,
+			m := &Match{Director: &arbiter.Director{Entrants: ents, Size: 15}, Games: tt.games, Rounds: 2,
 				Suite: Suite{Openings: readList(t, tt.list, 15), Pairs: tt.pairs, Style: StyleCGomokuCli}}
 			_, fs := m.Schedule()
 			half := len(fs) / 2
@@ -127,13 +128,13 @@ func TestScheduleCGomokuCli(t *testing.T) {
 // encounter to the next (c-gomoku-cli's job index), where the arena's own
 // style gives every encounter the same openings.
 func TestScheduleCGomokuCliDealsAcrossEncounters(t *testing.T) {
-	ents := make([]Entrant, 3)
+	ents := make([]arbiter.Entrant, 3)
 	for i := range ents {
 		ents[i].Spec.Name = fmt.Sprint("e", i)
 	}
 	list := readList(t, "0,0, 1,1\n1,1, 2,2\n2,2, 3,3\n3,3, 4,4\n4,4, 5,5\n", 15)
 	for _, style := range []Style{StyleArena, StyleCGomokuCli} {
-		m := &Match{Director: &Director{Entrants: ents, Size: 15}, Games: 2, Rounds: 1,
+		m := &Match{Director: &arbiter.Director{Entrants: ents, Size: 15}, Games: 2, Rounds: 1,
 			Suite: Suite{Openings: list, Pairs: true, Style: style}}
 		_, fs := m.Schedule()
 		var got []int

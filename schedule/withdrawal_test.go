@@ -1,4 +1,4 @@
-package arbiter
+package schedule
 
 import (
 	"bytes"

@@ -1,10 +1,11 @@
-package arbiter
+package schedule
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
@@ -15,16 +16,16 @@ import (
 // only checked, never played.
 func paperTournament(n int, format pairing.Format, rounds int) *Tournament {
 	rule, _ := rules.ByName("freestyle")
-	d := &Director{Rule: rule, Size: 15, Concurrency: 1}
+	d := &arbiter.Director{Rule: rule, Size: 15, Concurrency: 1}
 	for i := range n {
-		d.Entrants = append(d.Entrants, Entrant{Spec: engine.Spec{Name: fmt.Sprintf("e%d", i)}})
+		d.Entrants = append(d.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: fmt.Sprintf("e%d", i)}})
 	}
 	return &Tournament{Director: d, Format: format, Rounds: rounds}
 }
 
 // gameOf is fixture f as a journal records it: Black won by a five (the
 // moves are results/journal's to check, not the schedule's).
-func gameOf(t *Tournament, f Fixture) *record.Record {
+func gameOf(t *Tournament, f arbiter.Fixture) *record.Record {
 	return &record.Record{Round: f.Round, Game: f.Number, Rule: "freestyle", Size: 15,
 		Black: t.Entrants[f.Black].Spec.Name, White: t.Entrants[f.White].Spec.Name, Winner: rules.Black, End: record.Five}
 }

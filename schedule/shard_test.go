@@ -1,8 +1,9 @@
-package arbiter
+package schedule
 
 import (
 	"testing"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 )
 
@@ -25,9 +26,9 @@ func TestShardsPartitionTheSchedule(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for count := 1; count <= 5; count++ {
-				m := &Match{Director: &Director{Size: 15}, Games: tc.games, Rounds: tc.rounds, Gauntlet: tc.gauntlet, Suite: Suite{Pairs: tc.pairs}}
+				m := &Match{Director: &arbiter.Director{Size: 15}, Games: tc.games, Rounds: tc.rounds, Gauntlet: tc.gauntlet, Suite: Suite{Pairs: tc.pairs}}
 				for i := range tc.engines {
-					m.Entrants = append(m.Entrants, Entrant{Spec: engine.Spec{Name: string(rune('a' + i))}})
+					m.Entrants = append(m.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: string(rune('a' + i))}})
 				}
 				_, all := m.Schedule()
 				seen := map[int]int{}

@@ -1,12 +1,12 @@
-package arbiter
+package schedule
 
 import (
 	"errors"
 	"fmt"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
-	"gomoku-arena/rules"
 )
 
 // Checking a journal against the schedule. Each record is already
@@ -30,13 +30,13 @@ type ScheduleCheck struct {
 	// and what of it the journal holds.
 	round   int
 	paired  map[int][]pairing.Pairing // Swiss rounds paired so far
-	games   map[int]Fixture           // round robin: every round's
-	byes    map[Key]bool              // scheduled byes (Key{round, entrant})
-	seen    map[Key]bool              // games (Key{round, number}) and byes (Key{round, -1-entrant}) journaled
+	games   map[int]arbiter.Fixture   // round robin: every round's
+	byes    map[arbiter.Key]bool      // scheduled byes (arbiter.Key{Round: round, Number: entrant})
+	seen    map[arbiter.Key]bool      // games (arbiter.Key{Round: round, Number: number}) and byes (arbiter.Key{Round: round, Number: -1-entrant}) journaled
 	due     int                       // games and byes of the current Swiss round
 	got     int                       // of them journaled
 	number  int                       // Swiss games numbered before the current round
-	current []Fixture                 // the current Swiss round's games
+	current []arbiter.Fixture         // the current Swiss round's games
 	inRound []*record.Record          // the current Swiss round's records so far
 	// extended: the current round was paired as the last of a shorter
 	// event (one extended after it).
@@ -46,7 +46,7 @@ type ScheduleCheck struct {
 // CheckSchedule returns a check of the tournament's journal, to be fed its
 // records in order (Add).
 func (t *Tournament) CheckSchedule() (*ScheduleCheck, error) {
-	c := &ScheduleCheck{t: t, names: t.names(), paired: map[int][]pairing.Pairing{}, byes: map[Key]bool{}, seen: map[Key]bool{}}
+	c := &ScheduleCheck{t: t, names: t.names(), paired: map[int][]pairing.Pairing{}, byes: map[arbiter.Key]bool{}, seen: map[arbiter.Key]bool{}}
 	if t.Format == pairing.SwissFormat {
 		return c, nil
 	}
@@ -54,14 +54,14 @@ func (t *Tournament) CheckSchedule() (*ScheduleCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.games = map[int]Fixture{}
+	c.games = map[int]arbiter.Fixture{}
 	for _, f := range t.fixtures(sched, 0) {
 		c.games[f.Number] = f
 	}
 	for _, round := range sched {
 		for _, p := range round {
 			if p.White == pairing.Bye {
-				c.byes[Key{p.Round, p.Black}] = true
+				c.byes[arbiter.Key{Round: p.Round, Number: p.Black}] = true
 			}
 		}
 	}
@@ -200,7 +200,7 @@ func (c *ScheduleCheck) pairAs(r, rounds int) error {
 	c.round, c.due, c.got = r, len(ps), 0
 	for _, p := range ps {
 		if p.White == pairing.Bye {
-			c.byes[Key{r, p.Black}] = true
+			c.byes[arbiter.Key{Round: r, Number: p.Black}] = true
 		}
 	}
 	return nil
@@ -219,10 +219,10 @@ func (c *ScheduleCheck) replayRound() error {
 
 func (c *ScheduleCheck) addBye(rec *record.Record) error {
 	e := c.names[rec.Black]
-	if !c.byes[Key{rec.Round, e}] {
+	if !c.byes[arbiter.Key{Round: rec.Round, Number: e}] {
 		return fmt.Errorf("the schedule gives %s no bye in round %d", rec.Black, rec.Round)
 	}
-	k := Key{rec.Round, -1 - e}
+	k := arbiter.Key{Round: rec.Round, Number: -1 - e}
 	if c.seen[k] {
 		return errors.New("journaled twice")
 	}
@@ -231,11 +231,11 @@ func (c *ScheduleCheck) addBye(rec *record.Record) error {
 	return nil
 }
 
-func (c *ScheduleCheck) addGame(rec *record.Record, f Fixture) error {
+func (c *ScheduleCheck) addGame(rec *record.Record, f arbiter.Fixture) error {
 	if err := c.t.Director.CheckRecord(rec, f); err != nil {
 		return err
 	}
-	k := Key{rec.Round, rec.Game}
+	k := arbiter.Key{Round: rec.Round, Number: rec.Game}
 	if c.seen[k] {
 		return errors.New("journaled twice")
 	}
@@ -249,36 +249,4 @@ func (c *ScheduleCheck) addGame(rec *record.Record, f Fixture) error {
 func (c *ScheduleCheck) Paired(r int) ([]pairing.Pairing, bool) {
 	ps, ok := c.paired[r]
 	return ps, ok
-}
-
-// CheckRecord refuses a record that is not the game f of this director's
-// event: another round, another rule, board size or opening procedure, or other entrants
-// or colours than the fixture's. An opening procedure (Swap2, RIF) settles
-// the colours during the game, and its record does not say which side
-// chose what, so with one the entrants are checked and not their colours.
-func (d *Director) CheckRecord(rec *record.Record, f Fixture) error {
-	if rec.Round != f.Round || rec.Game != f.Number {
-		return fmt.Errorf("the schedule plays game %d in round %d", f.Number, f.Round)
-	}
-	if d.Rule != nil && rec.Rule != d.Rule.Name() {
-		return fmt.Errorf("rule %q, but the event plays %s", rec.Rule, d.Rule.Name())
-	}
-	if d.Size != 0 && rec.Size != d.Size {
-		return fmt.Errorf("board size %d, but the event plays on %d", rec.Size, d.Size)
-	}
-	proc := ""
-	if d.Procedure != rules.NoProcedure {
-		proc = d.Procedure.String()
-	}
-	if rec.Procedure != proc {
-		return fmt.Errorf("opening procedure %q, but the event's is %q", rec.Procedure, d.Procedure)
-	}
-	a, b := d.Entrants[f.Black].Spec.Name, d.Entrants[f.White].Spec.Name
-	if rec.Black == a && rec.White == b {
-		return nil
-	}
-	if proc != "" && rec.Black == b && rec.White == a {
-		return nil
-	}
-	return fmt.Errorf("the schedule has game %d as %s (black) vs %s (white)", f.Number, a, b)
 }

@@ -1,10 +1,11 @@
-package arbiter
+package schedule
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -21,7 +22,7 @@ import (
 // Gauntlet the first entrant against each other. Schedule lays the match
 // out; Run plays it through the Director.
 type Match struct {
-	*Director
+	*arbiter.Director
 	Games    int // per encounter and round
 	Rounds   int // the whole schedule is played this many times
 	Gauntlet bool
@@ -39,7 +40,7 @@ type Match struct {
 	Shard Shard
 
 	encounters []*Encounter
-	fixtures   []Fixture
+	fixtures   []arbiter.Fixture
 	places     []place // per fixture, by Number-1
 	played     int
 	fatal      bool
@@ -133,8 +134,8 @@ func (m *Match) Validate() error {
 		return errors.New("rounds must be at least 1")
 	case m.Concurrency < 1:
 		return errors.New("concurrency must be at least 1")
-	case m.Concurrency > MaxConcurrency:
-		return fmt.Errorf("concurrency %d: at most %d games at once", m.Concurrency, MaxConcurrency)
+	case m.Concurrency > arbiter.MaxConcurrency:
+		return fmt.Errorf("concurrency %d: at most %d games at once", m.Concurrency, arbiter.MaxConcurrency)
 	case ScheduleGames(len(m.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0:
 		return fmt.Errorf("%d engines, %d games per pair and %d rounds make more than %d games, the most one match lays out", len(m.Entrants), m.Games, m.Rounds, MaxGames)
 	case m.Size < rules.MinSize || m.Size > rules.MaxSize:
@@ -173,7 +174,7 @@ func (m *Match) SPRTModel() string {
 // same openings, and with Suite.Pairs games 2j and 2j+1 are a pair. Under
 // Suite.Style StyleCGomokuCli the deals and colours are c-gomoku-cli's
 // instead (Style), and a pair is two consecutive games of the match.
-func (m *Match) Schedule() ([]*Encounter, []Fixture) {
+func (m *Match) Schedule() ([]*Encounter, []arbiter.Fixture) {
 	m.encounters, m.fixtures, m.places = nil, nil, nil
 	m.played, m.fatal, m.halted, m.replayed = 0, false, false, map[int]bool{}
 	n := len(m.Entrants)
@@ -200,7 +201,7 @@ func (m *Match) Schedule() ([]*Encounter, []Fixture) {
 				if cgc {
 					k, second = len(m.fixtures), g%2 == 1
 				}
-				f := Fixture{Number: len(m.fixtures) + 1, Black: e.First, White: e.Second}
+				f := arbiter.Fixture{Number: len(m.fixtures) + 1, Black: e.First, White: e.Second}
 				if deals != nil {
 					f.Opening = deals[k].Opening.Stones
 					// c-gomoku-cli gives the first move after the opening,
@@ -247,7 +248,7 @@ func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) erro
 		}
 		return nil
 	}
-	var left []Fixture
+	var left []arbiter.Fixture
 	for _, f := range m.fixtures {
 		if !m.replayed[f.Number] && m.inShard(f.Number) {
 			left = append(left, f)
