@@ -105,15 +105,7 @@ func TestReconnectionByReplacementCounts(t *testing.T) {
 	fmt.Fprintf(relay, "START 15\n")
 	r := bufio.NewReader(relay)
 	relay.SetReadDeadline(time.Now().Add(30 * time.Second))
-	for {
-		l, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l == "L OK\n" {
-			break
-		}
-	}
+	readUntil(t, r, "L OK\n")
 	fmt.Fprintf(relay, "TURN 7,7\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -147,17 +139,7 @@ func TestReconnectionByReplacementCounts(t *testing.T) {
 			}
 		}
 	}
-	var last string
-	for {
-		l, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("relay: %v after %q: replacing the connection did not count", err, last)
-		}
-		last = l
-		if strings.HasPrefix(l, "X ") {
-			break
-		}
-	}
+	last := readUntil(t, r, "X ") // replacing the connection counts
 	if want := fmt.Sprintf("X %d disconnect: a disconnected 2 times in one game, at most 1 are allowed\n", ExitDisconnect); last != want {
 		t.Fatalf("relay got %q, want %q", last, want)
 	}

@@ -96,6 +96,23 @@ func TestPinnedFingerprint(t *testing.T) {
 	}
 }
 
+// readUntil reads a relay's lines up to the first that starts with prefix,
+// and returns that line.
+func readUntil(t *testing.T, r *bufio.Reader, prefix string) string {
+	t.Helper()
+	var last string
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("relay: %v after %q, waiting for %q", err, last, prefix)
+		}
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+		last = l
+	}
+}
+
 // relayFor connects a relay of entrant name, as the arbiter's driver
 // would start one, and returns its connection.
 func relayFor(t *testing.T, g *Gateway, name string) net.Conn {
@@ -270,17 +287,9 @@ func TestDisconnectionsPerGame(t *testing.T) {
 	relay := relayFor(t, g, "a")
 	fmt.Fprintf(relay, "START 15\nINFO rule 1\n")
 	r := bufio.NewReader(relay)
-	relay.SetReadDeadline(time.Now().Add(10 * time.Second))
+	relay.SetReadDeadline(time.Now().Add(30 * time.Second))
 	// Away at START: answered for it.
-	for {
-		l, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l == "L OK\n" {
-			break
-		}
-	}
+	readUntil(t, r, "L OK\n")
 	fmt.Fprintf(relay, "TURN 7,7\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -307,17 +316,7 @@ func TestDisconnectionsPerGame(t *testing.T) {
 	}
 	connect().CloseNow() // disconnection 1 of the game: a grace period
 	connect().CloseNow() // disconnection 2: one too many
-	var last string
-	for {
-		l, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("relay: %v after %q", err, last)
-		}
-		last = l
-		if strings.HasPrefix(l, "X ") {
-			break
-		}
-	}
+	last := readUntil(t, r, "X ")
 	if want := fmt.Sprintf("X %d disconnect: a disconnected 2 times in one game, at most 1 are allowed\n", ExitDisconnect); last != want {
 		t.Fatalf("relay got %q, want %q", last, want)
 	}
