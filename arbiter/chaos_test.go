@@ -20,7 +20,7 @@ func TestIdleEngineIsFrozen(t *testing.T) {
 	// count, and idle how long its opponent thought: the time it could ponder.
 	pondered := func(freeze bool) (ms int, idle time.Duration) {
 		spec := engine.Spec{Name: "ponder", Command: "builtin:faulty", Args: []string{"ponder"},
-			StartTimeout: startTimeout, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{FreezeIdle: freeze}}
+			StartTimeout: startTimeout, WriteTimeout: startTimeout, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{FreezeIdle: freeze}}
 		e, err := engine.Start(spec)
 		if err != nil {
 			t.Fatal(err)
@@ -89,7 +89,7 @@ func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
 // busy machine, and what is tested is the limit, not the clock.
 func startHog(t *testing.T) *engine.Engine {
 	spec := engine.Spec{Name: "hog", Command: "builtin:faulty", Args: []string{"hog=100000000"},
-		StartTimeout: startTimeout, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{Memory: 50 << 20}}
+		StartTimeout: startTimeout, WriteTimeout: startTimeout, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{Memory: 50 << 20}}
 	e, err := engine.Start(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 
 // startTimeout is the start timeout of the tests' engines: one that no busy
 // machine makes an engine miss (a test of the start timeout sets its own).
-const startTimeout = 30 * time.Second
+const startTimeout = 30 * time.Second // also their write timeout: a busy engine reads its INFO late
 
 func start(t *testing.T, name string, args ...string) *engine.Engine {
 	t.Helper()
@@ -40,7 +40,7 @@ func start(t *testing.T, name string, args ...string) *engine.Engine {
 	if !strings.HasPrefix(name, "faulty") {
 		cmd = "builtin:" + name
 	}
-	e, err := engine.Start(engine.Spec{Name: name, Command: cmd, Args: args, StartTimeout: startTimeout, CloseGrace: 200 * time.Millisecond})
+	e, err := engine.Start(engine.Spec{Name: name, Command: cmd, Args: args, StartTimeout: startTimeout, WriteTimeout: startTimeout, CloseGrace: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func mustPlay(t testing.TB, ctx context.Context, g Game, black, white *Player) *
 func TestPlayRefusesAGameThatCannotBePlayed(t *testing.T) {
 	free, renju := freestyle(t), ruleNamed(t, "renju")
 	var sent atomic.Int64
-	spec := engine.Spec{Name: "e", Command: "builtin:faulty", StartTimeout: startTimeout, CloseGrace: 200 * time.Millisecond,
+	spec := engine.Spec{Name: "e", Command: "builtin:faulty", StartTimeout: startTimeout, WriteTimeout: startTimeout, CloseGrace: 200 * time.Millisecond,
 		Transcript: func(_ int, out bool, _ string) {
 			if out {
 				sent.Add(1)
