@@ -30,7 +30,7 @@ func testSettings(t *testing.T, rule string) Settings {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Settings{Rule: r, StartTimeout: time.Minute, ProbeSlack: 2 * time.Second, MoveCap: 16, GameTime: time.Minute}
+	return Settings{Rule: r, StartTimeout: 30 * time.Second, ProbeSlack: 2 * time.Second, MoveCap: 16, GameTime: time.Minute}
 }
 
 func testEntrant(name, args string, ctl clock.Control) arbiter.Entrant {
