@@ -12,6 +12,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/affinity"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
@@ -41,10 +42,8 @@ type Fixture struct {
 	Table int
 }
 
-// MaxConcurrency bounds the games played at once: each holds two engine
-// processes and the threads that wait on them, and the runtime ends the
-// whole program past 10,000 threads.
-const MaxConcurrency = 1024
+// MaxConcurrency bounds the games played at once (see bounds).
+const MaxConcurrency = bounds.MaxConcurrency
 
 // Key identifies a fixture within an event, and so a journaled record.
 type Key struct{ Round, Number int }

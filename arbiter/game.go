@@ -53,7 +53,7 @@ type Game struct {
 	Procedure rules.Procedure
 	// MoveCap adjudicates a draw after this many stones (0 = none).
 	MoveCap int
-	// StartTimeout bounds the START/RESTART handshake (0 = 10s).
+	// StartTimeout bounds the START/RESTART handshake (0 = engine.DefaultStartTimeout).
 	StartTimeout time.Duration
 	// Moved, if set, hears of every stone an engine played, from the
 	// game's goroutine, before the next request: it must return quickly.
@@ -311,7 +311,7 @@ func keepLastWords(rec *record.Record, sides [2]*side) {
 func (g Game) start(s *side) (record.Termination, string) {
 	timeout := g.StartTimeout
 	if timeout == 0 {
-		timeout = 10 * time.Second
+		timeout = engine.DefaultStartTimeout
 	}
 	var infos []engine.Info
 	for _, in := range s.Clock.GameInfos() {

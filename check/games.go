@@ -24,9 +24,8 @@ type gameRecord struct {
 // process for all of them (RESTART between games), colours alternating.
 // Its memory is measured after every stone, as the arbiter does.
 func (c *checker) games() {
-	me, err := c.open()
-	if err != nil {
-		c.add("start", Fail, "cannot start the program: "+err.Error(), "fix the command or its folder")
+	me, ok := c.start()
+	if !ok {
 		return
 	}
 	defer me.Close()

@@ -38,6 +38,17 @@ func (c *checker) open() (*engine.Engine, error) {
 	return engine.Start(spec)
 }
 
+// start starts a process of the engine for a check that plays in it from
+// the first line; a program that does not start fails the start check.
+func (c *checker) start() (*engine.Engine, bool) {
+	e, err := c.open()
+	if err != nil {
+		c.add("start", Fail, "cannot start the program: "+err.Error(), "fix the command or its folder")
+		return nil, false
+	}
+	return e, true
+}
+
 // probeInfos are the INFO lines of a probe game: those an event's game
 // sends, with the probe clock.
 func (c *checker) probeInfos(e *engine.Engine) []engine.Info {
@@ -66,6 +77,21 @@ func (c *checker) newGame(e *engine.Engine, check string) bool {
 		return false
 	}
 	return true
+}
+
+// probeGame starts a process of the engine and a probe game in it; a game
+// that cannot start is reported under check (a process that cannot, by the
+// start check). The caller closes the engine.
+func (c *checker) probeGame(check string) (*engine.Engine, bool) {
+	e, err := c.open()
+	if err != nil {
+		return nil, false
+	}
+	if !c.newGame(e, check) {
+		e.Close()
+		return nil, false
+	}
+	return e, true
 }
 
 func (c *checker) startTimeout() time.Duration {
@@ -146,18 +172,30 @@ func (c *checker) turn(e *engine.Engine, p *probePos, opp rules.Point) (engine.R
 	return r, why
 }
 
+// boardMove asks for a move by BOARD in the position of stones (Field 1
+// the engine's, 2 the opponent's) and says what is wrong with it, "" if
+// nothing.
+func (c *checker) boardMove(e *engine.Engine, stones []engine.Stone) (engine.Reply, string) {
+	p := c.newPos()
+	for _, s := range stones {
+		p.stones[s.Point] = s.Field
+	}
+	c.timeLeft(e)
+	r := e.Board(stones, c.moveDeadline(e))
+	return r, p.legal(r)
+}
+
 // startTurnRestart checks start, about, turn and restart in one process, as
 // an event's games use it: START, moves, RESTART, moves.
 func (c *checker) startTurnRestart() {
-	e, err := c.open()
-	if err != nil {
-		c.add("start", Fail, "cannot start the program: "+err.Error(), "fix the command or its folder")
+	e, ok := c.start()
+	if !ok {
 		return
 	}
 	defer e.Close()
 	m := c.tape.mark()
 	op := "START " + strconv.Itoa(c.s.Size)
-	err = e.NewGame(c.s.Size, c.probeInfos(e), time.Now().Add(c.startTimeout()))
+	err := e.NewGame(c.s.Size, c.probeInfos(e), time.Now().Add(c.startTimeout()))
 	var refusal *engine.Refusal
 	var fault *engine.FaultError
 	switch {
@@ -338,14 +376,11 @@ func telling(lines []string) string {
 // board asks for moves by BOARD with the opponent's stone last and with its
 // own last (as after captures): some engines answer only the first.
 func (c *checker) board() {
-	e, err := c.open()
-	if err != nil {
+	e, ok := c.probeGame("board")
+	if !ok {
 		return
 	}
 	defer e.Close()
-	if !c.newGame(e, "board") {
-		return
-	}
 	m := c.s.Size / 2
 	st := func(dx, dy, field int) engine.Stone {
 		return engine.Stone{Point: rules.Point{X: m + dx, Y: m + dy}, Field: field}
@@ -362,13 +397,7 @@ func (c *checker) board() {
 		if i > 0 && !c.newGame(e, "board") {
 			return
 		}
-		p := c.newPos()
-		for _, s := range k.stones {
-			p.stones[s.Point] = s.Field
-		}
-		c.timeLeft(e)
-		r := e.Board(k.stones, c.moveDeadline(e))
-		why := p.legal(r)
+		r, why := c.boardMove(e, k.stones)
 		if why == "" {
 			continue
 		}
@@ -384,13 +413,10 @@ func (c *checker) board() {
 		if r.Fault != "" {
 			e.Kill()
 			if i+1 < len(cases) {
-				if e, err = c.open(); err != nil {
+				if e, ok = c.probeGame("board"); !ok {
 					return
 				}
 				defer e.Close()
-				if !c.newGame(e, "board") {
-					return
-				}
 			}
 		}
 	}
@@ -411,14 +437,11 @@ func (c *checker) rule() {
 			c.add("rule", Pass, "the arbiter places Black's first stone (arbiter-opens): an engine need not know outer-open", "")
 			return
 		}
-		e, err := c.open()
-		if err != nil {
+		e, ok := c.probeGame("rule")
+		if !ok {
 			return
 		}
 		defer e.Close()
-		if !c.newGame(e, "rule") {
-			return
-		}
 		c.timeLeft(e)
 		r := e.Begin(c.moveDeadline(e))
 		if why := c.newPos().legal(r); why != "" {
@@ -432,14 +455,11 @@ func (c *checker) rule() {
 		}
 		c.add("rule", Pass, fmt.Sprintf("as Black on the empty board it plays %v, in the outer zone", r.Move), "")
 	case "renju":
-		e, err := c.open()
-		if err != nil {
+		e, ok := c.probeGame("rule")
+		if !ok {
 			return
 		}
 		defer e.Close()
-		if !c.newGame(e, "rule") {
-			return
-		}
 		// Black (the engine) has X X X . X X on row m: the gap makes six, an
 		// overline, forbidden to Black; White's stones are far away.
 		m := c.s.Size / 2
@@ -449,13 +469,8 @@ func (c *checker) rule() {
 			stones = append(stones, engine.Stone{Point: rules.Point{X: x, Y: m}, Field: 1},
 				engine.Stone{Point: rules.Point{X: 2 * i, Y: 0}, Field: 2})
 		}
-		p := c.newPos()
-		for _, s := range stones {
-			p.stones[s.Point] = s.Field
-		}
-		c.timeLeft(e)
-		r := e.Board(stones, c.moveDeadline(e))
-		if why := p.legal(r); why != "" {
+		r, why := c.boardMove(e, stones)
+		if why != "" {
 			c.add("rule", severity(why), "BOARD: "+why, "")
 			return
 		}

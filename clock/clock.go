@@ -52,20 +52,30 @@ type Control struct {
 
 // Validate rejects impossible controls: a negative setting, or one longer
 // than MaxDuration.
+// The error is a *SettingError, which names the setting so that each
+// front end can say where it was given (a config's line, a flag).
 func (c Control) Validate() error {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
 	}{{"match", c.Match}, {"turn", c.Turn}, {"increment", c.Increment}, {"tolerance", c.Tolerance}, {"hang", c.Hang}} {
 		if err := CheckDuration(f.d); err != nil {
-			return fmt.Errorf("clock %s: %v", f.name, err)
+			return &SettingError{Setting: f.name, Problem: err.Error()}
 		}
 	}
 	if c.Increment > 0 && c.Match == 0 {
-		return fmt.Errorf("clock increment %v needs a match time", c.Increment)
+		return &SettingError{Setting: "increment", Problem: fmt.Sprintf("%v needs a match time", c.Increment)}
 	}
 	return nil
 }
+
+// SettingError is a setting of a Control that cannot be used.
+type SettingError struct {
+	Setting string // match, turn, increment, tolerance or hang, as configs and flags call it
+	Problem string
+}
+
+func (e *SettingError) Error() string { return "clock " + e.Setting + ": " + e.Problem }
 
 // CheckDuration rejects a setting below 0 or above MaxDuration.
 func CheckDuration(d time.Duration) error {

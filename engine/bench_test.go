@@ -42,7 +42,7 @@ func inProcess(b *testing.B) *Engine {
 			}
 		}
 	}()
-	p := &proc{pid: -1, stdin: inW, out: out, exited: make(chan struct{}), started: true}
+	p := &proc{group: &group{pid: -1, exited: make(chan struct{})}, stdin: inW, out: out, started: true}
 	b.Cleanup(func() {
 		inW.Close()
 		out.close()

@@ -70,7 +70,9 @@
 // always reap. The first Start makes the arbiter a child subreaper
 // (PR_SET_CHILD_SUBREAPER): orphaned grandchildren are re-parented to the
 // arbiter instead of PID 1 (which in containers often never reaps them), and
-// Kill/Close reap the group's zombies.
+// Kill/Close reap the group's zombies. A Program (program.go) is a program
+// started the same way for a caller that speaks to it itself: `arena
+// connect` runs an entrant's engine so, and relays its lines.
 //
 // Each engine also runs as process 1 of its own PID namespace where the
 // kernel allows, so when the engine dies — killed by Close, or by Pdeathsig

@@ -61,8 +61,12 @@ type Spec struct {
 	Transcript func(pid int, sent bool, line string)
 }
 
-// Info is one INFO line: INFO key value.
-type Info struct{ Key, Value string }
+// Info is one INFO line: INFO key value. event.json keeps an entrant's as
+// {"key": ..., "value": ...}.
+type Info struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
 
 // Stone is one line of a BOARD command.
 type Stone struct {

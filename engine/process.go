@@ -101,20 +101,64 @@ func refusal(err error) bool {
 	return false
 }
 
-// proc is one running engine process and its pipes.
-type proc struct {
+// group is a started process: the leader of its own process group, and
+// process 1 of its own PID namespace where the kernel allowed one (ns).
+type group struct {
 	cmd     *exec.Cmd
-	pid     int // also the process group id
-	stdin   *os.File
-	stderr  *os.File      // read end, closed after the group is gone
-	out     *stdout       // stdout's read end and its reading (stdout.go)
+	pid     int           // also the process group id
 	exited  chan struct{} // closed once the leader has been reaped
 	waitErr error         // valid after exited
-	started bool          // START was answered OK in this process
-	frozen  bool          // stopped by Freeze (guarded by Engine.mu)
-	cg      *cgroups      // its cgroups, removed by kill (cgroup.go)
-	cgTried bool          // cg was attempted (it may be nil)
 	ns      namespaces    // how it was started
+}
+
+// startGroup starts path the way every engine process starts: in its own
+// process group with Pdeathsig SIGKILL, in the most containment the kernel
+// allows (namespaces), where it may with its own /tmp and /dev/shm of at
+// most tmpMax bytes each (tmpfs.go), on the processors cpus (all when
+// none). stdio are the child's ends of its stdin, stdout and stderr; it
+// inherits files as descriptors 3 on. The caller closes its copies of
+// stdio once startGroup returns.
+func startGroup(path string, args []string, dir string, env []string, stdio [3]*os.File, files []*os.File, tmpMax int64, cpus []int) (*group, error) {
+	// Try the most containment the kernel allows, and remember a refusal
+	// only once less containment worked: an error that every way gives is
+	// the program's own (not executable, say).
+	g := &group{exited: make(chan struct{})}
+	first := namespaces(namespacesFrom.Load())
+	var err error
+	for g.ns = first; g.ns <= noNS; g.ns++ {
+		g.cmd = exec.Command(path, args...)
+		g.cmd.Dir, g.cmd.Env, g.cmd.ExtraFiles = dir, env, files
+		g.cmd.Stdin, g.cmd.Stdout, g.cmd.Stderr = stdio[0], stdio[1], stdio[2]
+		g.cmd.SysProcAttr = g.ns.sysProcAttr()
+		err = startIn(g.ns, tmpMax, cpus, g.cmd, g.exited)
+		if err == nil && g.ns > first {
+			g.ns.settle()
+		}
+		if err == nil || !refusal(err) {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	g.pid = g.cmd.Process.Pid
+	go func() {
+		g.waitErr = g.cmd.Wait()
+		close(g.exited)
+	}()
+	return g, nil
+}
+
+// proc is one running engine process and its pipes.
+type proc struct {
+	*group
+	stdin   *os.File
+	stderr  *os.File // read end, closed after the group is gone
+	out     *stdout  // stdout's read end and its reading (stdout.go)
+	started bool     // START was answered OK in this process
+	frozen  bool     // stopped by Freeze (guarded by Engine.mu)
+	cg      *cgroups // its cgroups, removed by kill (cgroup.go)
+	cgTried bool     // cg was attempted (it may be nil)
 	// transcript sees the lines written and read (Spec.Transcript).
 	transcript func(sent bool, line string)
 	nproc      uint64 // its RLIMIT_NPROC, where it has no cgroup (limits.go)
@@ -123,10 +167,8 @@ type proc struct {
 	stderrDone chan struct{}
 }
 
-// spawn starts path in its own process group with fresh pipes and begins
-// draining its output. Where it may, it gives the process its own /tmp
-// and /dev/shm of at most tmpMax bytes each (tmpfs.go); it runs on the
-// processors cpus (all when none). It inherits files as descriptors 3 on.
+// spawn starts path as an engine (startGroup) with fresh pipes and begins
+// draining its output.
 func spawn(path string, args []string, dir string, env []string, files []*os.File, tmpMax int64, cpus []int, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -148,43 +190,19 @@ func spawn(path string, args []string, dir string, env []string, files []*os.Fil
 		out.close()
 		return nil, err
 	}
-	// Try the most containment the kernel allows, and remember a refusal
-	// only once less containment worked: an error that every way gives is
-	// the program's own (not executable, say).
-	var cmd *exec.Cmd
-	exited := make(chan struct{})
-	first := namespaces(namespacesFrom.Load())
-	ns := first
-	for ; ns <= noNS; ns++ {
-		cmd = exec.Command(path, args...)
-		cmd.Dir, cmd.Env, cmd.ExtraFiles = dir, env, files
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-		cmd.SysProcAttr = ns.sysProcAttr()
-		err = startIn(ns, tmpMax, cpus, cmd, exited)
-		if err == nil && ns > first {
-			ns.settle()
-		}
-		if err == nil || !refusal(err) {
-			break
-		}
-	}
+	g, err := startGroup(path, args, dir, env, [3]*os.File{inR, outW, errW}, files, tmpMax, cpus)
 	closeAll(inR, outW, errW) // the child holds its own copies
 	if err != nil {
 		closeAll(inW, errR)
 		out.close()
 		return nil, err
 	}
-	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stderr: errR,
-		exited: exited, stderrDone: make(chan struct{}), ns: ns}
+	p := &proc{group: g, stdin: inW, stderr: errR, stderrDone: make(chan struct{})}
 	if transcript != nil {
 		pid := p.pid
 		p.transcript = func(sent bool, line string) { transcript(pid, sent, line) }
 	}
 	p.out, out.transcript = out, p.transcript
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
 	go drainStderr(errR, errRing, p.stderrDone)
 	return p, nil
 }
@@ -195,9 +213,9 @@ func closeAll(fs ...*os.File) {
 	}
 }
 
-func (p *proc) alive() bool {
+func (g *group) alive() bool {
 	select {
-	case <-p.exited:
+	case <-g.exited:
 		return false
 	default:
 		return true
@@ -205,20 +223,20 @@ func (p *proc) alive() bool {
 }
 
 // exitDetail describes how the process ended, for Reply.Detail.
-func (p *proc) exitDetail() string {
+func (g *group) exitDetail() string {
 	select {
-	case <-p.exited:
+	case <-g.exited:
 	default:
 		return "stdout closed"
 	}
-	if p.waitErr == nil {
+	if g.waitErr == nil {
 		return "exit status 0"
 	}
 	var ee *exec.ExitError
-	if errors.As(p.waitErr, &ee) {
+	if errors.As(g.waitErr, &ee) {
 		return ee.Error() // "exit status 3", "signal: killed"
 	}
-	return p.waitErr.Error()
+	return g.waitErr.Error()
 }
 
 // write writes s to stdin, giving up at deadline. A full pipe (an engine that
@@ -254,34 +272,43 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 // kill sends SIGKILL to the whole group, waits for the leader, reaps any
 // orphaned members and closes the pipes. It returns within about twice reapWait.
 func (p *proc) kill() {
-	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	p.signal()
 	p.cg.kill() // also what left the group; frozen processes die only once thawed
-	select {
-	case <-p.exited:
-	case <-time.After(reapWait):
-	}
-	p.reapGroup(time.Now().Add(reapWait))
+	p.reap()
 	p.cg.remove()
 	p.out.close()
 	closeAll(p.stdin, p.stderr)
 }
 
+// signal sends SIGKILL to the whole group.
+func (g *group) signal() { _ = syscall.Kill(-g.pid, syscall.SIGKILL) }
+
+// reap waits for the killed leader, then reaps the rest of the group. It
+// returns within about twice reapWait.
+func (g *group) reap() {
+	select {
+	case <-g.exited:
+	case <-time.After(reapWait):
+	}
+	g.reapGroup(time.Now().Add(reapWait))
+}
+
 // reapGroup reaps members of the group re-parented to us (we are a
 // subreaper) until the group is gone or the deadline passes. It must only run
 // after the leader has been reaped, or it would steal its status from Wait.
-func (p *proc) reapGroup(deadline time.Time) {
-	if p.alive() {
+func (g *group) reapGroup(deadline time.Time) {
+	if g.alive() {
 		return
 	}
 	for {
 		var ws syscall.WaitStatus
-		if pid, _ := syscall.Wait4(-p.pid, &ws, syscall.WNOHANG, nil); pid > 0 {
+		if pid, _ := syscall.Wait4(-g.pid, &ws, syscall.WNOHANG, nil); pid > 0 {
 			continue
 		}
-		if errors.Is(syscall.Kill(-p.pid, 0), syscall.ESRCH) || time.Now().After(deadline) {
+		if errors.Is(syscall.Kill(-g.pid, 0), syscall.ESRCH) || time.Now().After(deadline) {
 			return
 		}
-		_ = syscall.Kill(-p.pid, syscall.SIGKILL) // a member forked after the first signal
+		_ = syscall.Kill(-g.pid, syscall.SIGKILL) // a member forked after the first signal
 		time.Sleep(2 * time.Millisecond)
 	}
 }

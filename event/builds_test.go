@@ -35,7 +35,7 @@ func TestEngineFolderOfBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ev.t.Entrants[0].Spec.Command; got != filepath.Join(builds, "pbrain-x_freestyle-15") {
+	if got := ev.t.Director.Entrants[0].Spec.Command; got != filepath.Join(builds, "pbrain-x_freestyle-15") {
 		t.Errorf("program %q", got)
 	}
 	_, err = load("./empty")

@@ -23,8 +23,8 @@ func (ev *Event) Begun() bool {
 // CheckSettings are the event's settings as package check takes them.
 func (ev *Event) CheckSettings() check.Settings {
 	c := ev.cfg
-	return check.Settings{Rule: ev.t.Rule, Size: c.Size, ArbiterOpens: c.OpeningPolicy == config.PolicyArbiterOpens,
-		Procedure: c.OpeningProcedure, StartTimeout: ev.t.StartTimeout}
+	return check.Settings{Rule: ev.t.Director.Rule, Size: c.Size, ArbiterOpens: c.OpeningPolicy == config.PolicyArbiterOpens,
+		Procedure: c.OpeningProcedure, StartTimeout: ev.t.Director.StartTimeout}
 }
 
 // Check checks the event's entrants under s, the event's settings
@@ -40,7 +40,7 @@ func (ev *Event) Check(ctx context.Context, s check.Settings, beforeRun bool, do
 	var ents []arbiter.Entrant
 	var remote []string
 	for i, e := range ev.cfg.Engines {
-		ent := ev.t.Entrants[i]
+		ent := ev.t.Director.Entrants[i]
 		switch {
 		case beforeRun && (e.Remote || engine.BuiltinName(ent.Spec.Command) != ""):
 			continue

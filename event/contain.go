@@ -28,16 +28,19 @@ const Unconfined = "unconfined: it reads and writes whatever the arbiter's user 
 // reach (Containment). A layout the sandbox cannot contain is the error
 // the event would stop with.
 func Containments(cfg *config.Event) ([]Containment, error) {
+	if err := checkEngines(cfg); err != nil {
+		return nil, err
+	}
 	out := cfg.OutputDir()
 	var cs []Containment
-	for _, e := range cfg.Engines {
+	for i, e := range cfg.Engines {
 		c := Containment{Entrant: e.Name}
 		if e.Remote {
 			c.Sandbox, c.Note = "remote", "remote: it runs on its entrant's machine; here only its relay runs"
 			cs = append(cs, c)
 			continue
 		}
-		ent, _, err := entrant(cfg, e, out)
+		ent, _, err := entrant(cfg, i, out)
 		if err != nil {
 			return nil, err
 		}

@@ -1,38 +1,98 @@
 package event
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"gomoku-arena/arbiter"
-	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
 
 // A config in arbiter terms: an engine table becomes an entrant with its
 // limits, sandbox, INFO lines and clock; the opening settings become the
 // stones each pairing starts from.
 
-// entrant is engine e of the event, and notices when its sandbox could not
+// checkEngines makes the checks of the engine tables that need what runs
+// engines, which the config (a leaf) does not import: every program exists
+// (where the command names a folder of Gomocup builds, the one for the rule
+// and size), a builtin names a bundled engine, and no two names share a
+// working folder and transcript (engine.FolderName: one name, one file,
+// whether or not a dir is given). Each error names the config's file, line
+// and key.
+func checkEngines(cfg *config.Event) error {
+	names := make([]string, len(cfg.Engines))
+	for i, e := range cfg.Engines {
+		names[i] = e.Name
+	}
+	if i, j := sharedFolder(names); i >= 0 {
+		folder := engine.FolderName(names[i])
+		return cfg.ErrAt(fmt.Sprintf("engine[%d].name", i), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
+			names[i], folder, folder+".log", j+1, names[j]))
+	}
+	rule, err := rules.ByName(cfg.Rule)
+	if err != nil {
+		return err
+	}
+	for i, e := range cfg.Engines {
+		if e.Remote {
+			continue
+		}
+		if _, err := runnable(engine.Spec{Name: e.Name, Command: cfg.Command(e)}, rule, cfg.Size); err != nil {
+			return cfg.ErrAt(fmt.Sprintf("engine[%d].command", i), err.Error())
+		}
+	}
+	return nil
+}
+
+// sharedFolder finds the first name whose working folder
+// (engine.FolderName) an earlier name has: later and earlier index names,
+// or -1, -1 when every name has a folder and a transcript of its own.
+func sharedFolder(names []string) (later, earlier int) {
+	folders := map[string]int{}
+	for i, n := range names {
+		f := engine.FolderName(n)
+		if j, dup := folders[f]; dup {
+			return i, j
+		}
+		folders[f] = i
+	}
+	return -1, -1
+}
+
+// runnable is the program spec runs, checked before anything is played:
+// where its command names a folder of Gomocup builds, the build for the
+// rule and size (engine.GomocupBuild); a program that exists, or a bundled
+// engine (bundled.Check). The error names the engine.
+func runnable(spec engine.Spec, rule rules.Rule, size int) (string, error) {
+	c, err := engine.GomocupBuild(spec.Command, rule.Code(), size)
+	if err != nil {
+		return "", fmt.Errorf("engine %q: %w", spec.Name, err)
+	}
+	spec.Command = c
+	return c, bundled.Check(spec)
+}
+
+// entrant is engine i of the event, and notices when its sandbox could not
 // be set up and it runs unconfined, or when its freeze falls back to
 // signals.
-func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entrant, notices []string, err error) {
+func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices []string, err error) {
+	e := cfg.Engines[i]
 	if e.Remote {
-		ent, err := remoteEntrant(cfg, e, out)
-		return ent, nil, err
+		return remoteEntrant(cfg, i, out), nil, nil
 	}
 	dir := cfg.Resolve(e.Dir)
 	if dir == "" {
 		dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
 	}
-	command, err := program(cfg, e)
+	command, err := program(cfg, i)
 	if err != nil {
 		return arbiter.Entrant{}, nil, err
 	}
@@ -78,7 +138,7 @@ func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entran
 			}
 		}
 	}
-	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock)}
+	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i)}
 	ent.Swap2Colors = e.Swap2Colors
 	if _, set := e.Info["max_memory"]; !set {
 		ent.Infos = append(ent.Infos, engine.Info{Key: "max_memory", Value: fmt.Sprint(spec.Limits.Memory)})
@@ -91,25 +151,23 @@ func entrant(cfg *config.Event, e config.Engine, out string) (ent arbiter.Entran
 	for _, k := range keys {
 		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
 	}
-	return ent, notices, ent.Clock.Validate()
+	return ent, notices, nil
 }
 
 // remoteEntrant is a remote engine e: its program is the relay (package
 // remote), a local process the driver treats like any engine, so clocks,
 // checks and records are the same as a local engine's. Nothing of the
 // entrant's runs here, so there is nothing to confine or freeze (it may
-// ponder on its own machine); the network allowance is added to its
-// tolerance.
-func remoteEntrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entrant, error) {
+// ponder on its own machine); its clock has the network allowance added to
+// its tolerance (config.Event.ClockOf).
+func remoteEntrant(cfg *config.Event, i int, out string) arbiter.Entrant {
+	e := cfg.Engines[i]
 	spec := engine.Spec{Name: e.Name, Command: "builtin:relay", Args: []string{e.Name}, Dir: filepath.Join(out, "engines", engine.FolderName(e.Name))}
 	if cfg.StartTimeout != nil {
 		spec.StartTimeout = cfg.StartTimeout.Duration
 	}
 	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
-	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: clockOf(cfg.Clock, e.Clock), Swap2Colors: e.Swap2Colors}
-	if a := cfg.Remote.Allowance; a != nil {
-		ent.Clock.Tolerance += a.Duration
-	}
+	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i), Swap2Colors: e.Swap2Colors}
 	keys := make([]string, 0, len(e.Info))
 	for k := range e.Info {
 		keys = append(keys, k)
@@ -118,7 +176,7 @@ func remoteEntrant(cfg *config.Event, e config.Engine, out string) (arbiter.Entr
 	for _, k := range keys {
 		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
 	}
-	return ent, ent.Clock.Validate()
+	return ent
 }
 
 // sandbox is what a sandboxed engine e is shown besides its program and
@@ -141,7 +199,7 @@ func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.
 	for _, f := range e.Files {
 		s.Show = append(s.Show, cfg.Resolve(f))
 	}
-	for _, o := range cfg.Engines {
+	for j, o := range cfg.Engines {
 		if o.Name == e.Name {
 			continue
 		}
@@ -150,7 +208,7 @@ func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.
 			dir = filepath.Join(out, "engines", engine.FolderName(o.Name))
 		}
 		s.RivalDirs = append(s.RivalDirs, dir)
-		if c, err := program(cfg, o); err == nil && strings.ContainsRune(c, '/') {
+		if c, err := program(cfg, j); err == nil && strings.ContainsRune(c, '/') {
 			s.RivalFiles = append(s.RivalFiles, c) // a folder of builds: the build this event runs
 		}
 		for _, f := range o.Files {
@@ -160,71 +218,34 @@ func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.
 	return s
 }
 
-// program is the program engine e runs: its command, or where the command
+// program is the program engine i runs: its command, or where the command
 // names a folder of Gomocup builds, the build for the event's rule and size
 // (engine.GomocupBuild).
-func program(cfg *config.Event, e config.Engine) (string, error) {
+func program(cfg *config.Event, i int) (string, error) {
+	e := cfg.Engines[i]
 	rule, err := rules.ByName(cfg.Rule)
 	if err != nil {
 		return "", err
 	}
 	c, err := engine.GomocupBuild(cfg.Command(e), rule.Code(), cfg.Size)
 	if err != nil {
-		return "", fmt.Errorf("%s: engine %q: command: %w", cfg.File, e.Name, err)
+		return "", cfg.ErrAt(fmt.Sprintf("engine[%d].command", i), fmt.Sprintf("engine %q: %v", e.Name, err))
 	}
 	return c, nil
 }
 
-// clockOf is the event clock with an engine's own settings on top.
-func clockOf(base config.Clock, own *config.Clock) clock.Control {
-	c := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance}
-	for _, layer := range []*config.Clock{&base, own} {
-		if layer == nil {
-			continue
-		}
-		set(&c.Match, layer.Match)
-		set(&c.Turn, layer.Turn)
-		set(&c.Increment, layer.Increment)
-		set(&c.Tolerance, layer.Tolerance)
-		set(&c.Hang, layer.Hang)
-	}
-	return c
-}
-
-func set(dst *time.Duration, src *config.Duration) {
-	if src != nil {
-		*dst = src.Duration
-	}
-}
-
 // openings are the stones each pairing starts from: the config's opening
-// list, or under outer-open with the arbiter-opens policy, Black's first
-// stone from the outer zone.
+// list, or the rule's own (readOpenings).
 func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
-	if cfg.Openings != "" {
-		path := cfg.Resolve(cfg.Openings)
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("%s: openings: %w", cfg.File, err)
-		}
-		defer f.Close()
-		list, err := rules.ReadOpenings(f, path, "", cfg.Size)
-		if err != nil {
-			return nil, err
-		}
-		var out [][]rules.Point
-		for _, o := range list {
-			if err := o.Validate(rule, cfg.Size); err != nil {
-				return nil, fmt.Errorf("%s:%d: opening %q: %w", path, o.Line, o.Text, err)
-			}
-			out = append(out, o.Stones)
-		}
-		return out, nil
+	list, err := readOpenings(cfg.Resolve(cfg.Openings), "", rule, cfg.Size, cfg.OpeningPolicy)
+	if _, unread := errors.AsType[*fs.PathError](err); unread {
+		return nil, cfg.ErrAt("openings", err.Error()) // the file, not its contents
 	}
-	// Renju events play the 26 canonical openings, each twice with colours
-	// reversed (one per pairing); the RIF procedure falls back to them too.
+	if err != nil {
+		return nil, err
+	}
 	var out [][]rules.Point
-	for _, o := range schedule.DefaultOpenings(rule, cfg.Size, cfg.OpeningPolicy == config.PolicyArbiterOpens) {
+	for _, o := range list {
 		out = append(out, o.Stones)
 	}
 	return out, nil

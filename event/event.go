@@ -78,11 +78,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		}
 	}
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
-	defer ev.t.Close()
+	defer ev.t.Director.Close()
 	done := f.done
 	// The same check as Verify's, on the tournament that plays on: Run
 	// continues from the rounds it paired.
-	if err := ev.t.VerifySchedule(done); err != nil {
+	if err := ev.t.Resume(done); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", filepath.Join(ev.out, JournalFile), err)
 	}
 	if err := restoreGames(ev.out, done); err != nil {
@@ -104,7 +104,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	ev.t.RoundDone = ev.writeTRF
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
-	runErr := ev.t.Run(drain, abort, done, func(rec *record.Record) error {
+	runErr := ev.t.Run(drain, abort, func(rec *record.Record) error {
 		if err := f.append(rec); err != nil {
 			return err
 		}
@@ -151,7 +151,7 @@ func (ev *Event) startGateway(s *stream) (*remote.Gateway, error) {
 	}
 	for i, e := range ev.cfg.Engines {
 		if e.Remote {
-			ev.t.Entrants[i].Spec.Inherit = func() (*os.File, error) { return gw.RelayFile(e.Name) }
+			ev.t.Director.Entrants[i].Spec.Inherit = func() (*os.File, error) { return gw.RelayFile(e.Name) }
 		}
 	}
 	return gw, nil
@@ -191,9 +191,12 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 	if cfg.StartTimeout != nil {
 		d.StartTimeout = cfg.StartTimeout.Duration
 	}
+	if err := checkEngines(cfg); err != nil {
+		return nil, err
+	}
 	ev := &Event{cfg: cfg, out: out, shard: shard}
-	for _, e := range cfg.Engines {
-		ent, notices, err := entrant(cfg, e, out)
+	for i, e := range cfg.Engines {
+		ent, notices, err := entrant(cfg, i, out)
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +214,10 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 		d.Entrants = append(d.Entrants, ent)
 	}
 	t := &schedule.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints,
-		Seed: uint64(cfg.Seed), WithdrawAfter: *cfg.WithdrawAfter, Requests: filepath.Join(out, schedule.WithdrawalFile)}
+		Seed: uint64(cfg.Seed), WithdrawAfter: *cfg.WithdrawAfter,
+		Requests: func() ([]schedule.WithdrawalRequest, error) {
+			return ReadWithdrawalRequests(filepath.Join(out, WithdrawalFile))
+		}}
 	if t.Rounds == 0 {
 		t.Rounds = pairing.DefaultSwissRounds
 	}
@@ -240,7 +246,7 @@ func (ev *Event) identity() *Identity {
 		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
 		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
 		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String()}
-	for i, a := range ev.t.Entrants {
+	for i, a := range ev.t.Director.Entrants {
 		e := entrantOf(a)
 		// As the config wrote them: the event stays the same event when
 		// it is continued from another working directory.

@@ -13,6 +13,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
+	"gomoku-arena/engine"
 	"gomoku-arena/internal/durable"
 )
 
@@ -72,22 +73,16 @@ type Entrant struct {
 	Dir     string   `json:"dir,omitempty"`
 	Env     []string `json:"env,omitempty"`
 	// Info are the INFO lines the engine is sent before every game.
-	Info            []Info `json:"info,omitempty"`
-	BoardMode       bool   `json:"board_mode,omitempty"`
-	Swap2Colors     bool   `json:"swap2_colors,omitempty"`
-	Clock           Clock  `json:"clock"`
-	MaxMemoryBytes  int64  `json:"max_memory_bytes,omitempty"`
-	HardMemoryBytes int64  `json:"hard_memory_bytes,omitempty"`
-	MaxProcesses    int    `json:"max_processes,omitempty"`
-	Rating          int    `json:"rating,omitempty"`
+	Info            []engine.Info `json:"info,omitempty"`
+	BoardMode       bool          `json:"board_mode,omitempty"`
+	Swap2Colors     bool          `json:"swap2_colors,omitempty"`
+	Clock           Clock         `json:"clock"`
+	MaxMemoryBytes  int64         `json:"max_memory_bytes,omitempty"`
+	HardMemoryBytes int64         `json:"hard_memory_bytes,omitempty"`
+	MaxProcesses    int           `json:"max_processes,omitempty"`
+	Rating          int           `json:"rating,omitempty"`
 	// Remote: the engine plays from its entrant's machine (arena connect).
 	Remote bool `json:"remote,omitempty"`
-}
-
-// Info is one INFO line: key and value.
-type Info struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
 }
 
 // Clock is an entrant's time control in milliseconds; 0 is "none" for the
@@ -106,7 +101,7 @@ type MatchSettings struct {
 	Games     int    `json:"games"`  // per encounter and round
 	Rounds    int    `json:"rounds"` // times the whole schedule is played
 	Gauntlet  bool   `json:"gauntlet"`
-	Order     string `json:"order"`     // of the openings: sequential or random
+	Order     string `json:"order"`     // of the openings: sequential, random or passes
 	Transform string `json:"transform"` // "", cycle or random
 	Pairs     bool   `json:"pairs"`     // each opening twice, colours exchanged
 	// Seed of the random order and transform; a match started with seed 0
@@ -171,9 +166,7 @@ func entrantOf(a arbiter.Entrant) Entrant {
 	e := Entrant{Name: a.Spec.Name, Command: a.Spec.Command, Args: a.Spec.Args, Env: a.Spec.Env,
 		BoardMode: a.BoardMode, Swap2Colors: a.Swap2Colors, Clock: clockOfControl(a.Clock),
 		MaxMemoryBytes: a.Spec.Limits.Memory, HardMemoryBytes: a.Spec.Limits.HardMemory, MaxProcesses: a.Spec.Limits.Processes}
-	for _, in := range a.Infos {
-		e.Info = append(e.Info, Info{in.Key, in.Value})
-	}
+	e.Info = append(e.Info, a.Infos...) // a copy: the entrant's may change
 	return e
 }
 

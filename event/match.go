@@ -2,8 +2,10 @@ package event
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +14,6 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
-	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/results/rating"
@@ -27,12 +28,12 @@ import (
 // owns the folder, journals every game, and the same match run again
 // continues from its journal; a changed match is refused.
 type Match struct {
-	*schedule.Match        // what is played: engines, rule, schedule, SPRT
-	Out             string // folder for event.json, the journal and the game files; "" = none
-	PGN             string // results appended in the rating tools' PGN form
-	SGF             string // games appended to one SGF collection
-	Msg             string // engine messages appended, grouped by game
-	Log             string // every line to and from the engines, appended with times
+	Plan *schedule.Match // what is played: engines, rule, schedule, SPRT
+	Out  string          // folder for event.json, the journal and the game files; "" = none
+	PGN  string          // results appended in the rating tools' PGN form
+	SGF  string          // games appended to one SGF collection
+	Msg  string          // engine messages appended, grouped by game
+	Log  string          // every line to and from the engines, appended with times
 	// FileStyle is whose forms PGN, SGF and Msg take: the arena's, or under
 	// schedule.StyleCGomokuCli c-gomoku-cli's (record.WriteCGomokuCliSGF and
 	// WriteCGomokuCliPGN), whose SGF carries RuleCode as RU.
@@ -55,7 +56,7 @@ type Match struct {
 // NewMatch is a match between entrants added later: several instances of
 // an engine may play at once, as authors' matches want.
 func NewMatch(name string, rule rules.Rule, size int) *Match {
-	return &Match{Match: &schedule.Match{Director: &arbiter.Director{Event: name, Rule: rule, Size: size, Concurrency: 1, Instances: true}, Games: 1, Rounds: 1}}
+	return &Match{Plan: &schedule.Match{Director: &arbiter.Director{Event: name, Rule: rule, Size: size, Concurrency: 1, Instances: true}, Games: 1, Rounds: 1}}
 }
 
 // NewMatchFolder is the output folder of a match that names none: a new
@@ -65,34 +66,43 @@ func NewMatchFolder() string {
 }
 
 // LoadOpenings sets the match's openings: the list in file (in format
-// "offset", "pos" or "" for detected per line), checked for the rule and
-// board, or with no file under outer-open's arbiter-opens policy a first
-// stone from the outer zone.
+// "offset", "pos" or "" for detected per line), or without a file the
+// rule's own (readOpenings).
 func (m *Match) LoadOpenings(file, format string, policy config.Policy) error {
 	m.openings, m.policy = file, policy
-	if file != "" {
-		f, err := os.Open(file)
-		if err != nil {
-			return fmt.Errorf("openings: %w", err)
-		}
-		defer f.Close()
-		list, err := rules.ReadOpenings(f, file, format, m.Size)
-		if err != nil {
-			return err
-		}
-		if err := schedule.CheckOpenings(list, file, m.Rule, m.Size); err != nil {
-			return err
-		}
-		m.Suite.Openings = list
-		return nil
+	list, err := readOpenings(file, format, m.Plan.Director.Rule, m.Plan.Director.Size, policy)
+	if _, unread := errors.AsType[*fs.PathError](err); unread {
+		return fmt.Errorf("openings: %w", err) // the file, not its contents
 	}
-	// Without a list, the rule's own: renju's 26 canonical openings, or
-	// outer-open's zone when the arbiter opens.
-	m.Suite.Openings = schedule.DefaultOpenings(m.Rule, m.Size, policy == config.PolicyArbiterOpens)
-	if len(m.Suite.Openings) > 0 {
-		return schedule.CheckOpenings(m.Suite.Openings, "the default openings", m.Rule, m.Size)
+	m.Plan.Suite.Openings = list
+	return err
+}
+
+// readOpenings is the one loader of openings, for events and matches: the
+// list in file (in format "offset", "pos" or "" for detected per line),
+// or without a file the rule's own (renju's 26 canonical openings, which
+// the RIF procedure falls back to as well; under outer-open with the
+// arbiter-opens policy, Black's first stone from the outer zone; none
+// otherwise). Every opening is checked for the rule and the board
+// (schedule.CheckOpenings), its error naming the list and the line.
+func readOpenings(file, format string, rule rules.Rule, size int, policy config.Policy) ([]rules.Opening, error) {
+	if file == "" {
+		list := schedule.DefaultOpenings(rule, size, policy == config.PolicyArbiterOpens)
+		if len(list) == 0 {
+			return nil, nil
+		}
+		return list, schedule.CheckOpenings(list, "the default openings", rule, size)
 	}
-	return nil
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	list, err := rules.ReadOpenings(f, file, format, size)
+	if err != nil {
+		return nil, err
+	}
+	return list, schedule.CheckOpenings(list, file, rule, size)
 }
 
 // UniqueNames suffixes engines that share a name with #1, #2, ... so
@@ -118,24 +128,19 @@ func UniqueNames(ents []arbiter.Entrant) {
 // builds is replaced by the build for the match's rule and size
 // (engine.GomocupBuild).
 func (m *Match) CheckEngines() error {
-	folders := map[string]string{}
-	for _, e := range m.Entrants {
-		f := engine.FolderName(e.Spec.Name)
-		if other, dup := folders[f]; dup {
-			return fmt.Errorf("engines %q and %q would share the working folder engines/%s: name them apart (NAME=COMMAND)", other, e.Spec.Name, f)
-		}
-		folders[f] = e.Spec.Name
+	names := make([]string, len(m.Plan.Director.Entrants))
+	for i, e := range m.Plan.Director.Entrants {
+		names[i] = e.Spec.Name
 	}
-	for i := range m.Entrants {
-		e := &m.Entrants[i]
-		c, err := engine.GomocupBuild(e.Spec.Command, m.Rule.Code(), m.Size)
+	if i, j := sharedFolder(names); i >= 0 {
+		return fmt.Errorf("engines %q and %q would share the working folder engines/%s: name them apart (NAME=COMMAND)", names[j], names[i], engine.FolderName(names[i]))
+	}
+	for i := range m.Plan.Director.Entrants {
+		c, err := runnable(m.Plan.Director.Entrants[i].Spec, m.Plan.Director.Rule, m.Plan.Director.Size)
 		if err != nil {
-			return fmt.Errorf("engine %q: %w", e.Spec.Name, err)
-		}
-		e.Spec.Command = c
-		if err := bundled.Check(e.Spec); err != nil {
 			return err
 		}
+		m.Plan.Director.Entrants[i].Spec.Command = c
 	}
 	return nil
 }
@@ -150,38 +155,38 @@ func (m *Match) Encounters() []*schedule.Encounter { return m.encounters }
 // cancelling abort also stops the games in progress. Every engine process is
 // ended before Run returns.
 func (m *Match) Run(drain, abort context.Context, obs Observer) error {
-	if err := m.Validate(); err != nil {
+	if err := m.Plan.Validate(); err != nil {
 		return err
 	}
 	if err := m.CheckEngines(); err != nil {
 		return err
 	}
-	if !m.Shard.Whole() && m.Out == "" {
-		return fmt.Errorf("shard %s: a shard of a batch needs the batch's output folder", m.Shard)
+	if !m.Plan.Shard.Whole() && m.Out == "" {
+		return fmt.Errorf("shard %s: a shard of a batch needs the batch's output folder", m.Plan.Shard)
 	}
 	if m.Sample != nil {
 		if err := (sample.Options{Freq: m.Sample.Freq}).Validate(); err != nil {
 			return err
 		}
-		if _, err := sample.RuleCode(m.Rule.Name()); err != nil {
+		if _, err := sample.RuleCode(m.Plan.Director.Rule.Name()); err != nil {
 			return err
 		}
 	}
 	s := &stream{obs: obs}
-	if m.Suite.Seed == 0 && (m.Suite.Order == schedule.OrderRandom || m.Suite.Transform == schedule.TransformRandom) {
-		if !m.Shard.Whole() {
-			return fmt.Errorf("shard %s: a random opening order or transform needs a seed (-seed N) given to every shard: each would choose its own from the clock", m.Shard)
+	if m.Plan.Suite.Seed == 0 && m.Plan.Suite.Seeded() {
+		if !m.Plan.Shard.Whole() {
+			return fmt.Errorf("shard %s: a random opening order or transform needs a seed (-seed N) given to every shard: each would choose its own from the clock", m.Plan.Shard)
 		}
-		m.Suite.Seed, m.seedChosen = uint64(time.Now().UnixNano()), true
+		m.Plan.Suite.Seed, m.seedChosen = uint64(time.Now().UnixNano()), true
 	}
 	var done []*record.Record
 	var f *folder
 	dir := m.Folder()
 	var collection, samples *gameLog
 	if dir != "" {
-		for i := range m.Entrants {
-			if m.Entrants[i].Spec.Dir == "" {
-				m.Entrants[i].Spec.Dir = filepath.Join(dir, "engines", engine.FolderName(m.Entrants[i].Spec.Name))
+		for i := range m.Plan.Director.Entrants {
+			if m.Plan.Director.Entrants[i].Spec.Dir == "" {
+				m.Plan.Director.Entrants[i].Spec.Dir = filepath.Join(dir, "engines", engine.FolderName(m.Plan.Director.Entrants[i].Spec.Name))
 			}
 		}
 		var err error
@@ -203,19 +208,19 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	}
 	if m.Sample != nil {
 		var err error
-		if samples, err = openGameLog(m.SampleFile(), dir != "", done, sampleSink(m.Sample, m.Suite.Seed)); err != nil {
+		if samples, err = openGameLog(m.SampleFile(), dir != "", done, sampleSink(m.Sample, m.Plan.Suite.Seed)); err != nil {
 			return fmt.Errorf("sample: %w", err)
 		}
 		defer samples.close()
 	}
-	m.encounters, _ = m.Schedule()
-	if _, err := m.Replay(done); err != nil {
+	m.encounters, _ = m.Plan.Schedule()
+	if err := m.Plan.Resume(done); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, JournalFile), err)
 	}
-	began := Began{Name: m.Event, Identity: m.identity(), Total: len(m.Share()), Finished: len(done), Capped: m.SPRT != nil,
+	began := Began{Name: m.Plan.Director.Event, Identity: m.identity(), Total: len(m.Plan.Share()), Finished: len(done), Capped: m.Plan.SPRT != nil,
 		Done: done}
 	if m.seedChosen {
-		began.Seed = m.Suite.Seed
+		began.Seed = m.Plan.Suite.Seed
 	}
 	s.send(began)
 
@@ -232,10 +237,10 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		files[name] = f
 	}
 	if log := files[&m.Log]; log != nil {
-		shareTranscript(m.Entrants, log)
+		shareTranscript(m.Plan.Director.Entrants, log)
 	}
-	defer m.Close() // before the files close: the transcript ends with END
-	s.watch(m.Director)
+	defer m.Plan.Director.Close() // before the files close: the transcript ends with END
+	s.watch(m.Plan.Director)
 	kept := func(rec *record.Record) error {
 		if f != nil {
 			if err := f.append(rec); err != nil {
@@ -269,7 +274,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		s.send(MatchGameCounted{g})
 		return nil
 	}
-	if m.SPRT != nil && !m.Shard.Whole() {
+	if m.Plan.SPRT != nil && !m.Plan.Shard.Whole() {
 		// The merged test decides for every shard.
 		var wg sync.WaitGroup
 		defer wg.Wait()
@@ -279,20 +284,21 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		go func() { defer wg.Done(); m.watchBatch(ctx, cancel, s) }()
 		drain = ctx
 	}
-	return m.Match.Run(drain, abort, kept, counted)
+	m.Plan.Counted = counted
+	return m.Plan.Run(drain, abort, kept)
 }
 
 // identity is what event.json keeps of the match.
 func (m *Match) identity() *Identity {
-	id := &Identity{Kind: KindMatch, Name: m.Event, Rule: m.Rule.Name(), Size: m.Size, MoveCap: m.MoveCap,
-		OpeningProcedure: m.Procedure.String(), OpeningPolicy: m.policy.String(), Openings: m.openings,
-		Match: &MatchSettings{Games: m.Games, Rounds: m.Rounds, Gauntlet: m.Gauntlet, Order: m.Suite.Order.String(),
-			Transform: m.Suite.Transform.String(), Pairs: m.Suite.Pairs, Seed: m.Suite.Seed, FatalError: m.FatalError,
-			Shard: m.Shard.String(), Sample: m.Sample.settings()}}
-	if t := m.SPRT; t != nil {
-		id.Match.SPRT = &SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.SPRTModel()}
+	id := &Identity{Kind: KindMatch, Name: m.Plan.Director.Event, Rule: m.Plan.Director.Rule.Name(), Size: m.Plan.Director.Size, MoveCap: m.Plan.Director.MoveCap,
+		OpeningProcedure: m.Plan.Director.Procedure.String(), OpeningPolicy: m.policy.String(), Openings: m.openings,
+		Match: &MatchSettings{Games: m.Plan.Games, Rounds: m.Plan.Rounds, Gauntlet: m.Plan.Gauntlet, Order: m.Plan.Suite.Order.String(),
+			Transform: m.Plan.Suite.Transform.String(), Pairs: m.Plan.Suite.Pairs, Seed: m.Plan.Suite.Seed, FatalError: m.Plan.FatalError,
+			Shard: m.Plan.Shard.String(), Sample: m.Sample.settings()}}
+	if t := m.Plan.SPRT; t != nil {
+		id.Match.SPRT = &SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.Plan.SPRTModel()}
 	}
-	for _, a := range m.Entrants {
+	for _, a := range m.Plan.Director.Entrants {
 		e := entrantOf(a)
 		e.Dir = "" // the folder's own
 		id.Engines = append(id.Engines, e)
@@ -304,7 +310,7 @@ func (m *Match) identity() *Identity {
 // seed chosen from the clock replaced by the folder's.
 func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
 	if m.seedChosen && old.Match != nil {
-		m.Suite.Seed, m.seedChosen = old.Match.Seed, false
+		m.Plan.Suite.Seed, m.seedChosen = old.Match.Seed, false
 		now.Match.Seed = old.Match.Seed
 	}
 	if d := Difference(old, now); d != "" {
@@ -363,7 +369,7 @@ func appendGame(pgn, sgf, msg *os.File, rec *record.Record) error {
 // schedule is c-gomoku-cli's job order (every round, every encounter's
 // games).
 func (m *Match) appendCGomokuCliGame(pgn, sgf, msg *os.File, rec *record.Record) error {
-	perRound := max(len(m.encounters)*m.Games, 1)
+	perRound := max(len(m.encounters)*m.Plan.Games, 1)
 	g := record.CGomokuCliGame{Round: (rec.Game-1)/perRound + 1, InRound: (rec.Game-1)%perRound + 1, Rule: m.RuleCode}
 	if pgn != nil && rec.End != record.DoubleForfeit { // no game, no rating, as in appendGame
 		if err := record.WriteCGomokuCliPGN(pgn, rec, g); err != nil {

@@ -223,7 +223,7 @@ func (m *Match) SampleFile() string {
 	switch {
 	case m.Sample == nil:
 		return ""
-	case !m.Shard.Whole():
+	case !m.Plan.Shard.Whole():
 		return filepath.Join(m.Folder(), filepath.Base(m.Sample.File))
 	case m.Out != "" && !filepath.IsAbs(m.Sample.File):
 		return filepath.Join(m.Folder(), m.Sample.File)
@@ -234,8 +234,8 @@ func (m *Match) SampleFile() string {
 // Folder is where the match's files go: Out, or for a shard of a batch
 // the shard's folder inside it.
 func (m *Match) Folder() string {
-	if m.Out == "" || m.Shard.Whole() {
+	if m.Out == "" || m.Plan.Shard.Whole() {
 		return m.Out
 	}
-	return filepath.Join(m.Out, m.Shard.Folder())
+	return filepath.Join(m.Out, m.Plan.Shard.Folder())
 }

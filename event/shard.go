@@ -11,7 +11,8 @@ import (
 	"gomoku-arena/schedule"
 )
 
-// ParseShard reads a -shard value: "K/N" (shard K of N, K from 0), or
+// TaskShard reads a -shard value: "K/N" (shard K of N, K from 0, read by
+// schedule.ParseShard), or
 // "auto" / "auto/N" for a task of a job array, its index and count read
 // from the scheduler's environment through getenv:
 //
@@ -23,7 +24,7 @@ import (
 //   - Kubernetes (an Indexed Job): JOB_COMPLETION_INDEX; the Job API puts
 //     no count in the environment, so the completions are given as N in
 //     "auto/N".
-func ParseShard(s string, getenv func(string) string) (schedule.Shard, error) {
+func TaskShard(s string, getenv func(string) string) (schedule.Shard, error) {
 	if s == "" {
 		return schedule.Shard{}, nil
 	}

@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestParseShardFromTheEnvironment reads the shard of a job-array task as
+// TestTaskShardFromTheEnvironment reads the shard of a job-array task as
 // Slurm and Kubernetes describe it, including arrays numbered from an
 // offset or by a step, and refuses what cannot be a shard, saying why.
-func TestParseShardFromTheEnvironment(t *testing.T) {
+func TestTaskShardFromTheEnvironment(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		spec string
@@ -32,7 +32,7 @@ func TestParseShardFromTheEnvironment(t *testing.T) {
 		{"bad auto", "auto/x", nil, schedule.Shard{}, "auto/N"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseShard(tc.spec, func(k string) string { return tc.env[k] })
+			got, err := TaskShard(tc.spec, func(k string) string { return tc.env[k] })
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("got %v, %v; want an error saying %q", got, err, tc.err)

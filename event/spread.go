@@ -440,7 +440,7 @@ func (m *Spread) schedule() ([]arbiter.Fixture, error) {
 	t := &schedule.Tournament{Director: &arbiter.Director{Event: id.Name, Rule: rule, Size: id.Size}, Format: pairing.Format(id.Pairing),
 		Rounds: id.Rounds, OpeningsPerPairing: id.OpeningsPerPairing}
 	for _, e := range id.Engines {
-		t.Entrants = append(t.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
+		t.Director.Entrants = append(t.Director.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
 	}
 	if t.Format != pairing.SwissFormat {
 		return t.Fixtures()

@@ -19,7 +19,6 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/results/standings"
-	"gomoku-arena/schedule"
 )
 
 // Standings computes the standings of the event in folder from its
@@ -356,7 +355,7 @@ func Withdraw(folder, name, reason string) (string, error) {
 	if err := withdrawable(folder, id, name); err != nil {
 		return "", err
 	}
-	return id.Name, schedule.RequestWithdrawal(filepath.Join(folder, schedule.WithdrawalFile), name, reason)
+	return id.Name, RequestWithdrawal(filepath.Join(folder, WithdrawalFile), name, reason)
 }
 
 // withdrawable refuses a request that could take effect in no round: the
@@ -381,7 +380,7 @@ func withdrawable(folder string, id *Identity, name string) error {
 		return fmt.Errorf("%s: the event has reached its last round (round %d of %d): there is no round left to withdraw %s from",
 			folder, last, id.Rounds, name)
 	}
-	requests, err := schedule.ReadWithdrawalRequests(filepath.Join(folder, schedule.WithdrawalFile))
+	requests, err := ReadWithdrawalRequests(filepath.Join(folder, WithdrawalFile))
 	if err != nil {
 		return err
 	}

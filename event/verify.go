@@ -5,7 +5,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
-	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -35,42 +35,31 @@ func Verify(id *Identity, done []*record.Record) error {
 // it is fed the records as they come, and each costs its own check (a
 // Swiss round is paired once, when its first record arrives).
 type JournalCheck struct {
-	add    func(...*record.Record) error
-	broken error
+	s schedule.Schedule // resumed record by record, never run
 }
 
 // NewJournalCheck is the check of the journal of the event or match id
 // describes, from its first record.
 func NewJournalCheck(id *Identity) (*JournalCheck, error) {
+	var s schedule.Schedule
+	var err error
 	switch id.Kind {
 	case KindEvent:
-		t, err := id.tournament()
-		if err != nil {
-			return nil, err
-		}
-		c, err := t.CheckSchedule()
-		if err != nil {
-			return nil, err
-		}
-		return &JournalCheck{add: c.Add}, nil
+		s, err = id.tournament()
 	case KindMatch:
-		m, err := id.schedule()
-		if err != nil {
-			return nil, err
-		}
-		return &JournalCheck{add: func(recs ...*record.Record) error { _, err := m.Replay(recs); return err }}, nil
+		s, err = id.schedule()
+	default:
+		return nil, fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, KindEvent, KindMatch)
 	}
-	return nil, fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, KindEvent, KindMatch)
+	if err != nil {
+		return nil, err
+	}
+	return &JournalCheck{s: s}, nil
 }
 
 // Add checks the records that follow those added before. Once a record is
 // refused, every later Add says so again: nothing after it is believed.
-func (c *JournalCheck) Add(recs ...*record.Record) error {
-	if c.broken == nil {
-		c.broken = c.add(recs...)
-	}
-	return c.broken
-}
+func (c *JournalCheck) Add(recs ...*record.Record) error { return c.s.Resume(recs) }
 
 // director is the part of the event's director an identity gives: the
 // entrants by name, the rule, the board, the opening procedure.
@@ -107,12 +96,12 @@ func (id *Identity) tournament() (*schedule.Tournament, error) {
 	if id.Rounds < 0 || id.Rounds > pairing.MaxRounds {
 		return nil, fmt.Errorf("event.json: rounds: %d is not 0 to %d", id.Rounds, pairing.MaxRounds)
 	}
-	if id.OpeningsPerPairing < 0 || id.OpeningsPerPairing > config.MaxOpeningsPerPairing {
-		return nil, fmt.Errorf("event.json: openings_per_pairing: %d is not 0 to %d", id.OpeningsPerPairing, config.MaxOpeningsPerPairing)
+	if id.OpeningsPerPairing < 0 || id.OpeningsPerPairing > bounds.MaxOpeningsPerPairing {
+		return nil, fmt.Errorf("event.json: openings_per_pairing: %d is not 0 to %d", id.OpeningsPerPairing, bounds.MaxOpeningsPerPairing)
 	}
 	perPairing := max(1, 2*id.OpeningsPerPairing) // a mini-match's games
-	if format != pairing.SwissFormat && n > 1 && n-1 > schedule.MaxGames/n/perPairing {
-		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, schedule.MaxGames)
+	if format != pairing.SwissFormat && n > 1 && n-1 > bounds.MaxGames/n/perPairing {
+		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, bounds.MaxGames)
 	}
 	return &schedule.Tournament{Director: d, Format: format, Rounds: id.Rounds, ByePoints: id.ByePoints,
 		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter, OpeningsPerPairing: id.OpeningsPerPairing}, nil
@@ -139,11 +128,11 @@ func (id *Identity) schedule() (*schedule.Match, error) {
 			return nil, fmt.Errorf("event.json: %w", err)
 		}
 	}
-	if len(m.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
-		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Entrants), m.Games, m.Rounds)
+	if len(m.Director.Entrants) < 2 || m.Games < 1 || m.Rounds < 1 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds cannot be laid out", len(m.Director.Entrants), m.Games, m.Rounds)
 	}
-	if schedule.ScheduleGames(len(m.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0 {
-		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds has more than the %d games one match lays out", len(m.Entrants), m.Games, m.Rounds, schedule.MaxGames)
+	if schedule.ScheduleGames(len(m.Director.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0 {
+		return nil, fmt.Errorf("event.json: a match of %d engines, %d games, %d rounds has more than the %d games one match lays out", len(m.Director.Entrants), m.Games, m.Rounds, bounds.MaxGames)
 	}
 	return m, nil
 }

@@ -227,8 +227,8 @@ func TestResumedMatchState(t *testing.T) {
 	newMatch := func() *event.Match {
 		m := event.NewMatch("resumed match", free, 9)
 		ctl := clock.Control{Match: time.Minute, Tolerance: time.Second}
-		m.Out, m.Games, m.Suite = out, 8, schedule.Suite{Pairs: true}
-		m.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "greedy", Command: "builtin:greedy"}, Clock: ctl},
+		m.Out, m.Plan.Games, m.Plan.Suite = out, 8, schedule.Suite{Pairs: true}
+		m.Plan.Director.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "greedy", Command: "builtin:greedy"}, Clock: ctl},
 			{Spec: engine.Spec{Name: "random", Command: "builtin:random", Args: []string{"seed=3"}}, Clock: ctl}}
 		return m
 	}

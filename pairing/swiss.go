@@ -25,8 +25,9 @@ type SwissPlayer struct {
 
 // Game is one round of one pairing, as the results record it: a game
 // between two entrants, or a round in which Black had no opponent (White ==
-// Bye). It is what both the standings and the Swiss pairing read, built from
-// the event's records in one place (standings.GameResults) or from a TRF.
+// Bye). It is what the Swiss pairing reads, built from a TRF or, by the
+// scheduler, from the same game results the standings rank
+// (standings.GameResults).
 //
 // Each side's points are kept on their own, as TRF-16 writes them: a played
 // game is won 1-0, drawn ½-½ or lost by both 0-0 (TRF "0"/"0"); a game not

@@ -12,13 +12,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"gomoku-arena/engine"
 )
 
 // Client is `arena connect`: the entrant's side. It keeps a session open
@@ -219,7 +219,7 @@ func (c *Client) serve(ctx context.Context, conn *websocket.Conn) error {
 
 // remoteEngine is an engine process the client runs for one stream.
 type remoteEngine struct {
-	cmd   *exec.Cmd
+	prog  *engine.Program
 	lines chan string // to its stdin
 	done  chan struct{}
 }
@@ -227,33 +227,21 @@ type remoteEngine struct {
 // stdinQueue bounds the lines waiting for an engine that does not read.
 const stdinQueue = 4096
 
+// start starts the engine through the engine package, which alone starts
+// processes: contained as the arbiter's own engines are, so that nothing
+// the engine starts outlives its stream or this client.
 func (c *Client) start(id uint64, send func(message)) (*remoteEngine, error) {
-	cmd := exec.Command(c.Engine[0], c.Engine[1:]...)
-	cmd.Dir = c.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	in, err := cmd.StdinPipe()
+	prog, err := engine.StartProgram(c.Engine[0], c.Engine[1:], c.Dir)
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	errp, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	e := &remoteEngine{cmd: cmd, lines: make(chan string, stdinQueue), done: make(chan struct{})}
+	e := &remoteEngine{prog: prog, lines: make(chan string, stdinQueue), done: make(chan struct{})}
 	go func() {
-		w := bufio.NewWriter(in)
+		w := bufio.NewWriter(prog.Stdin)
 		for {
 			select {
 			case <-e.done:
-				in.Close()
-				return
+				return // Kill closes stdin
 			case l := <-e.lines:
 				w.WriteString(l)
 				w.WriteByte('\n')
@@ -265,20 +253,11 @@ func (c *Client) start(id uint64, send func(message)) (*remoteEngine, error) {
 	}()
 	var readers sync.WaitGroup
 	readers.Add(2)
-	go pumpStdout(&readers, out, id, send)
-	go c.pumpStderr(&readers, errp, id, send)
+	go pumpStdout(&readers, prog.Stdout, id, send)
+	go c.pumpStderr(&readers, prog.Stderr, id, send)
 	go func() {
 		readers.Wait()
-		err := cmd.Wait()
-		code, detail := 0, "exit status 0"
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			detail = ee.Error()
-			code = ee.ExitCode()
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				code = -int(ws.Signal())
-			}
-		}
+		code, detail := prog.Wait()
 		select {
 		case <-e.done: // ended by the server: nothing to tell
 		default:
@@ -395,5 +374,5 @@ func (e *remoteEngine) kill() {
 	default:
 	}
 	close(e.done)
-	syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
+	e.prog.Kill()
 }

@@ -2,9 +2,12 @@ package remote
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -102,4 +105,69 @@ func TestStdoutBurstIsBatched(t *testing.T) {
 		t.Errorf("last line %q", m.L)
 	}
 	t.Logf("%d messages for 5,001 lines", messages)
+}
+
+// The client's engine is started through the engine package: its exit is
+// told with its status, and when the server closes its stream the engine
+// and the helper it left running in its group are gone before the client
+// reads on (the helper holds a lock the test then takes at once).
+func TestClientEngineExitAndKill(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("needs flock(1) (util-linux) for the helper that holds a lock")
+	}
+	got := make(chan message, 100)
+	send := func(m message) { got <- m }
+	next := func(kind string) message {
+		for deadline := time.After(30 * time.Second); ; {
+			select {
+			case m := <-got:
+				if m.T == kind {
+					return m
+				}
+			case <-deadline:
+				t.Fatalf("no %q message", kind)
+			}
+		}
+	}
+	dir := t.TempDir()
+	c := &Client{Engine: []string{"sh", "-c", "exit 3"}, Dir: dir}
+	if _, err := c.start(1, send); err != nil {
+		t.Fatal(err)
+	}
+	if m := next("exit"); m.S != 1 || m.C != 3 || m.L != "exit status 3" {
+		t.Errorf("exit told as %+v, want code 3", m)
+	}
+
+	lock := filepath.Join(dir, "lock")
+	c.Engine = []string{"sh", "-c", "flock " + lock + " sleep 600 & until [ -e " + lock + " ]; do sleep 0.01; done; echo ready; wait"}
+	e, err := c.start(2, send)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := next("out"); m.L != "ready" {
+		t.Fatalf("read %q, want ready", m.L)
+	}
+	f, err := os.Open(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for deadline := time.Now().Add(30 * time.Second); syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil; time.Sleep(10 * time.Millisecond) {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		if time.Now().After(deadline) {
+			e.kill()
+			t.Fatal("the helper never took the lock")
+		}
+	}
+	e.kill()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Errorf("the engine's helper outlived its stream: the lock is still held (%v)", err)
+	}
+	select {
+	case m := <-got:
+		if m.T == "exit" {
+			t.Errorf("an engine the server closed was told as exited: %+v", m)
+		}
+	case <-time.After(100 * time.Millisecond):
+	}
 }

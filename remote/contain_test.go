@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,12 +100,7 @@ func TestLocalProcessCannotDriveARelay(t *testing.T) {
 // too many forfeits.
 func TestReconnectionByReplacementCounts(t *testing.T) {
 	g, tokens := startGateway(t, time.Minute) // MaxDisconnects 1
-	relay := relayFor(t, g, "a")
-	fmt.Fprintf(relay, "START 15\n")
-	r := bufio.NewReader(relay)
-	relay.SetReadDeadline(time.Now().Add(30 * time.Second))
-	readUntil(t, r, "L OK\n")
-	fmt.Fprintf(relay, "TURN 7,7\n")
+	r := relayInGame(t, g, "START 15\n", 30*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var conns []*websocket.Conn
@@ -139,10 +133,7 @@ func TestReconnectionByReplacementCounts(t *testing.T) {
 			}
 		}
 	}
-	last := readUntil(t, r, "X ") // replacing the connection counts
-	if want := fmt.Sprintf("X %d disconnect: a disconnected 2 times in one game, at most 1 are allowed\n", ExitDisconnect); last != want {
-		t.Fatalf("relay got %q, want %q", last, want)
-	}
+	wantSecondDisconnectForfeit(t, r, ": replacing the connection did not count")
 }
 
 func attachedTo(st *stream) *session {

@@ -9,7 +9,8 @@
 // (gateway.go), which pairs it with the entrant's authenticated network
 // session (session.go): a WebSocket over TLS opened by `arena connect`
 // (client.go) on the entrant's machine, which starts the real engine there
-// and relays its lines. Every protection of the driver (deadlines, bounded
+// (engine.StartProgram: contained as the arbiter's own engines are) and
+// relays its lines. Every protection of the driver (deadlines, bounded
 // reading, flood draining, clocks measured from request written to reply
 // read) therefore holds for a remote engine too, and its think time is
 // measured at the server.

@@ -96,23 +96,6 @@ func TestPinnedFingerprint(t *testing.T) {
 	}
 }
 
-// readUntil reads a relay's lines up to the first that starts with prefix,
-// and returns that line.
-func readUntil(t *testing.T, r *bufio.Reader, prefix string) string {
-	t.Helper()
-	var last string
-	for {
-		l, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("relay: %v after %q, waiting for %q", err, last, prefix)
-		}
-		if strings.HasPrefix(l, prefix) {
-			return l
-		}
-		last = l
-	}
-}
-
 // relayFor connects a relay of entrant name, as the arbiter's driver
 // would start one, and returns its connection.
 func relayFor(t *testing.T, g *Gateway, name string) net.Conn {
@@ -283,14 +266,8 @@ func TestNewSessionReplacesOld(t *testing.T) {
 // allowed, forfeits at once with ExitDisconnect. Each return resyncs the
 // new engine.
 func TestDisconnectionsPerGame(t *testing.T) {
-	g, tokens := startGateway(t, time.Minute) // MaxDisconnects 1
-	relay := relayFor(t, g, "a")
-	fmt.Fprintf(relay, "START 15\nINFO rule 1\n")
-	r := bufio.NewReader(relay)
-	relay.SetReadDeadline(time.Now().Add(30 * time.Second))
-	// Away at START: answered for it.
-	readUntil(t, r, "L OK\n")
-	fmt.Fprintf(relay, "TURN 7,7\n")
+	g, tokens := startGateway(t, time.Minute)                         // MaxDisconnects 1
+	r := relayInGame(t, g, "START 15\nINFO rule 1\n", 10*time.Second) // away at START: answered for it
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	// connect reads until the engine is sent the resync.
@@ -316,7 +293,47 @@ func TestDisconnectionsPerGame(t *testing.T) {
 	}
 	connect().CloseNow() // disconnection 1 of the game: a grace period
 	connect().CloseNow() // disconnection 2: one too many
-	last := readUntil(t, r, "X ")
+	wantSecondDisconnectForfeit(t, r, "")
+}
+
+// relayInGame is entrant a's relay in mid-game: it has sent start (START
+// and what follows it), read START's OK and sent TURN 7,7. Its reads give
+// up after wait.
+func relayInGame(t *testing.T, g *Gateway, start string, wait time.Duration) *bufio.Reader {
+	t.Helper()
+	relay := relayFor(t, g, "a")
+	fmt.Fprint(relay, start)
+	r := bufio.NewReader(relay)
+	relay.SetReadDeadline(time.Now().Add(wait))
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l == "L OK\n" {
+			break
+		}
+	}
+	fmt.Fprintf(relay, "TURN 7,7\n")
+	return r
+}
+
+// wantSecondDisconnectForfeit reads the relay r to the gateway's exit line,
+// which must forfeit entrant a for a second disconnection in one game
+// (MaxDisconnects 1); missing tells what did not happen if it never comes.
+func wantSecondDisconnectForfeit(t *testing.T, r *bufio.Reader, missing string) {
+	t.Helper()
+	var last string
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("relay: %v after %q%s", err, last, missing)
+		}
+		last = l
+		if strings.HasPrefix(l, "X ") {
+			break
+		}
+	}
 	if want := fmt.Sprintf("X %d disconnect: a disconnected 2 times in one game, at most 1 are allowed\n", ExitDisconnect); last != want {
 		t.Fatalf("relay got %q, want %q", last, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -22,9 +23,9 @@ import (
 // Gauntlet the first entrant against each other. Schedule lays the match
 // out; Run plays it through the Director.
 type Match struct {
-	*arbiter.Director
-	Games    int // per encounter and round
-	Rounds   int // the whole schedule is played this many times
+	Director *arbiter.Director // plays the fixtures
+	Games    int               // per encounter and round
+	Rounds   int               // the whole schedule is played this many times
 	Gauntlet bool
 	Suite    Suite
 	// SPRT, if set, stops the match as soon as it decides (two entrants).
@@ -38,6 +39,9 @@ type Match struct {
 	// of the schedule (shard.go). A shard's own games never decide the
 	// SPRT: the batch's merged games do (event package).
 	Shard Shard
+	// Counted, if set, hears of every game Run plays as it was counted
+	// (its encounter's tally, the SPRT's decision), after it is journaled.
+	Counted func(MatchGame) error
 
 	encounters []*Encounter
 	fixtures   []arbiter.Fixture
@@ -45,6 +49,7 @@ type Match struct {
 	played     int
 	fatal      bool
 	halted     bool         // a replayed game decided the SPRT or was fatal
+	broken     error        // a record Replay refused: Run plays nothing
 	replayed   map[int]bool // fixture numbers counted by Replay
 	units      []int        // per fixture, by Number-1: its pair's (or game's) number, from 0 (shard.go)
 }
@@ -87,10 +92,8 @@ type MatchGame struct {
 	Collect bool
 }
 
-// MaxGames bounds the games one match or batch lays out: its schedule is
-// held in memory, a few hundred bytes a game, so a number of games from a
-// flag or a folder cannot ask for more memory than the machine has.
-const MaxGames = 1 << 22
+// MaxGames bounds the games one match or batch lays out (see bounds).
+const MaxGames = bounds.MaxGames
 
 // ScheduleGames is the number of games a match of these settings lays out,
 // or -1 when it is more than MaxGames (however much more: no product here
@@ -119,36 +122,36 @@ const sweepPrior = 2
 
 // Validate checks the match's consistency before anything is played.
 func (m *Match) Validate() error {
-	if err := m.Procedure.Check(m.Rule, m.Size); err != nil {
+	if err := m.Director.Procedure.Check(m.Director.Rule, m.Director.Size); err != nil {
 		return fmt.Errorf("opening procedure: %v", err)
 	}
 	if err := m.Shard.Validate(); err != nil {
 		return err
 	}
 	switch {
-	case len(m.Entrants) < 2:
+	case len(m.Director.Entrants) < 2:
 		return errors.New("want at least two engines")
 	case m.Games < 1:
 		return errors.New("games must be at least 1")
 	case m.Rounds < 1:
 		return errors.New("rounds must be at least 1")
-	case m.Concurrency < 1:
+	case m.Director.Concurrency < 1:
 		return errors.New("concurrency must be at least 1")
-	case m.Concurrency > arbiter.MaxConcurrency:
-		return fmt.Errorf("concurrency %d: at most %d games at once", m.Concurrency, arbiter.MaxConcurrency)
-	case ScheduleGames(len(m.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0:
-		return fmt.Errorf("%d engines, %d games per pair and %d rounds make more than %d games, the most one match lays out", len(m.Entrants), m.Games, m.Rounds, MaxGames)
-	case m.Size < rules.MinSize || m.Size > rules.MaxSize:
-		return fmt.Errorf("board size %d out of range %d..%d", m.Size, rules.MinSize, rules.MaxSize)
+	case m.Director.Concurrency > arbiter.MaxConcurrency:
+		return fmt.Errorf("concurrency %d: at most %d games at once", m.Director.Concurrency, arbiter.MaxConcurrency)
+	case ScheduleGames(len(m.Director.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0:
+		return fmt.Errorf("%d engines, %d games per pair and %d rounds make more than %d games, the most one match lays out", len(m.Director.Entrants), m.Games, m.Rounds, MaxGames)
+	case m.Director.Size < rules.MinSize || m.Director.Size > rules.MaxSize:
+		return fmt.Errorf("board size %d out of range %d..%d", m.Director.Size, rules.MinSize, rules.MaxSize)
 	}
-	if m.Rule != nil {
-		if err := rules.CheckSize(m.Rule, m.Size); err != nil {
+	if m.Director.Rule != nil {
+		if err := rules.CheckSize(m.Director.Rule, m.Director.Size); err != nil {
 			return err
 		}
 	}
 	if m.SPRT != nil {
-		if len(m.Entrants) != 2 {
-			return fmt.Errorf("an SPRT compares two engines, not %d", len(m.Entrants))
+		if len(m.Director.Entrants) != 2 {
+			return fmt.Errorf("an SPRT compares two engines, not %d", len(m.Director.Entrants))
 		}
 		if err := m.SPRT.Validate(); err != nil {
 			return err
@@ -177,7 +180,7 @@ func (m *Match) SPRTModel() string {
 func (m *Match) Schedule() ([]*Encounter, []arbiter.Fixture) {
 	m.encounters, m.fixtures, m.places = nil, nil, nil
 	m.played, m.fatal, m.halted, m.replayed = 0, false, false, map[int]bool{}
-	n := len(m.Entrants)
+	n := len(m.Director.Entrants)
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			if m.Gauntlet && a > 0 {
@@ -191,7 +194,7 @@ func (m *Match) Schedule() ([]*Encounter, []arbiter.Fixture) {
 	if cgc {
 		dealt *= len(m.encounters)
 	}
-	deals := m.Suite.Deal(dealt, m.Size)
+	deals := m.Suite.Deal(dealt, m.Director.Size)
 	for r := 0; r < m.Rounds; r++ {
 		for _, e := range m.encounters {
 			for g := 0; g < m.Games; g++ {
@@ -220,28 +223,34 @@ func (m *Match) Schedule() ([]*Encounter, []arbiter.Fixture) {
 	return m.encounters, m.fixtures
 }
 
-// Run plays the schedule (laid out by Schedule, or now). kept is called
-// with every finished game before it counts (to journal it: a game the
-// journal lacks is not part of the match); counted after, with the game as
-// counted. An error from either stops the match. Once an SPRT decides or a
-// fatal error happens no new game starts; the games in progress finish and
-// are counted. Cancelling drain or abort works as in Director.Play.
-func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) error, counted func(MatchGame) error) error {
+// Run plays the schedule (laid out by Schedule, or now), less the games
+// Resume replayed. finished is called with every finished game before it
+// counts (to journal it: a game the journal lacks is not part of the
+// match); Counted, if set, after, with the game as counted. An error from
+// either stops the match. Once an SPRT decides or a fatal error happens no
+// new game starts; the games in progress finish and are counted.
+// Cancelling drain or abort works as in Director.Play.
+func (m *Match) Run(drain, abort context.Context, finished func(*record.Record) error) error {
 	if m.fixtures == nil {
 		m.Schedule()
+	}
+	if m.broken != nil {
+		return m.broken
 	}
 	stopped, stop := context.WithCancel(drain)
 	defer stop()
 	if m.halted {
 		return nil
 	}
-	m.Finished = func(rec *record.Record) error {
-		if err := kept(rec); err != nil {
+	m.Director.Finished = func(rec *record.Record) error {
+		if err := finished(rec); err != nil {
 			return err
 		}
 		g := m.count(rec)
-		if err := counted(g); err != nil {
-			return err
+		if m.Counted != nil {
+			if err := m.Counted(g); err != nil {
+				return err
+			}
 		}
 		if g.Decided || g.Fatal {
 			stop()
@@ -254,7 +263,7 @@ func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) erro
 			left = append(left, f)
 		}
 	}
-	return m.Play(stopped, abort, left)
+	return m.Director.Play(stopped, abort, left)
 }
 
 // Replay counts the games of an interrupted match (its journal, in the
@@ -264,22 +273,29 @@ func (m *Match) Run(drain, abort context.Context, kept func(*record.Record) erro
 // its entrants, colours, rule, size and procedure), or a game twice, is an
 // error. Call it after Schedule and before Run.
 func (m *Match) Replay(done []*record.Record) ([]MatchGame, error) {
+	if m.broken != nil {
+		return nil, m.broken
+	}
 	if m.fixtures == nil {
 		m.Schedule()
 	}
 	var out []MatchGame
 	for _, rec := range done {
 		if rec.Game < 1 || rec.Game > len(m.fixtures) {
-			return out, fmt.Errorf("game %d is not in the match's schedule of %d games", rec.Game, len(m.fixtures))
+			m.broken = fmt.Errorf("game %d is not in the match's schedule of %d games", rec.Game, len(m.fixtures))
+			return out, m.broken
 		}
 		if m.replayed[rec.Game] {
-			return out, fmt.Errorf("game %d is recorded twice", rec.Game)
+			m.broken = fmt.Errorf("game %d is recorded twice", rec.Game)
+			return out, m.broken
 		}
 		if !m.inShard(rec.Game) {
-			return out, fmt.Errorf("game %d belongs to shard %d/%d, not to this shard %s", rec.Game, m.ShardOf(rec.Game, m.Shard.Count), m.Shard.Count, m.Shard)
+			m.broken = fmt.Errorf("game %d belongs to shard %d/%d, not to this shard %s", rec.Game, m.ShardOf(rec.Game, m.Shard.Count), m.Shard.Count, m.Shard)
+			return out, m.broken
 		}
-		if err := m.CheckRecord(rec, m.fixtures[rec.Game-1]); err != nil {
-			return out, fmt.Errorf("game %d (%s vs %s): %w", rec.Game, rec.Black, rec.White, err)
+		if err := m.Director.CheckRecord(rec, m.fixtures[rec.Game-1]); err != nil {
+			m.broken = fmt.Errorf("game %d (%s vs %s): %w", rec.Game, rec.Black, rec.White, err)
+			return out, m.broken
 		}
 		m.replayed[rec.Game] = true
 		g := m.count(rec)
@@ -289,6 +305,13 @@ func (m *Match) Replay(done []*record.Record) ([]MatchGame, error) {
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// Resume is Replay for a schedule's user that needs no tally of the games
+// replayed.
+func (m *Match) Resume(done []*record.Record) error {
+	_, err := m.Replay(done)
+	return err
 }
 
 // Played is the number of games counted so far.
@@ -302,7 +325,7 @@ func (m *Match) count(rec *record.Record) MatchGame {
 	// By name, not by the fixture's colours: Swap2 and the RIF opening may
 	// have given the first entrant the other colour.
 	first := rec.Score()
-	if rec.Black != m.Entrants[e.First].Spec.Name {
+	if rec.Black != m.Director.Entrants[e.First].Spec.Name {
 		first = 1 - first
 	}
 	if rec.End == record.DoubleForfeit {
@@ -353,8 +376,8 @@ func (e *Encounter) Stats() rating.MatchStats {
 // maximum likelihood infinite; the list is then fitted with prior virtual
 // draws per pair of entrants, else prior is 0.
 func (m *Match) Ratings() (list rating.RatingList, prior float64, err error) {
-	names := make([]string, len(m.Entrants))
-	for i, e := range m.Entrants {
+	names := make([]string, len(m.Director.Entrants))
+	for i, e := range m.Director.Entrants {
 		names[i] = e.Spec.Name
 	}
 	var games []rating.RatedGame

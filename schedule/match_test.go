@@ -27,7 +27,7 @@ func paperMatch(engines, games int) *Match {
 // for a draw), ended as end.
 func finished(m *Match, n int, winner rules.Color, end record.Termination) *record.Record {
 	f := m.fixtures[n-1]
-	return &record.Record{Game: n, Size: m.Size, Black: m.Entrants[f.Black].Spec.Name, White: m.Entrants[f.White].Spec.Name, Winner: winner, End: end}
+	return &record.Record{Game: n, Size: m.Director.Size, Black: m.Director.Entrants[f.Black].Spec.Name, White: m.Director.Entrants[f.White].Spec.Name, Winner: winner, End: end}
 }
 
 func TestMatchSchedule(t *testing.T) {
@@ -215,15 +215,15 @@ func TestMatchValidate(t *testing.T) {
 		want   string
 	}{
 		{"fine", func(*Match) {}, ""},
-		{"one engine", func(m *Match) { m.Entrants = m.Entrants[:1] }, "at least two engines"},
+		{"one engine", func(m *Match) { m.Director.Entrants = m.Director.Entrants[:1] }, "at least two engines"},
 		{"no games", func(m *Match) { m.Games = 0 }, "games must be at least 1"},
 		{"no rounds", func(m *Match) { m.Rounds = 0 }, "rounds must be at least 1"},
-		{"no concurrency", func(m *Match) { m.Concurrency = 0 }, "concurrency must be at least 1"},
-		{"board too large", func(m *Match) { m.Size = 99 }, "board size 99 out of range"},
-		{"unknown procedure", func(m *Match) { m.Procedure = rules.Procedure(7) }, "opening procedure:"},
-		{"RIF on an even board", func(m *Match) { m.Procedure, m.Size = rules.RIFProcedure, 14 }, "odd board"},
+		{"no concurrency", func(m *Match) { m.Director.Concurrency = 0 }, "concurrency must be at least 1"},
+		{"board too large", func(m *Match) { m.Director.Size = 99 }, "board size 99 out of range"},
+		{"unknown procedure", func(m *Match) { m.Director.Procedure = rules.Procedure(7) }, "opening procedure:"},
+		{"RIF on an even board", func(m *Match) { m.Director.Procedure, m.Director.Size = rules.RIFProcedure, 14 }, "odd board"},
 		{"SPRT with three engines", func(m *Match) {
-			m.Entrants = append(m.Entrants, m.Entrants[0])
+			m.Director.Entrants = append(m.Director.Entrants, m.Director.Entrants[0])
 			m.SPRT = sprt("")
 		}, "an SPRT compares two engines, not 3"},
 		{"bad SPRT", func(m *Match) { m.SPRT = &rating.SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05} }, "must be below"},
@@ -290,14 +290,13 @@ func TestMatchRunStopsWhenTheSPRTDecides(t *testing.T) {
 		SPRT: &rating.SPRT{Elo1: 50, Alpha: 0.05, Beta: 0.05, Model: rating.ModelTrinomial}}
 	encs, fixtures := m.Schedule()
 	kept, decided := 0, 0
-	err := m.Run(context.Background(), context.Background(),
-		func(*record.Record) error { kept++; return nil },
-		func(g MatchGame) error {
-			if g.Decided {
-				decided = g.Played
-			}
-			return nil
-		})
+	m.Counted = func(g MatchGame) error {
+		if g.Decided {
+			decided = g.Played
+		}
+		return nil
+	}
+	err := m.Run(context.Background(), context.Background(), func(*record.Record) error { kept++; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,9 +313,8 @@ func TestMatchRunKeptErrorStops(t *testing.T) {
 	m := &Match{Director: d, Games: 4, Rounds: 1}
 	broken := errors.New("disk full")
 	counted := 0
-	err := m.Run(context.Background(), context.Background(),
-		func(*record.Record) error { return broken },
-		func(MatchGame) error { counted++; return nil })
+	m.Counted = func(MatchGame) error { counted++; return nil }
+	err := m.Run(context.Background(), context.Background(), func(*record.Record) error { return broken })
 	if !errors.Is(err, broken) || counted != 0 || m.Played() != 0 {
 		t.Errorf("err %v, counted %d, played %d", err, counted, m.Played())
 	}
@@ -374,8 +372,8 @@ func TestMatchReplayedDecisionStops(t *testing.T) {
 		t.Fatalf("a 40-0 sweep did not decide the SPRT")
 	}
 	started := 0
-	m.Started = func(arbiter.Fixture) { started++ }
-	if err := m.Run(context.Background(), context.Background(), nil, nil); err != nil || started != 0 {
+	m.Director.Started = func(arbiter.Fixture) { started++ }
+	if err := m.Run(context.Background(), context.Background(), nil); err != nil || started != 0 {
 		t.Errorf("run after a replayed decision: %v, %d games started", err, started)
 	}
 }
@@ -384,7 +382,7 @@ func TestMatchReplayedDecisionStops(t *testing.T) {
 // does not say who chose what: either colour is the schedule's.
 func TestMatchReplayTakesColoursSettledByAProcedure(t *testing.T) {
 	m := paperMatch(2, 4)
-	m.Procedure = rules.Swap2Procedure
+	m.Director.Procedure = rules.Swap2Procedure
 	m.Schedule()
 	rec := &record.Record{Game: 2, Size: 15, Procedure: "swap2", Black: "a", White: "b", Winner: rules.Black, End: record.Five}
 	if _, err := m.Replay([]*record.Record{rec}); err != nil {

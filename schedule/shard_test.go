@@ -28,7 +28,7 @@ func TestShardsPartitionTheSchedule(t *testing.T) {
 			for count := 1; count <= 5; count++ {
 				m := &Match{Director: &arbiter.Director{Size: 15}, Games: tc.games, Rounds: tc.rounds, Gauntlet: tc.gauntlet, Suite: Suite{Pairs: tc.pairs}}
 				for i := range tc.engines {
-					m.Entrants = append(m.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: string(rune('a' + i))}})
+					m.Director.Entrants = append(m.Director.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: string(rune('a' + i))}})
 				}
 				_, all := m.Schedule()
 				seen := map[int]int{}

@@ -20,11 +20,18 @@ type Order uint8
 const (
 	OrderSequential Order = iota // the list from top to bottom, then again
 	OrderRandom                  // the list shuffled once with the seed, then walked like sequential
+	// OrderPasses walks the list in passes, each in a new order shuffled
+	// by the seed and the pass number: every opening is played once
+	// before any is played again, and which board, round or entrant gets
+	// which opening is left to the seed, never to the list's order (an
+	// outer-open list starts in the corner). An event deals its openings
+	// so, one per pairing (Tournament).
+	OrderPasses
 )
 
-var orderNames = []string{OrderSequential: "sequential", OrderRandom: "random"}
+var orderNames = []string{OrderSequential: "sequential", OrderRandom: "random", OrderPasses: "passes"}
 
-// ParseOrder reads an order's name: "sequential" or "random".
+// ParseOrder reads an order's name: "sequential", "random" or "passes".
 func ParseOrder(s string) (Order, error) { return mode.Parse[Order]("opening order", orderNames, s) }
 
 func (o Order) String() string { return mode.Name("Order", orderNames, o) }
@@ -52,7 +59,7 @@ func (t Transform) String() string { return mode.Name("Transform", transformName
 type Suite struct {
 	Openings  []rules.Opening // validated (CheckOpenings); empty means every game starts on an empty board
 	Order     Order
-	Seed      uint64 // for OrderRandom and TransformRandom
+	Seed      uint64 // for OrderRandom, OrderPasses and TransformRandom (Seeded)
 	Transform Transform
 	// Pairs makes games 2k and 2k+1 share one opening (the caller swaps the
 	// engines' colours between them): the game pairs of the pentanomial
@@ -81,6 +88,11 @@ func (s Suite) Validate() error {
 		return fmt.Errorf("suite style %v: want %v or %v", s.Style, StyleArena, StyleCGomokuCli)
 	}
 	return nil
+}
+
+// Seeded reports whether the deal depends on the Seed.
+func (s Suite) Seeded() bool {
+	return s.Order == OrderRandom || s.Order == OrderPasses || s.Transform == TransformRandom
 }
 
 // Deal returns the openings of games 0..n-1 on a board of the given size, or
@@ -120,12 +132,28 @@ func (s Suite) Deal(n, size int) []Deal {
 			case TransformRandom:
 				k = rng.IntN(rules.Symmetries)
 			}
+			if s.Order == OrderPasses && u%len(order) == 0 {
+				order = passOrder(len(order), s.Seed, u/len(order))
+			}
 			o := s.Openings[order[u%len(order)]]
 			d = Deal{Opening: o.Transformed(size, k), Symmetry: k}
 		}
 		deals[g] = d
 	}
 	return deals
+}
+
+// passOrder is the order of the list's n openings in the given pass of
+// OrderPasses: a shuffle seeded by the seed and the pass alone, so a
+// resumed event deals what its first run dealt.
+func passOrder(n int, seed uint64, pass int) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(pass)))
+	rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	return order
 }
 
 // DefaultOpenings are the openings a match or an event plays when it names

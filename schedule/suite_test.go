@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -123,7 +124,8 @@ func TestSuiteValidate(t *testing.T) {
 	}{
 		{Suite{}, true},
 		{Suite{Order: OrderRandom, Transform: TransformCycle}, true},
-		{Suite{Order: 2}, false},
+		{Suite{Order: OrderPasses}, true},
+		{Suite{Order: 3}, false},
 		{Suite{Transform: 3}, false},
 	} {
 		if err := tt.s.Validate(); (err == nil) != tt.ok {
@@ -196,7 +198,7 @@ func TestSuiteModeNames(t *testing.T) {
 			t.Errorf("transform %q: %v %v", name, tr, err)
 		}
 	}
-	if _, err := ParseOrder("shuffled"); err == nil || err.Error() != `opening order "shuffled" is not one of sequential, random` {
+	if _, err := ParseOrder("shuffled"); err == nil || err.Error() != `opening order "shuffled" is not one of sequential, random, passes` {
 		t.Errorf("err = %v", err)
 	}
 	if _, err := ParseTransform(""); err == nil || err.Error() != `transform "" is not one of none, cycle, random` {
@@ -204,5 +206,38 @@ func TestSuiteModeNames(t *testing.T) {
 	}
 	if s := Transform(9).String(); s != "Transform(9)" {
 		t.Errorf("Transform(9) = %s", s)
+	}
+}
+
+// OrderPasses, as an event deals: every pass plays each opening once, a
+// pass's order is the seed's and the pass's alone (a longer deal begins
+// with a shorter one: a resumed event deals what its first run dealt), and
+// passes are not all in one order.
+func TestSuitePasses(t *testing.T) {
+	var list []rules.Opening
+	for i := range 7 {
+		list = append(list, rules.Opening{Stones: []rules.Point{{X: i, Y: 0}}, Line: i + 1})
+	}
+	s := Suite{Openings: list, Order: OrderPasses, Seed: 11}
+	long, short := s.Deal(5*7, 15), s.Deal(10, 15)
+	orders := map[string]bool{}
+	for pass := range 5 {
+		seen, order := map[int]bool{}, ""
+		for _, d := range long[pass*7 : pass*7+7] {
+			seen[d.Opening.Line] = true
+			order += fmt.Sprint(d.Opening.Line, " ")
+		}
+		if len(seen) != 7 {
+			t.Errorf("pass %d plays %d of the 7 openings: %s", pass, len(seen), order)
+		}
+		orders[order] = true
+	}
+	if len(orders) < 2 {
+		t.Errorf("every pass in one order: %v", orders)
+	}
+	for i := range short {
+		if short[i].Opening.Line != long[i].Opening.Line {
+			t.Fatalf("game %d: %d in a deal of 10, %d in a deal of 35", i, short[i].Opening.Line, long[i].Opening.Line)
+		}
 	}
 }

@@ -80,7 +80,7 @@ func (t *Tournament) runTask(drain, abort context.Context, all *[]*record.Record
 	}
 	fs := t.fixtures(sched, 0)
 	prev := make([][]arbiter.Key, len(fs)) // by game number - 1
-	last := make([]int, len(t.Entrants))
+	last := make([]int, len(t.Director.Entrants))
 	for i, f := range fs {
 		for _, e := range []int{f.Black, f.White} {
 			if n := last[e]; n > 0 {
@@ -90,7 +90,7 @@ func (t *Tournament) runTask(drain, abort context.Context, all *[]*record.Record
 		}
 	}
 	mine := t.share(fs)
-	defer func() { t.Ahead = nil }()
+	defer func() { t.Director.Ahead = nil }()
 	for {
 		pending := remaining(mine, *all)
 		if len(pending) == 0 {
@@ -118,7 +118,7 @@ func (t *Tournament) runTask(drain, abort context.Context, all *[]*record.Record
 		}
 		// An entrant with games after these keeps its process: a
 		// mini-match is played a game at a time.
-		later := make([]int, len(t.Entrants))
+		later := make([]int, len(t.Director.Entrants))
 		for _, f := range pending {
 			later[f.Black]++
 			later[f.White]++
@@ -127,8 +127,8 @@ func (t *Tournament) runTask(drain, abort context.Context, all *[]*record.Record
 			later[f.Black]--
 			later[f.White]--
 		}
-		t.Ahead = func(i int) bool { return later[i] > 0 }
-		if err := t.Play(drain, abort, ready); err != nil {
+		t.Director.Ahead = func(i int) bool { return later[i] > 0 }
+		if err := t.Director.Play(drain, abort, ready); err != nil {
 			return err
 		}
 		if drain.Err() != nil || abort.Err() != nil {

@@ -2,17 +2,13 @@ package schedule
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"gomoku-arena/arbiter"
-	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/standings"
@@ -24,16 +20,16 @@ import (
 // Director. A tournament is a pure function of its settings and the results
 // so far, so resuming is just running it again with the journal's records.
 type Tournament struct {
-	*arbiter.Director
-	Format pairing.Format // resolved, never auto
-	Rounds int            // Swiss rounds
+	Director *arbiter.Director // plays the fixtures
+	Format   pairing.Format    // resolved, never auto
+	Rounds   int               // Swiss rounds
 	// ByePoints is what a Swiss bye scores, for pairing as for standings:
 	// 1, 0.5 or 0; nil means a win.
 	ByePoints *float64
 	// Openings, when set, are assigned one per pairing of two entrants, so
 	// the games of a pair with colours exchanged share their opening. They
-	// rotate across the whole event in an order the Seed shuffles (see
-	// openingOf).
+	// rotate across the whole event in an order the Seed shuffles (a
+	// Suite in OrderPasses).
 	Openings [][]rules.Point
 	Seed     uint64
 	// OpeningsPerPairing, when above 0, makes every pairing of a round
@@ -55,11 +51,12 @@ type Tournament struct {
 	// WithdrawAfter withdraws a Swiss entrant that failed to start this many
 	// of its games in a row (see failedStart); 0 never does.
 	WithdrawAfter int
-	// Requests, if set, is the organizer's withdrawal request file
-	// (RequestWithdrawal), read before each Swiss round is paired.
-	Requests string
+	// Requests, if set, returns the organizer's withdrawal requests so
+	// far; it is asked before each Swiss round is paired.
+	Requests func() ([]WithdrawalRequest, error)
 
-	check *ScheduleCheck // the journal checked by VerifySchedule, for Run
+	check  *ScheduleCheck // the journal checked by Resume, for Run
+	broken error          // a record Resume refused: Run plays nothing
 }
 
 // Withdrawal rule. A Swiss entrant is withdrawn before a round is paired
@@ -119,13 +116,13 @@ func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, bool
 		}
 	}
 	var requests []WithdrawalRequest
-	if t.Requests != "" {
-		if requests, err = ReadWithdrawalRequests(t.Requests); err != nil {
+	if t.Requests != nil {
+		if requests, err = t.Requests(); err != nil {
 			return nil, false, err
 		}
 	}
 	added := false
-	for i, e := range t.Entrants {
+	for i, e := range t.Director.Entrants {
 		if _, done := out[i]; done {
 			continue
 		}
@@ -160,7 +157,7 @@ func (t *Tournament) withdrawals(r int, all []*record.Record) (map[int]int, bool
 			continue
 		}
 		now := time.Now()
-		rec := &record.Record{Event: t.Event, Round: r, Rule: t.Rule.Name(), Size: t.Size,
+		rec := &record.Record{Event: t.Director.Event, Round: r, Rule: t.Director.Rule.Name(), Size: t.Director.Size,
 			Black: name, End: record.Withdrawn, Detail: why, Start: now, Finish: now}
 		if err := t.Director.Finished(rec); err != nil {
 			return nil, false, err
@@ -185,7 +182,7 @@ func (t *Tournament) TRF(name string, ratings []int, all []*record.Record, r int
 		return nil, err
 	}
 	trf := &pairing.TRF{Name: name, Rounds: t.Rounds, ByePoints: t.ByePoints, Games: games}
-	for i, e := range t.Entrants {
+	for i, e := range t.Director.Entrants {
 		p := pairing.TRFPlayer{Name: e.Spec.Name, Withdrawn: out[i]}
 		if i < len(ratings) {
 			p.Rating = ratings[i]
@@ -195,80 +192,29 @@ func (t *Tournament) TRF(name string, ratings []int, all []*record.Record, r int
 	return trf, nil
 }
 
-// WithdrawalRequest is one line of the organizer's request file.
+// WithdrawalRequest is the organizer's request to withdraw an entrant
+// (event keeps them in a file of the event's folder).
 type WithdrawalRequest struct {
 	Engine string    `json:"engine"`
 	Reason string    `json:"reason,omitempty"`
 	Time   time.Time `json:"time"`
 }
 
-// WithdrawalFile is the name of the request file in an event's folder.
-const WithdrawalFile = "withdrawals.jsonl"
-
-// RequestWithdrawal records durably, in the request file at path (one JSON
-// object a line), that the organizer withdraws engine from the event. The
-// running event (or the next run of it) withdraws the entrant before the
-// next round it pairs.
-func RequestWithdrawal(path, engine, reason string) error {
-	if strings.TrimSpace(engine) == "" {
-		return fmt.Errorf("withdrawal: no engine named")
-	}
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	if _, err := ReadWithdrawalRequests(path); err != nil {
-		return err
-	}
-	line, err := json.Marshal(WithdrawalRequest{Engine: engine, Reason: reason, Time: time.Now().UTC()})
-	if err != nil {
-		return err
-	}
-	if len(old) > 0 && old[len(old)-1] != '\n' {
-		old = append(old, '\n')
-	}
-	return durable.WriteFile(path, append(append(old, line...), '\n'))
-}
-
-// ReadWithdrawalRequests reads the request file at path; a missing file has
-// no requests. A line that is not a request is an error naming it.
-func ReadWithdrawalRequests(path string) ([]WithdrawalRequest, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []WithdrawalRequest
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		var q WithdrawalRequest
-		dec := json.NewDecoder(strings.NewReader(l))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&q); err != nil || q.Engine == "" {
-			return nil, fmt.Errorf("%s:%d: not a withdrawal request (want {\"engine\": NAME, ...}): %q", path, i+1, l)
-		}
-		out = append(out, q)
-	}
-	return out, nil
-}
-
-// Run plays every fixture not in done. finished is called with each newly
-// finished game, and with each bye, to journal it, before either engine
-// plays again. Notice, if set, hears about decisions a person should know
-// of (a Swiss round with no legal pairing).
-//
-// done is checked against the schedule first (VerifySchedule), unless it
-// was just checked: a record the schedule does not give is an error.
-func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, finished func(*record.Record) error) error {
-	if t.check == nil || len(t.check.all) != len(done) {
-		if err := t.VerifySchedule(done); err != nil {
+// Run plays every fixture the journal given to Resume lacks (all of them
+// without one). finished is called with each newly finished game, and with
+// each bye, to journal it, before either engine plays again. Notice, if
+// set, hears about decisions a person should know of (a Swiss round with
+// no legal pairing).
+func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Record) error) error {
+	if t.check == nil {
+		if err := t.Resume(nil); err != nil {
 			return err
 		}
 	}
+	if t.broken != nil {
+		return t.broken
+	}
+	done := t.check.all
 	all := append([]*record.Record(nil), done...)
 	t.Director.Finished = func(rec *record.Record) error {
 		all = append(all, rec)
@@ -287,7 +233,7 @@ func (t *Tournament) Run(drain, abort context.Context, done []*record.Record, fi
 	if err := t.journalByes(sched, all); err != nil {
 		return err
 	}
-	return t.Play(drain, abort, remaining(t.fixtures(sched, 0), all))
+	return t.Director.Play(drain, abort, remaining(t.fixtures(sched, 0), all))
 }
 
 // journalByes records the byes of the given rounds that the journal lacks.
@@ -304,8 +250,8 @@ func (t *Tournament) journalByes(rounds [][]pairing.Pairing, done []*record.Reco
 				continue
 			}
 			now := time.Now()
-			rec := &record.Record{Event: t.Event, Round: p.Round, Rule: t.Rule.Name(), Size: t.Size,
-				Black: t.Entrants[p.Black].Spec.Name, Winner: rules.Black, End: record.ByeEnd, Start: now, Finish: now}
+			rec := &record.Record{Event: t.Director.Event, Round: p.Round, Rule: t.Director.Rule.Name(), Size: t.Director.Size,
+				Black: t.Director.Entrants[p.Black].Spec.Name, Winner: rules.Black, End: record.ByeEnd, Start: now, Finish: now}
 			if err := t.Director.Finished(rec); err != nil {
 				return err
 			}
@@ -315,7 +261,7 @@ func (t *Tournament) journalByes(rounds [][]pairing.Pairing, done []*record.Reco
 }
 
 func (t *Tournament) index(name string) int {
-	for i, e := range t.Entrants {
+	for i, e := range t.Director.Entrants {
 		if e.Spec.Name == name {
 			return i
 		}
@@ -341,10 +287,13 @@ func (t *Tournament) Fixtures() ([]arbiter.Fixture, error) {
 //
 // A mini-match's games (OpeningsPerPairing) are in consecutive rounds of
 // the schedule (pairing.MiniMatches); the g-th (from 0) plays opening g/2
-// of matchOpenings.
+// of matchOpenings. Otherwise each pairing u (counted from 0 in the order
+// of play, the games of a pair with colours exchanged sharing one) plays
+// the u-th opening that a Suite of Openings deals in OrderPasses.
 func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []arbiter.Fixture {
 	var fs []arbiter.Fixture
 	pairIndex := map[[2]int]int{}
+	dealt, deals := map[int]int{}, 0 // fixture (index in fs) → pairing, and how many pairings get openings
 	var league [][]rules.Point
 	games := 1
 	if t.OpeningsPerPairing > 0 {
@@ -375,9 +324,19 @@ func (t *Tournament) fixtures(sched [][]pairing.Pairing, first int) []arbiter.Fi
 					i = first + len(pairIndex)
 					pairIndex[key] = i
 				}
-				f.Opening = t.openingOf(i)
+				dealt[len(fs)], deals = i, max(deals, i+1)
 			}
 			fs = append(fs, f)
+		}
+	}
+	if deals > 0 {
+		list := make([]rules.Opening, len(t.Openings))
+		for i, stones := range t.Openings {
+			list[i] = rules.Opening{Stones: stones}
+		}
+		deal := Suite{Openings: list, Order: OrderPasses, Seed: t.Seed}.Deal(deals, t.Director.Size)
+		for k, u := range dealt {
+			fs[k].Opening = deal[u].Opening.Stones
 		}
 	}
 	return fs
@@ -393,7 +352,7 @@ func (t *Tournament) FixturesOf(rounds [][]pairing.Pairing) []arbiter.Fixture {
 // on results (pairing.Schedule), each pairing made a mini-match when the
 // event plays them (pairing.MiniMatches).
 func (t *Tournament) Schedule() ([][]pairing.Pairing, error) {
-	sched, err := pairing.Schedule(t.Format, len(t.Entrants))
+	sched, err := pairing.Schedule(t.Format, len(t.Director.Entrants))
 	if err != nil || t.OpeningsPerPairing == 0 {
 		return sched, err
 	}
@@ -423,25 +382,6 @@ func (t *Tournament) matchOpenings() [][]rules.Point {
 		out[i] = t.Openings[k]
 	}
 	return out
-}
-
-// openingOf is the opening of the event's pairing u (counted from 0 in the
-// order of play). The openings are dealt in passes: each pass is the whole
-// list in an order shuffled by the seed and the pass number, so every
-// opening is played once before any is played again (as evenly as the
-// number of pairings allows), and which board, round or entrant gets which
-// opening is left to the seed, never to the list's order (an outer-open
-// list starts in the corner). It depends on nothing but the openings, the
-// seed and u, so a resumed event deals what the first run dealt.
-func (t *Tournament) openingOf(u int) []rules.Point {
-	n := len(t.Openings)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	rng := rand.New(rand.NewPCG(t.Seed, uint64(u/n)))
-	rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
-	return t.Openings[order[u%n]]
 }
 
 // remaining drops the fixtures that have a record.
@@ -502,7 +442,7 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 		fs := t.fixtures([][]pairing.Pairing{ps}, number)
 		number += len(fs)
 		before = fs
-		if err := t.Play(drain, abort, remaining(t.share(fs), *all)); err != nil {
+		if err := t.Director.Play(drain, abort, remaining(t.share(fs), *all)); err != nil {
 			return err
 		}
 		if drain.Err() != nil || abort.Err() != nil {
@@ -546,7 +486,7 @@ func (t *Tournament) pairRound(r, rounds int, all []*record.Record) ([]pairing.P
 	if err != nil {
 		return nil, pairing.Strict, err
 	}
-	players := make([]pairing.SwissPlayer, len(t.Entrants))
+	players := make([]pairing.SwissPlayer, len(t.Director.Entrants))
 	for i := range players {
 		w, ok := out[i]
 		players[i] = pairing.SwissPlayer{ID: i, Withdrawn: ok && w <= r}
@@ -585,16 +525,27 @@ func (t *Tournament) SwissHistory(all []*record.Record, r int) ([]pairing.Game, 
 	var h []pairing.Game
 	for _, g := range games {
 		if g.Round < r {
-			h = append(h, g.Game)
+			h = append(h, swissGame(g))
 		}
 	}
 	return h, nil
 }
 
+// swissGame is a game result as the Swiss pairing reads it: the same
+// rounds, entrants, points and forfeit, the bye in pairing's words.
+func swissGame(g standings.GameResult) pairing.Game {
+	white := g.White
+	if white == standings.Bye {
+		white = pairing.Bye
+	}
+	return pairing.Game{Round: g.Round, Black: g.Black, White: white,
+		BlackPoints: g.BlackPoints, WhitePoints: g.WhitePoints, Forfeit: g.Forfeit}
+}
+
 // names maps each entrant's engine name to its index.
 func (t *Tournament) names() map[string]int {
-	m := make(map[string]int, len(t.Entrants))
-	for i, e := range t.Entrants {
+	m := make(map[string]int, len(t.Director.Entrants))
+	for i, e := range t.Director.Entrants {
 		m[e.Spec.Name] = i
 	}
 	return m

@@ -48,7 +48,10 @@ func playEvent(t *testing.T, tour *Tournament, done []*record.Record, stopAfter 
 	drain, stop := context.WithCancel(context.Background())
 	defer stop()
 	var recs []*record.Record
-	err := tour.Run(drain, context.Background(), done, func(rec *record.Record) error {
+	if err := tour.Resume(done); err != nil {
+		t.Fatal(err)
+	}
+	err := tour.Run(drain, context.Background(), func(rec *record.Record) error {
 		if rec.End != record.ByeEnd {
 			recs = append(recs, rec)
 			if len(recs) == stopAfter {

@@ -68,18 +68,21 @@ func (t *Tournament) CheckSchedule() (*ScheduleCheck, error) {
 	return c, nil
 }
 
-// VerifySchedule checks every record of a journal against the schedule.
-// Run, given the same records next, plays on from the rounds it paired.
-func (t *Tournament) VerifySchedule(done []*record.Record) error {
-	c, err := t.CheckSchedule()
-	if err != nil {
-		return err
+// Resume checks the records of a journal, in journal order, against the
+// schedule; called again, it checks the records that follow. Run then
+// plays on from them, in the rounds they paired.
+func (t *Tournament) Resume(done []*record.Record) error {
+	if t.check == nil {
+		c, err := t.CheckSchedule()
+		if err != nil {
+			return err
+		}
+		t.check = c
 	}
-	if err := c.Add(done...); err != nil {
-		return err
+	if t.broken == nil {
+		t.broken = t.check.Add(done...)
 	}
-	t.check = c
-	return nil
+	return t.broken
 }
 
 // Add checks records that follow those added before, in journal order.

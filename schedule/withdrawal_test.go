@@ -29,8 +29,7 @@ func TestSwissDoubleNoShowAndWithdrawal(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var all []*record.Record
-	tour := &Tournament{Director: d, Format: pairing.SwissFormat, Rounds: 5, WithdrawAfter: 3,
-		Requests: filepath.Join(t.TempDir(), WithdrawalFile)}
+	tour := &Tournament{Director: d, Format: pairing.SwissFormat, Rounds: 5, WithdrawAfter: 3}
 	reports := map[int]string{}
 	tour.RoundDone = func(r int, recs []*record.Record) error {
 		trf, err := tour.TRF("t", nil, recs, r+1)
@@ -44,7 +43,7 @@ func TestSwissDoubleNoShowAndWithdrawal(t *testing.T) {
 		reports[r] = b.String()
 		return nil
 	}
-	err := tour.Run(context.Background(), context.Background(), nil, func(rec *record.Record) error {
+	err := tour.Run(context.Background(), context.Background(), func(rec *record.Record) error {
 		mu.Lock()
 		defer mu.Unlock()
 		all = append(all, rec)
@@ -174,24 +173,14 @@ func TestSwissDoubleNoShowAndWithdrawal(t *testing.T) {
 	}
 }
 
-// The organizer's request withdraws an entrant before the next round it
-// pairs, and the request file refuses lines it cannot read.
+// The organizer's requests withdraw entrants before the next round the
+// tournament pairs.
 func TestWithdrawalRequest(t *testing.T) {
-	path := filepath.Join(t.TempDir(), WithdrawalFile)
-	if err := RequestWithdrawal(path, "b", "asked to leave"); err != nil {
-		t.Fatal(err)
-	}
-	if err := RequestWithdrawal(path, "c", ""); err != nil {
-		t.Fatal(err)
-	}
-	qs, err := ReadWithdrawalRequests(path)
-	if err != nil || len(qs) != 2 || qs[0].Engine != "b" || qs[0].Reason != "asked to leave" || qs[1].Engine != "c" {
-		t.Fatalf("requests %+v, %v", qs, err)
-	}
+	requests := []WithdrawalRequest{{Engine: "b", Reason: "asked to leave"}, {Engine: "c"}}
 	d := director(t, 5, false)
-	tour := &Tournament{Director: d, Format: pairing.SwissFormat, Rounds: 2, Requests: path}
+	tour := &Tournament{Director: d, Format: pairing.SwissFormat, Rounds: 2, Requests: func() ([]WithdrawalRequest, error) { return requests, nil }}
 	var all []*record.Record
-	if err := tour.Run(context.Background(), context.Background(), nil, func(rec *record.Record) error {
+	if err := tour.Run(context.Background(), context.Background(), func(rec *record.Record) error {
 		all = append(all, rec)
 		return nil
 	}); err != nil {
@@ -207,11 +196,5 @@ func TestWithdrawalRequest(t *testing.T) {
 		if rec.Black == "b" || rec.White == "b" || rec.Black == "c" || rec.White == "c" {
 			t.Errorf("round %d: withdrawn entrant paired: %s vs %s (%s)", rec.Round, rec.Black, rec.White, rec.End)
 		}
-	}
-	if err := os.WriteFile(path, []byte("{\"engine\": \"b\"}\nnot json\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ReadWithdrawalRequests(path); err == nil || !strings.Contains(err.Error(), ":2:") {
-		t.Errorf("bad line: err = %v", err)
 	}
 }

@@ -299,21 +299,21 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if err != nil {
 		return nil, usage("-rule: %v", err)
 	}
-	if size < rules.MinSize || size > rules.MaxSize {
-		return nil, usage("-boardsize %d: out of range %d..%d", size, rules.MinSize, rules.MaxSize)
+	if err := rules.CheckSize(rule, size); err != nil {
+		return nil, usage("-boardsize: %v", err)
 	}
 	if loseOnly && !gauntlet {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
 	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CLI: &cliRun{openings: openFile, openingType: openType}, Debug: debug}
-	p.PGN, p.SGF, p.Msg, p.Sample = pgn, sgf, msg, sampling
-	p.FileStyle, p.RuleCode = schedule.StyleCGomokuCli, cliRuleCode(rule)
+	p.Match.PGN, p.Match.SGF, p.Match.Msg, p.Match.Sample = pgn, sgf, msg, sampling
+	p.Match.FileStyle, p.Match.RuleCode = schedule.StyleCGomokuCli, cliRuleCode(rule)
 	if transcript {
-		p.Log = cliLog
+		p.Match.Log = cliLog
 	}
-	p.MoveCap, p.StartTimeout, p.Concurrency = drawAt, engine.DefaultStartTimeout, conc
-	p.Games, p.Rounds, p.Gauntlet, p.SPRT, p.LoseOnly, p.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
+	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.Concurrency = drawAt, conc // the start timeout: engine.DefaultStartTimeout, as c-gomoku-cli has no flag for it
+	p.Match.Plan.Games, p.Match.Plan.Rounds, p.Match.Plan.Gauntlet, p.Match.Plan.SPRT, p.Match.Plan.LoseOnly, p.Match.Plan.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
 	for i, e := range engines {
 		if each != nil {
 			e.override(each)
@@ -322,10 +322,10 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		if err != nil {
 			return nil, usage("engine %d: %v", i+1, err)
 		}
-		p.Entrants = append(p.Entrants, ent)
+		p.Match.Plan.Director.Entrants = append(p.Match.Plan.Director.Entrants, ent)
 		p.CLI.engines = append(p.CLI.engines, e)
 	}
-	event.UniqueNames(p.Entrants)
+	event.UniqueNames(p.Match.Plan.Director.Entrants)
 	if trans {
 		suite.Transform = schedule.TransformCycle
 	}
@@ -333,11 +333,11 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if err := suite.Validate(); err != nil {
 		return nil, usage("-openings: %v", err)
 	}
-	p.Suite = suite
+	p.Match.Plan.Suite = suite
 	// Without a file every game starts on the empty board, as in
 	// c-gomoku-cli: not the rule's default openings (renju's 26).
 	if openFile != "" {
-		if err := p.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
+		if err := p.Match.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
 			return nil, err
 		}
 	}
@@ -380,24 +380,24 @@ type cliRun struct {
 // show. An engine that does not answer keeps its program's name; its
 // games will say what is wrong with it.
 func (c *cliRun) askAbout(p *matchPlan) {
-	c.about = make([]engine.About, len(p.Entrants))
-	for i := range p.Entrants {
-		spec := p.Entrants[i].Spec
+	c.about = make([]engine.About, len(p.Match.Plan.Director.Entrants))
+	for i := range p.Match.Plan.Director.Entrants {
+		spec := p.Match.Plan.Director.Entrants[i].Spec
 		e, err := engine.Start(spec)
 		if err != nil {
 			continue
 		}
-		a, err := e.About(time.Now().Add(p.Entrants[i].Clock.Tolerance + time.Second))
+		a, err := e.About(time.Now().Add(p.Match.Plan.Director.Entrants[i].Clock.Tolerance + time.Second))
 		e.Close()
 		if err != nil {
 			continue
 		}
 		c.about[i] = a
 		if c.engines[i].name == "" && a.Name != "" {
-			p.Entrants[i].Spec.Name = a.Name
+			p.Match.Plan.Director.Entrants[i].Spec.Name = a.Name
 		}
 	}
-	event.UniqueNames(p.Entrants)
+	event.UniqueNames(p.Match.Plan.Director.Entrants)
 }
 
 // cliSrand reads srand= as c-gomoku-cli's atoll does, for the same
@@ -450,8 +450,10 @@ func parseCliEngine(vals []string) (*cliEngine, error) {
 			e.threads, err = parseCount(val, false)
 		case k == "maxmemory":
 			e.mem, err = parseCount(val, true)
-		case strings.HasPrefix(k, "option.") && len(k) > len("option."):
-			e.options = append(e.options, engine.Info{Key: strings.TrimPrefix(k, "option."), Value: val})
+		case strings.HasPrefix(k, "option."):
+			key := strings.TrimPrefix(k, "option.")
+			err = config.CheckInfo(key, val)
+			e.options = append(e.options, engine.Info{Key: key, Value: val})
 		case settingByKey(k) != nil && settingByKey(k).inCli:
 			s := settingByKey(k)
 			err = s.set(&arbiter.Entrant{}, val) // checked now, applied by entrant
@@ -506,9 +508,6 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 		name = programName(fields[0])
 	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
-	if err := ctl.Validate(); err != nil {
-		return arbiter.Entrant{}, err
-	}
 	infos := []engine.Info{{Key: "max_memory", Value: strconv.FormatInt(e.mem, 10)}}
 	if e.threads > 0 { // as c-gomoku-cli: no thread= sends no thread_num, and the engine keeps its own
 		infos = append(infos, engine.Info{Key: "thread_num", Value: strconv.FormatInt(e.threads, 10)})
@@ -522,7 +521,7 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 	infos = append(infos, e.options...)
 	ent := arbiter.Entrant{
 		// Dir "": each process gets a fresh temporary working directory.
-		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: engine.DefaultStartTimeout},
+		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:]},
 		BoardMode: boardMode, Infos: infos, Clock: ctl,
 	}
 	for _, sv := range e.settings {
@@ -530,7 +529,21 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 			return arbiter.Entrant{}, fmt.Errorf("%s=%s: %v", sv.s.key, sv.v, err)
 		}
 	}
-	return ent, ent.Clock.Validate()
+	if err := ent.Clock.Validate(); err != nil {
+		return arbiter.Entrant{}, fmt.Errorf("%s: %v", cliClockToken(err), err)
+	}
+	return ent, nil
+}
+
+// cliClockToken is the token of an -engine block that gives the clock
+// setting a clock.Control.Validate error is about: tc for the match time,
+// the move time and the increment.
+func cliClockToken(err error) string {
+	var se *clock.SettingError
+	if errors.As(err, &se) && (se.Setting == "tolerance" || se.Setting == "hang") {
+		return se.Setting
+	}
+	return "tc"
 }
 
 // parseCliTC reads c-gomoku-cli's tc=MATCH/TURN+INC, in seconds.

@@ -52,16 +52,16 @@ func TestParseCli(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Rule.Name() != "renju" || p.Size != 15 || p.Games != 8 || p.Rounds != 2 || p.Concurrency != 3 || p.MoveCap != 100 || !p.FatalError {
+	if p.Match.Plan.Director.Rule.Name() != "renju" || p.Match.Plan.Director.Size != 15 || p.Match.Plan.Games != 8 || p.Match.Plan.Rounds != 2 || p.Match.Plan.Director.Concurrency != 3 || p.Match.Plan.Director.MoveCap != 100 || !p.Match.Plan.FatalError {
 		t.Errorf("plan %+v", p)
 	}
-	if p.Suite.Order != schedule.OrderRandom || p.Suite.Seed != 9 || p.Suite.Transform != schedule.TransformCycle || !p.Suite.Pairs || p.Suite.Style != schedule.StyleCGomokuCli {
-		t.Errorf("suite %+v", p.Suite)
+	if p.Match.Plan.Suite.Order != schedule.OrderRandom || p.Match.Plan.Suite.Seed != 9 || p.Match.Plan.Suite.Transform != schedule.TransformCycle || !p.Match.Plan.Suite.Pairs || p.Match.Plan.Suite.Style != schedule.StyleCGomokuCli {
+		t.Errorf("suite %+v", p.Match.Plan.Suite)
 	}
-	if p.SPRT == nil || p.SPRT.Elo1 != 10 || p.SPRT.Alpha != 0.1 || p.SPRT.Beta != 0.05 || p.SPRT.Model != rating.ModelCGomokuCli {
-		t.Errorf("sprt %+v", p.SPRT)
+	if p.Match.Plan.SPRT == nil || p.Match.Plan.SPRT.Elo1 != 10 || p.Match.Plan.SPRT.Alpha != 0.1 || p.Match.Plan.SPRT.Beta != 0.05 || p.Match.Plan.SPRT.Model != rating.ModelCGomokuCli {
+		t.Errorf("sprt %+v", p.Match.Plan.SPRT)
 	}
-	n, r := p.Entrants[0], p.Entrants[1]
+	n, r := p.Match.Plan.Director.Entrants[0], p.Match.Plan.Director.Entrants[1]
 	if n.Spec.Name != "new" || r.Spec.Name != "random" || n.Spec.Dir != "" || !n.BoardMode {
 		t.Errorf("entrants %+v %+v", n.Spec, r.Spec)
 	}

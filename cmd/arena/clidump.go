@@ -31,13 +31,13 @@ func cliDump(p *matchPlan) string {
 	if c.openings != "" {
 		line("openingType", c.openingType)
 	}
-	line("boardSize", p.Size)
-	line("gameRule", p.RuleCode)
-	line("pgn", p.PGN)
-	line("sgf", p.SGF)
-	line("msg", p.Msg)
-	line("log", flag(p.Log != ""))
-	if s := p.Sample; s != nil {
+	line("boardSize", p.Match.Plan.Director.Size)
+	line("gameRule", p.Match.RuleCode)
+	line("pgn", p.Match.PGN)
+	line("sgf", p.Match.SGF)
+	line("msg", p.Match.Msg)
+	line("log", flag(p.Match.Log != ""))
+	if s := p.Match.Sample; s != nil {
 		line("sample", s.File)
 		format := "csv"
 		if s.Format != sample.CSV {
@@ -49,27 +49,27 @@ func cliDump(p *matchPlan) string {
 	} else {
 		line("sample", "")
 	}
-	line("random", flag(p.Suite.Order == schedule.OrderRandom))
-	line("repeat", flag(p.Suite.Pairs))
-	line("transform", flag(p.Suite.Transform != schedule.NoTransform))
-	line("sprt", flag(p.SPRT != nil))
-	line("gauntlet", flag(p.Gauntlet))
-	if p.Gauntlet {
-		line("loseonly", flag(p.LoseOnly))
+	line("random", flag(p.Match.Plan.Suite.Order == schedule.OrderRandom))
+	line("repeat", flag(p.Match.Plan.Suite.Pairs))
+	line("transform", flag(p.Match.Plan.Suite.Transform != schedule.NoTransform))
+	line("sprt", flag(p.Match.Plan.SPRT != nil))
+	line("gauntlet", flag(p.Match.Plan.Gauntlet))
+	if p.Match.Plan.Gauntlet {
+		line("loseonly", flag(p.Match.Plan.LoseOnly))
 	}
-	line("concurrency", p.Concurrency)
-	line("games", p.Games)
-	line("rounds", p.Rounds)
+	line("concurrency", p.Match.Plan.Director.Concurrency)
+	line("games", p.Match.Plan.Games)
+	line("rounds", p.Match.Plan.Rounds)
 	line("resignCount", 0)
 	line("resignScore", 0)
 	line("drawCount", 0)
 	line("drawScore", 0)
-	line("drawAfter", p.MoveCap)
-	line("fatalerror", flag(p.FatalError))
+	line("drawAfter", p.Match.Plan.Director.MoveCap)
+	line("fatalerror", flag(p.Match.Plan.FatalError))
 	line("debug", flag(p.Debug))
 	b.WriteString("\n")
-	line("Engine number", len(p.Entrants))
-	for i, ent := range p.Entrants {
+	line("Engine number", len(p.Match.Plan.Director.Entrants))
+	for i, ent := range p.Match.Plan.Director.Entrants {
 		e := c.engines[i]
 		b.WriteString(dashes)
 		fmt.Fprintf(&b, "Engine %d Options:\n", i)

@@ -54,8 +54,8 @@ type cliView struct {
 }
 
 func newCliView(w io.Writer, p *matchPlan) *cliView {
-	v := &cliView{w: w, plan: p, now: time.Now, tables: map[int]int{}, encounters: p.Encounters, loaded: map[int][2]int{}, index: map[string]int{}}
-	for i, e := range p.Entrants {
+	v := &cliView{w: w, plan: p, now: time.Now, tables: map[int]int{}, encounters: p.Match.Encounters, loaded: map[int][2]int{}, index: map[string]int{}}
+	for i, e := range p.Match.Plan.Director.Entrants {
 		v.index[e.Spec.Name] = i
 	}
 	return v
@@ -94,11 +94,11 @@ func (v *cliView) Observe(u event.Update) {
 			v.println(fmt.Sprintf("[%d] %s", table, line))
 		}
 		v.println(fmt.Sprintf("[%d] Finished game %d (%s vs %s): %s {%s}", table, rec.Game, rec.Black, rec.White, result, reason))
-		v.println(fmt.Sprintf("Score of %s vs %s: %s", p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name, cliScore(e.WDL)))
-		if p.SPRT != nil {
-			v.println(cliSPRTLine(*p.SPRT, e.WDL))
+		v.println(fmt.Sprintf("Score of %s vs %s: %s", p.Match.Plan.Director.Entrants[e.First].Spec.Name, p.Match.Plan.Director.Entrants[e.Second].Spec.Name, cliScore(e.WDL)))
+		if p.Match.Plan.SPRT != nil {
+			v.println(cliSPRTLine(*p.Match.Plan.SPRT, e.WDL))
 		}
-		if p.Games > 0 && g.Played%p.Games == 0 {
+		if p.Match.Plan.Games > 0 && g.Played%p.Match.Plan.Games == 0 {
 			v.tournamentUpdate()
 		}
 		if g.Fatal {
@@ -193,7 +193,7 @@ func (v *cliView) tournamentUpdate() {
 	b.WriteString("Tournament update:\n")
 	for _, e := range v.encounters() {
 		if e.WDL.Games() > 0 {
-			fmt.Fprintf(&b, "%s vs %s: %s\n", v.plan.Entrants[e.First].Spec.Name, v.plan.Entrants[e.Second].Spec.Name, cliScore(e.WDL))
+			fmt.Fprintf(&b, "%s vs %s: %s\n", v.plan.Match.Plan.Director.Entrants[e.First].Spec.Name, v.plan.Match.Plan.Director.Entrants[e.Second].Spec.Name, cliScore(e.WDL))
 		}
 	}
 	if v.dealt < v.total {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -38,7 +39,7 @@ func addGameFlags(fs *flags) *gameFlags {
 	fs.Var(&g.threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
 	fs.Var(&g.infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
 	fs.TextVar(&g.procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
-	g.startTimeout = fs.Duration("start-timeout", 10*time.Second, "deadline for an engine to start and answer START")
+	g.startTimeout = fs.Duration("start-timeout", engine.DefaultStartTimeout, "deadline for an engine to start and answer START")
 	return g
 }
 
@@ -52,6 +53,9 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 	size := *g.size
 	if size == 0 {
 		size = rule.DefaultSize()
+	}
+	if err := rules.CheckSize(rule, size); err != nil {
+		return nil, 0, fmt.Errorf("%w: -size: %v", errUsage, err)
 	}
 	if err := clock.CheckDuration(*g.startTimeout); err != nil {
 		return nil, 0, fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
@@ -81,7 +85,7 @@ func (g *gameFlags) entrants(args []string) ([]arbiter.Entrant, error) {
 	}
 	for _, e := range ents {
 		if err := e.Clock.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: engine %q: %v", errUsage, e.Spec.Name, err)
+			return nil, fmt.Errorf("%w: %s: engine %q: %v", errUsage, clockFlag(err), e.Spec.Name, err)
 		}
 	}
 	for _, l := range []struct {
@@ -98,6 +102,18 @@ func (g *gameFlags) entrants(args []string) ([]arbiter.Entrant, error) {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return ents, nil
+}
+
+// clockFlag is the flag of arena match that gives the clock setting a
+// clock.Control.Validate error is about (-tc for the match time, -inc...).
+func clockFlag(err error) string {
+	var se *clock.SettingError
+	if errors.As(err, &se) {
+		if s := settingByKey(se.Setting); s != nil {
+			return "-" + s.flag
+		}
+	}
+	return "the clock flags"
 }
 
 // tellOnce leaves each engine told one max_memory, as in an event: its own

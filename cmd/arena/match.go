@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
+	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -44,8 +45,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	gf := addGameFlags(fs)
 	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged (renju without a file: the 26 canonical openings, as in events)")
 	openingsFormat := fs.String("openings-format", "", "opening list format: offset or pos (default: detected per line)")
-	order := fs.String("order", schedule.OrderSequential.String(), "opening order: sequential or random")
-	seed := fs.Uint64("seed", 0, "seed for -order random and -transform random (0 = from the clock, printed)")
+	order := fs.String("order", schedule.OrderSequential.String(), "opening order: sequential, random, or passes (a new shuffle each pass through the list, as events deal)")
+	seed := fs.Uint64("seed", 0, "seed for -order random|passes and -transform random (0 = from the clock, printed)")
 	transform := fs.String("transform", "none", "reuse openings under the 8 board symmetries: none, cycle (each pass through the list under the next symmetry) or random (a random symmetry per pair)")
 	concurrency := fs.Int("concurrency", 1, "games at once; an engine may play several games at once, each in its own process")
 	sprtFlag := fs.String("sprt", "", "stop when an SPRT decides: elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized|logistic|trinomial (two engines)")
@@ -70,7 +71,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sh, err := event.ParseShard(*shard, os.Getenv)
+	sh, err := event.TaskShard(*shard, os.Getenv)
 	if err != nil {
 		return fmt.Errorf("%w: -shard: %v", errUsage, err)
 	}
@@ -92,21 +93,21 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	p := &matchPlan{Match: event.NewMatch("match", rule, size), ReportEvery: *report,
 		Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
-	p.Out, p.PGN = *out, *pgn
-	p.Shard, p.SyncEvery, p.Records, p.Sample = sh, *syncEvery, records, sampling
-	p.MoveCap, p.StartTimeout, p.Games, p.Gauntlet, p.Concurrency = *moveCap, *gf.startTimeout, *games, *gauntlet, *concurrency
-	p.Procedure = gf.procedure
+	p.Match.Out, p.Match.PGN = *out, *pgn
+	p.Match.Plan.Shard, p.Match.SyncEvery, p.Match.Records, p.Match.Sample = sh, *syncEvery, records, sampling
+	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.StartTimeout, p.Match.Plan.Games, p.Match.Plan.Gauntlet, p.Match.Plan.Director.Concurrency = *moveCap, *gf.startTimeout, *games, *gauntlet, *concurrency
+	p.Match.Plan.Director.Procedure = gf.procedure
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
 			return fmt.Errorf("%w: -sprt: %v", errUsage, err)
 		}
-		p.SPRT = &s
+		p.Match.Plan.SPRT = &s
 		if !flagSet(fs, "games") {
-			p.Games = 100000
+			p.Match.Plan.Games = 100000
 		}
 	}
-	if p.Entrants, err = gf.entrants(fs.Args()); err != nil {
+	if p.Match.Plan.Director.Entrants, err = gf.entrants(fs.Args()); err != nil {
 		return err
 	}
 	ord, err := schedule.ParseOrder(*order)
@@ -117,8 +118,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
-	p.Suite = schedule.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
-	if err := p.LoadOpenings(*openingsFile, *openingsFormat, gf.policy); err != nil {
+	p.Match.Plan.Suite = schedule.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
+	if err := p.Match.LoadOpenings(*openingsFile, *openingsFormat, gf.policy); err != nil {
 		return err
 	}
 	return p.play(stdout, stderr)
@@ -127,8 +128,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 // matchPlan is an authors' match, from `arena match` flags or from a
 // c-gomoku-cli command line (cli.go), and how to show it; play runs it.
 type matchPlan struct {
-	*event.Match
-	ReportEvery int // games between stats lines; 0 = only at the end
+	Match       *event.Match // the match to play
+	ReportEvery int          // games between stats lines; 0 = only at the end
 	Quiet       bool
 	Hints       bool // suggest -opening-policy when an engine ignores outer-open
 	// CLI, for a c-gomoku-cli command line, prints that tool's lines
@@ -142,13 +143,13 @@ type matchPlan struct {
 // not fit together are the command line's fault (usage); a program that
 // does not exist is not.
 func (p *matchPlan) validate() error {
-	if err := p.Validate(); err != nil {
+	if err := p.Match.Plan.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if p.ReportEvery < 0 {
 		return fmt.Errorf("%w: report interval must not be negative", errUsage)
 	}
-	return p.CheckEngines()
+	return p.Match.CheckEngines()
 }
 
 // play runs the plan and prints the games, stats lines and the summary.
@@ -163,14 +164,14 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	defer stop()
 	if p.CLI != nil {
 		v := newCliView(stdout, p)
-		err := p.Run(drain, abort, v)
+		err := p.Match.Run(drain, abort, v)
 		switch {
 		case err != nil:
 			return err
 		case v.fatal != nil:
 			return v.fatal
 		case v.total > 0 && (drain.Err() != nil || abort.Err() != nil):
-			return fmt.Errorf("stopped after %d of %d games", p.Played(), v.total)
+			return fmt.Errorf("stopped after %d of %d games", p.Match.Plan.Played(), v.total)
 		}
 		return nil
 	}
@@ -180,28 +181,28 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	v := &matchView{printer: prog, plan: p, stdout: stdout}
 	var obs event.Observer = v
 	if p.Serve != "" {
-		page, err := startPage(p.Serve, p.Event, p.Out, stdout)
+		page, err := startPage(p.Serve, p.Match.Plan.Director.Event, p.Match.Out, stdout)
 		if err != nil {
 			return err
 		}
 		defer page.Close()
 		obs = event.Observers{v, page}
 	}
-	err := p.Run(drain, abort, obs)
+	err := p.Match.Run(drain, abort, obs)
 	prog.close()
 	if v.began == nil {
 		return err // nothing was played: the folder or the plan was refused
 	}
 	var summary bytes.Buffer // engine names from the command line: cleaned for the terminal
-	p.summary(&summary, p.Encounters(), v.decision)
+	p.summary(&summary, p.Match.Encounters(), v.decision)
 	fmt.Fprint(stdout, term.CleanLines(summary.String()))
 	for _, h := range v.hints {
 		fmt.Fprintln(stdout, term.Clean(h))
 	}
-	if p.Out != "" {
-		fmt.Fprintf(stdout, "games written to %s\n", term.Clean(p.Folder()))
+	if p.Match.Out != "" {
+		fmt.Fprintf(stdout, "games written to %s\n", term.Clean(p.Match.Folder()))
 	}
-	if f := p.SampleFile(); f != "" {
+	if f := p.Match.SampleFile(); f != "" {
 		fmt.Fprintf(stdout, "samples written to %s\n", term.Clean(f))
 	}
 	switch {
@@ -210,7 +211,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	case v.fatal != nil:
 		return v.fatal
 	case drain.Err() != nil || abort.Err() != nil:
-		return fmt.Errorf("stopped after %d of %d games", p.Played(), v.began.Total)
+		return fmt.Errorf("stopped after %d of %d games", p.Match.Plan.Played(), v.began.Total)
 	}
 	return nil
 }
@@ -237,10 +238,10 @@ func (v *matchView) Observe(u event.Update) {
 			v.println(fmt.Sprintf("seed %d", u.Seed))
 		}
 		if u.Finished > 0 {
-			v.println(fmt.Sprintf("continuing %s: %d games already finished", p.Out, u.Finished))
+			v.println(fmt.Sprintf("continuing %s: %d games already finished", p.Match.Out, u.Finished))
 		}
 	case event.BatchDecided:
-		v.decision = fmt.Sprintf("SPRT: %s accepted across the batch after %d games (arena merge %s for the batch's statistics)", u.Decision, u.Games, p.Out)
+		v.decision = fmt.Sprintf("SPRT: %s accepted across the batch after %d games (arena merge %s for the batch's statistics)", u.Decision, u.Games, p.Match.Out)
 		v.println(v.decision)
 	case event.MatchGameCounted:
 		g := u.MatchGame
@@ -255,7 +256,7 @@ func (v *matchView) Observe(u event.Update) {
 		}
 		reported := p.ReportEvery > 0 && g.Played%p.ReportEvery == 0
 		if reported {
-			for _, e := range p.Encounters() {
+			for _, e := range p.Match.Encounters() {
 				if e.WDL.Games() > 0 {
 					v.println(p.statsLine(e))
 				}
@@ -294,14 +295,14 @@ func (p *matchPlan) statsLine(e *schedule.Encounter) string {
 	st := e.Stats()
 	w := e.WDL
 	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %s",
-		p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name, w.Games(), w.W, w.D, w.L,
+		p.Match.Plan.Director.Entrants[e.First].Spec.Name, p.Match.Plan.Director.Entrants[e.Second].Spec.Name, w.Games(), w.W, w.D, w.L,
 		100*e.Points()/float64(max(w.Games(), 1)), eloText(st), losText(st))
-	if p.Suite.Pairs {
+	if p.Match.Plan.Suite.Pairs {
 		line += fmt.Sprintf("  ptnml %d %d %d %d %d", e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 	}
-	if p.SPRT != nil {
-		lo, hi := p.SPRT.Bounds()
-		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", p.SPRT.LLR(e.WDL, e.Penta), lo, hi)
+	if p.Match.Plan.SPRT != nil {
+		lo, hi := p.Match.Plan.SPRT.Bounds()
+		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", p.Match.Plan.SPRT.LLR(e.WDL, e.Penta), lo, hi)
 	}
 	return line
 }
@@ -310,7 +311,7 @@ func (p *matchPlan) statsLine(e *schedule.Encounter) string {
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
 func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision string) {
-	m := p.Match.Match
+	m := p.Match.Plan
 	fmt.Fprintln(w)
 	for _, e := range encs {
 		if e.WDL.Games() == 0 {
@@ -321,7 +322,7 @@ func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision st
 	if len(encs) == 1 {
 		e := encs[0]
 		st := e.Stats()
-		a, b := p.Entrants[e.First].Spec.Name, p.Entrants[e.Second].Spec.Name
+		a, b := p.Match.Plan.Director.Entrants[e.First].Spec.Name, p.Match.Plan.Director.Entrants[e.Second].Spec.Name
 		pts := e.Points()
 		fmt.Fprintf(w, "%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %s  draws %.1f%%",
 			a, pts, float64(e.WDL.Games())-pts, b, e.WDL.Games(), e.WDL.W, e.WDL.D, e.WDL.L,
@@ -331,17 +332,17 @@ func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision st
 			fmt.Fprintf(w, "  level pairs %.1f%%", 100*st.DrawRatio)
 		}
 		fmt.Fprintln(w)
-		if p.Suite.Pairs {
+		if p.Match.Plan.Suite.Pairs {
 			fmt.Fprintf(w, "pentanomial (%s's pairs, LL LD DD+WL WD WW): %d %d %d %d %d\n", a, e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 		}
-		if p.SPRT != nil {
-			lo, hi := p.SPRT.Bounds()
+		if p.Match.Plan.SPRT != nil {
+			lo, hi := p.Match.Plan.SPRT.Bounds()
 			state := decision
 			if state == "" {
 				state = "SPRT: no decision yet"
 			}
 			fmt.Fprintf(w, "%s  (model %s, elo0 %g, elo1 %g, alpha %g, beta %g; LLR %.2f, bounds [%.2f, %.2f])\n",
-				state, m.SPRTModel(), p.SPRT.Elo0, p.SPRT.Elo1, p.SPRT.Alpha, p.SPRT.Beta, p.SPRT.LLR(e.WDL, e.Penta), lo, hi)
+				state, m.SPRTModel(), p.Match.Plan.SPRT.Elo0, p.Match.Plan.SPRT.Elo1, p.Match.Plan.SPRT.Alpha, p.Match.Plan.SPRT.Beta, p.Match.Plan.SPRT.LLR(e.WDL, e.Penta), lo, hi)
 		}
 		return
 	}
@@ -354,12 +355,12 @@ func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision st
 // intervals and the LOS matrix, and says when a sweep made it take virtual
 // draws (schedule.Match.Ratings).
 func (p *matchPlan) ratingTables(w io.Writer, m *schedule.Match) {
-	names := make([]string, len(p.Entrants))
-	for i, e := range p.Entrants {
+	names := make([]string, len(p.Match.Plan.Director.Entrants))
+	for i, e := range p.Match.Plan.Director.Entrants {
 		names[i] = e.Spec.Name
 	}
 	title := "rating list (Bradley–Terry, mean 0)"
-	if p.Gauntlet {
+	if p.Match.Plan.Gauntlet {
 		title = "rating list (Bradley–Terry, " + names[0] + " = 0)"
 	}
 	list, prior, err := m.Ratings()
@@ -475,8 +476,11 @@ func (l limitFlag) apply(ents []arbiter.Entrant, flagName, key string, size bool
 		info := engine.Info{Key: key, Value: v}
 		if key == "" {
 			k, val, ok := strings.Cut(v, "=")
-			if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			if !ok {
 				return fmt.Errorf("-%s %q: want KEY=VALUE", flagName, v)
+			}
+			if err := config.CheckInfo(k, val); err != nil {
+				return fmt.Errorf("-%s %q: %v", flagName, v, err)
 			}
 			info = engine.Info{Key: k, Value: val}
 		} else {

@@ -96,9 +96,9 @@ func TestMatchRoundRobinRatingList(t *testing.T) {
 
 func TestMatchGauntletSchedule(t *testing.T) {
 	p := &matchPlan{Match: event.NewMatch("t", nil, 15)}
-	p.Games, p.Rounds, p.Gauntlet, p.Entrants = 2, 2, true, make([]arbiter.Entrant, 4)
-	p.Suite = schedule.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}
-	encs, fixtures := p.Schedule()
+	p.Match.Plan.Games, p.Match.Plan.Rounds, p.Match.Plan.Gauntlet, p.Match.Plan.Director.Entrants = 2, 2, true, make([]arbiter.Entrant, 4)
+	p.Match.Plan.Suite = schedule.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}
+	encs, fixtures := p.Match.Plan.Schedule()
 	var got [][3]int
 	for _, f := range fixtures {
 		got = append(got, [3]int{f.Black, f.White, f.Opening[0].X})
@@ -204,7 +204,7 @@ func benchMatch(b *testing.B, concurrency int, boardMode bool) {
 		return arbiter.Entrant{Spec: engine.Spec{Name: name, Command: "builtin:faulty"}, BoardMode: boardMode, Clock: ctl}
 	}
 	p := &matchPlan{Match: event.NewMatch("bench", free, 15), Quiet: true}
-	p.Games, p.Concurrency, p.Entrants, p.Suite = b.N, concurrency, []arbiter.Entrant{ent("a"), ent("b")}, schedule.Suite{Pairs: true}
+	p.Match.Plan.Games, p.Match.Plan.Director.Concurrency, p.Match.Plan.Director.Entrants, p.Match.Plan.Suite = b.N, concurrency, []arbiter.Entrant{ent("a"), ent("b")}, schedule.Suite{Pairs: true}
 	b.ResetTimer()
 	start := time.Now()
 	if err := p.play(io.Discard, io.Discard); err != nil {

@@ -79,7 +79,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("sample: %w", err)
 		}
 	}
-	p := &matchPlan{Match: &event.Match{Match: b.Match}}
+	p := &matchPlan{Match: &event.Match{Plan: b.Match}}
 	decision := ""
 	if b.Decided > 0 {
 		decision = fmt.Sprintf("SPRT: %s accepted after %d games", b.Decision, b.Decided)

@@ -88,13 +88,13 @@ func TestPrinterStyles(t *testing.T) {
 // spaces.
 func TestStatsLine(t *testing.T) {
 	p := &matchPlan{Match: event.NewMatch("golden", nil, 15)}
-	p.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
-	p.Suite.Pairs = true
-	p.SPRT = &rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}
+	p.Match.Plan.Director.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
+	p.Match.Plan.Suite.Pairs = true
+	p.Match.Plan.SPRT = &rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}
 	e := &schedule.Encounter{First: 0, Second: 1, WDL: rating.WDL{W: 13, D: 3, L: 4}, Penta: rating.Pentanomial{0, 1, 2, 3, 4}}
 	var b bytes.Buffer
 	b.WriteString(p.statsLine(e) + "\n")
-	p.Suite.Pairs, p.SPRT = false, nil
+	p.Match.Plan.Suite.Pairs, p.Match.Plan.SPRT = false, nil
 	b.WriteString(p.statsLine(e) + "\n")
 	b.WriteString(p.statsLine(&schedule.Encounter{First: 1, Second: 0}) + "\n")
 	golden(t, "stats.golden", b.Bytes())

@@ -43,7 +43,7 @@ func runEvent(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sh, err := event.ParseShard(*shard, os.Getenv)
+	sh, err := event.TaskShard(*shard, os.Getenv)
 	if err != nil {
 		return fmt.Errorf("%w: -shard: %v", errUsage, err)
 	}

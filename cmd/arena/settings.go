@@ -90,8 +90,8 @@ var engineSettings = []engineSetting{
 	{key: "env", flag: "env", example: "OMP_NUM_THREADS=1", inCli: true,
 		usage: "an environment variable KEY=VALUE for the engine; repeatable",
 		set: func(e *arbiter.Entrant, v string) error {
-			if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
-				return fmt.Errorf("%q: want KEY=VALUE", v)
+			if err := config.CheckEnv(v); err != nil {
+				return err
 			}
 			e.Spec.Env = append(e.Spec.Env, v)
 			return nil

@@ -5,13 +5,12 @@ import (
 	"io"
 
 	"gomoku-arena/event"
-	"gomoku-arena/schedule"
 )
 
 func runWithdraw(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("withdraw", "FOLDER NAME",
 		"Withdraws the engine NAME from the Swiss event in FOLDER, as its organizer: the request is\n"+
-			"written durably to FOLDER/"+schedule.WithdrawalFile+", and the event (running, or the next\n"+
+			"written durably to FOLDER/"+event.WithdrawalFile+", and the event (running, or the next\n"+
 			"`arena run` of it) withdraws NAME before the next round it pairs. A withdrawn entrant gets\n"+
 			"no more pairings and no more byes, keeps its points, and is shown withdrawn in the standings\n"+
 			"and in event.trf. Events also withdraw an entrant on their own after withdraw_after games in\n"+

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"gomoku-arena/schedule"
+	"gomoku-arena/event"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,15 +10,15 @@ import (
 
 func TestWithdrawCommand(t *testing.T) {
 	dir := t.TempDir()
-	event := `{"format": 1, "kind": "event", "name": "w", "pairing": "swiss", "rounds": 3, "engines": [{"name": "alpha"}, {"name": "beta"}]}`
-	if err := os.WriteFile(filepath.Join(dir, "event.json"), []byte(event), 0o644); err != nil {
+	ident := `{"format": 1, "kind": "event", "name": "w", "pairing": "swiss", "rounds": 3, "engines": [{"name": "alpha"}, {"name": "beta"}]}`
+	if err := os.WriteFile(filepath.Join(dir, "event.json"), []byte(ident), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := runArena(t, "withdraw", "-reason", "asked", dir, "beta")
 	if code != exitOK || !strings.Contains(out, "beta will be withdrawn") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
-	qs, err := schedule.ReadWithdrawalRequests(filepath.Join(dir, schedule.WithdrawalFile))
+	qs, err := event.ReadWithdrawalRequests(filepath.Join(dir, event.WithdrawalFile))
 	if err != nil || len(qs) != 1 || qs[0].Engine != "beta" || qs[0].Reason != "asked" {
 		t.Fatalf("request file: %+v, %v", qs, err)
 	}
@@ -40,7 +40,7 @@ func TestWithdrawCommand(t *testing.T) {
 	if out, errOut, code := runArena(t, "withdraw", dir, "beta"); code != exitError || !strings.Contains(out+errOut, "already requested") {
 		t.Errorf("second request: exit %d: %s%s", code, out, errOut)
 	}
-	if qs, _ := schedule.ReadWithdrawalRequests(filepath.Join(dir, schedule.WithdrawalFile)); len(qs) != 1 {
+	if qs, _ := event.ReadWithdrawalRequests(filepath.Join(dir, event.WithdrawalFile)); len(qs) != 1 {
 		t.Errorf("the refused request was written: %+v", qs)
 	}
 	rr := t.TempDir()
@@ -93,7 +93,7 @@ args = ["seed=3"]
 			t.Errorf("exit %d: %s%s", code, out, errOut)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(folder, schedule.WithdrawalFile)); !os.IsNotExist(err) {
-		t.Errorf("a refused withdrawal wrote %s (%v)", schedule.WithdrawalFile, err)
+	if _, err := os.Stat(filepath.Join(folder, event.WithdrawalFile)); !os.IsNotExist(err) {
+		t.Errorf("a refused withdrawal wrote %s (%v)", event.WithdrawalFile, err)
 	}
 }

@@ -2,6 +2,13 @@
 // problem is reported with the file, the line and the key, and nothing is
 // guessed: unknown keys, wrong types, missing engines, duplicate names and
 // impossible values are errors.
+//
+// It is a leaf: it imports only the game's vocabulary (rules, clock,
+// pairing, tie-break names) and the shared bounds, never what plays the
+// games. What only the builder of engines can tell (that a program exists,
+// a bundled engine's name, a folder of Gomocup builds, two names of one
+// working folder) is checked by package event, which names the file and
+// line through Event.ErrAt.
 package config
 
 import (
@@ -17,14 +24,11 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
-	"gomoku-arena/engine"
-	"gomoku-arena/internal/bundled"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/standings"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
 
 // Duration is a TOML string such as "20m" or "1.5s".
@@ -231,7 +235,7 @@ func Parse(path string, src []byte) (*Event, error) {
 				}
 			}
 		}
-		return nil, ev.errAt(k, "unknown key")
+		return nil, ev.ErrAt(k, "unknown key")
 	}
 	ev.defaults()
 	if err := ev.check(); err != nil {
@@ -269,40 +273,37 @@ func (ev *Event) defaults() {
 func (ev *Event) check() error {
 	rule, err := rules.ByName(ev.Rule)
 	if err != nil {
-		return ev.errAt("rule", err.Error())
-	}
-	if ev.Size < rules.MinSize || ev.Size > rules.MaxSize {
-		return ev.errAt("size", fmt.Sprintf("%d is out of range %d..%d", ev.Size, rules.MinSize, rules.MaxSize))
+		return ev.ErrAt("rule", err.Error())
 	}
 	if err := rules.CheckSize(rule, ev.Size); err != nil {
-		return ev.errAt("size", err.Error())
+		return ev.ErrAt("size", err.Error())
 	}
 	if !contains(formats, ev.Format) {
-		return ev.errAt("format", fmt.Sprintf("%q is not one of %s", ev.Format, strings.Join(formats, ", ")))
+		return ev.ErrAt("format", fmt.Sprintf("%q is not one of %s", ev.Format, strings.Join(formats, ", ")))
 	}
 	if ev.Rounds < 0 || ev.Rounds > pairing.MaxRounds {
-		return ev.errAt("rounds", fmt.Sprintf("%d: want 0 (the default) to %d", ev.Rounds, pairing.MaxRounds))
+		return ev.ErrAt("rounds", fmt.Sprintf("%d: want 0 (the default) to %d", ev.Rounds, pairing.MaxRounds))
 	}
 	if err := ev.OpeningProcedure.Check(rule, ev.Size); err != nil {
-		return ev.errAt("opening_procedure", err.Error())
+		return ev.ErrAt("opening_procedure", err.Error())
 	}
 	if err := ev.checkMiniMatches(); err != nil {
 		return err
 	}
 	if ev.MoveCap < 0 {
-		return ev.errAt("move_cap", "must not be negative")
+		return ev.ErrAt("move_cap", "must not be negative")
 	}
-	if ev.Concurrency < 1 || ev.Concurrency > arbiter.MaxConcurrency {
-		return ev.errAt("concurrency", fmt.Sprintf("%d: want 1 to %d games at once", ev.Concurrency, arbiter.MaxConcurrency))
+	if ev.Concurrency < 1 || ev.Concurrency > bounds.MaxConcurrency {
+		return ev.ErrAt("concurrency", fmt.Sprintf("%d: want 1 to %d games at once", ev.Concurrency, bounds.MaxConcurrency))
 	}
 	if n := ev.WithdrawAfter; n != nil && *n < 0 {
-		return ev.errAt("withdraw_after", "must not be negative (0 never withdraws)")
+		return ev.ErrAt("withdraw_after", "must not be negative (0 never withdraws)")
 	}
 	if b := ev.ByePoints; b != nil && *b != 0 && *b != 0.5 && *b != 1 {
-		return ev.errAt("bye_points", "must be 0, 0.5 or 1 (a loss, a draw or a win)")
+		return ev.ErrAt("bye_points", "must be 0, 0.5 or 1 (a loss, a draw or a win)")
 	}
 	if _, err := standings.ParseTiebreaks(ev.Tiebreaks); err != nil {
-		return ev.errAt("tiebreaks", err.Error())
+		return ev.ErrAt("tiebreaks", err.Error())
 	}
 	if err := ev.checkClock("clock", ev.Clock); err != nil {
 		return err
@@ -311,83 +312,153 @@ func (ev *Event) check() error {
 		return err
 	}
 	if ev.MaxProcesses != nil && *ev.MaxProcesses < 0 {
-		return ev.errAt("max_processes", "must not be negative")
+		return ev.ErrAt("max_processes", "must not be negative")
 	}
 	if t := ev.Transcript; t != nil && t.N != 0 && t.N < MinTranscript {
-		return ev.errAt("transcript", fmt.Sprintf("%d bytes: want 0 (no transcript) or at least %d", t.N, MinTranscript))
+		return ev.ErrAt("transcript", fmt.Sprintf("%d bytes: want 0 (no transcript) or at least %d", t.N, MinTranscript))
 	}
 	if err := ev.checkRemote(); err != nil {
 		return err
 	}
 	if len(ev.Engines) < 2 {
-		return ev.errAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
+		return ev.ErrAt("engine", fmt.Sprintf("an event needs at least two [[engine]] tables, found %d", len(ev.Engines)))
 	}
 	if err := ev.checkScheduleSize(); err != nil {
 		return err
 	}
-	seen, folders := map[string]int{}, map[string]int{}
+	seen := map[string]int{}
 	for i, e := range ev.Engines {
 		at := func(key string) string { return fmt.Sprintf("engine[%d].%s", i, key) }
 		if e.Name == "" {
-			return ev.errAt(at("name"), "missing")
+			return ev.ErrAt(at("name"), "missing")
 		}
 		if strings.IndexFunc(e.Name, unicode.IsControl) >= 0 {
-			return ev.errAt(at("name"), fmt.Sprintf("engine %q: a name must not hold control characters", e.Name))
+			return ev.ErrAt(at("name"), fmt.Sprintf("engine %q: a name must not hold control characters", e.Name))
 		}
 		if j, dup := seen[e.Name]; dup {
-			return ev.errAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine[%d])", e.Name, j))
+			return ev.ErrAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine[%d])", e.Name, j))
 		}
 		seen[e.Name] = i
-		// A name is a name, not a path: its working folder and its
-		// transcript are named by engine.FolderName, which two names must
-		// not share (one name, one file), whether or not a dir is given.
-		folder := engine.FolderName(e.Name)
-		if j, dup := folders[folder]; dup {
-			return ev.errAt(at("name"), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
-				e.Name, folder, folder+".log", j+1, ev.Engines[j].Name))
-		}
-		folders[folder] = i
 		switch {
 		case e.Remote && (e.Command != "" || len(e.Args) > 0 || e.Dir != "" || len(e.Env) > 0):
-			return ev.errAt(at("command"), fmt.Sprintf("engine %q: a remote engine runs on its entrant's machine (arena connect): no command, args, dir or env here", e.Name))
+			return ev.ErrAt(at("command"), fmt.Sprintf("engine %q: a remote engine runs on its entrant's machine (arena connect): no command, args, dir or env here", e.Name))
 		case e.Remote:
 		case e.Command == "":
-			return ev.errAt(at("command"), fmt.Sprintf("engine %q: missing", e.Name))
-		default:
-			// The program must exist before anything is played: where the
-			// command names a folder of Gomocup builds, the one for the rule.
-			program, err := engine.GomocupBuild(ev.Command(e), rule.Code(), ev.Size)
-			if err != nil {
-				return ev.errAt(at("command"), fmt.Sprintf("engine %q: %v", e.Name, err))
-			}
-			if err := bundled.Check(engine.Spec{Name: e.Name, Command: program}); err != nil {
-				return ev.errAt(at("command"), err.Error())
-			}
+			// That the program exists, or the bundled engine it names, is
+			// checked where the engines are built (package event).
+			return ev.ErrAt(at("command"), fmt.Sprintf("engine %q: missing", e.Name))
 		}
 		if err := ev.checkFiles(i, e); err != nil {
 			return err
 		}
 		for _, kv := range e.Env {
-			if !strings.Contains(kv, "=") {
-				return ev.errAt(at("env"), fmt.Sprintf("engine %q: %q is not KEY=VALUE", e.Name, kv))
+			if err := CheckEnv(kv); err != nil {
+				return ev.ErrAt(at("env"), fmt.Sprintf("engine %q: %v", e.Name, err))
 			}
 		}
 		for k, v := range e.Info {
-			if strings.ContainsAny(k+v, "\r\n") || strings.ContainsAny(k, " \t") || k == "" {
-				return ev.errAt(at("info"), fmt.Sprintf("engine %q: INFO %q %q must be one word and one line", e.Name, k, v))
+			if err := CheckInfo(k, v); err != nil {
+				return ev.ErrAt(at("info."+k), fmt.Sprintf("engine %q: %v", e.Name, err))
 			}
 		}
 		if e.Rating < 0 {
-			return ev.errAt(at("rating"), fmt.Sprintf("engine %q: must not be negative", e.Name))
+			return ev.ErrAt(at("rating"), fmt.Sprintf("engine %q: must not be negative", e.Name))
 		}
 		if e.MaxProcesses != nil && *e.MaxProcesses < 0 {
-			return ev.errAt(at("max_processes"), fmt.Sprintf("engine %q: must not be negative", e.Name))
+			return ev.ErrAt(at("max_processes"), fmt.Sprintf("engine %q: must not be negative", e.Name))
 		}
 		if e.Clock != nil {
 			if err := ev.checkClock(at("clock"), *e.Clock); err != nil {
 				return err
 			}
 		}
+		if err := ev.checkControl(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClockOf is the clock engine i plays under: the defaults, the event's
+// [clock], the engine's own [engine.clock] on top, and for a remote engine
+// the network allowance added to its tolerance. Parse has checked it
+// (clock.Control.Validate).
+func (ev *Event) ClockOf(i int) clock.Control {
+	e := ev.Engines[i]
+	c := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance}
+	for _, layer := range []*Clock{&ev.Clock, e.Clock} {
+		if layer == nil {
+			continue
+		}
+		for _, f := range layer.fields() {
+			if f.d != nil {
+				*f.of(&c) = f.d.Duration
+			}
+		}
+	}
+	if a := ev.Remote.Allowance; e.Remote && a != nil {
+		c.Tolerance += a.Duration
+	}
+	return c
+}
+
+// clockField is one key of a [clock] table and the setting of a
+// clock.Control it gives.
+type clockField struct {
+	key string // as clock.SettingError names it
+	d   *Duration
+	of  func(*clock.Control) *time.Duration
+}
+
+func (c *Clock) fields() []clockField {
+	return []clockField{
+		{"match", c.Match, func(x *clock.Control) *time.Duration { return &x.Match }},
+		{"turn", c.Turn, func(x *clock.Control) *time.Duration { return &x.Turn }},
+		{"increment", c.Increment, func(x *clock.Control) *time.Duration { return &x.Increment }},
+		{"tolerance", c.Tolerance, func(x *clock.Control) *time.Duration { return &x.Tolerance }},
+		{"hang", c.Hang, func(x *clock.Control) *time.Duration { return &x.Hang }},
+	}
+}
+
+// checkControl checks the clock engine i plays under as a whole (clock's
+// own rules, such as an increment needing a match time), naming the line
+// that sets the setting at fault: the engine's own clock, else the
+// event's.
+func (ev *Event) checkControl(i int) error {
+	err := ev.ClockOf(i).Validate()
+	var se *clock.SettingError
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	key := "clock." + se.Setting
+	if own := ev.Engines[i].Clock; own != nil {
+		for _, f := range own.fields() {
+			if f.key == se.Setting && f.d != nil {
+				key = fmt.Sprintf("engine[%d].clock.%s", i, se.Setting)
+			}
+		}
+	}
+	if se.Setting == "tolerance" && ev.Engines[i].Remote && ev.Remote.Allowance != nil {
+		key = "remote.network_allowance"
+	}
+	return ev.ErrAt(key, fmt.Sprintf("engine %q: %s", ev.Engines[i].Name, se.Problem))
+}
+
+// CheckEnv refuses an engine's environment setting that is not KEY=VALUE
+// with a key. The command lines check theirs with it too, naming the flag.
+func CheckEnv(kv string) error {
+	if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+		return fmt.Errorf("%q: want KEY=VALUE", kv)
+	}
+	return nil
+}
+
+// CheckInfo refuses an INFO line the protocol cannot carry as one: a key
+// that is not one word, or a key or value on more than one line. The
+// command lines check theirs with it too, naming the flag.
+func CheckInfo(key, value string) error {
+	if strings.ContainsAny(key+value, "\r\n") || strings.ContainsAny(key, " \t") || key == "" {
+		return fmt.Errorf("INFO %q %q must be one word and one line", key, value)
 	}
 	return nil
 }
@@ -404,27 +475,27 @@ func (ev *Event) checkMiniMatches() error {
 	case n == 0:
 		return nil
 	case n < 0:
-		return ev.errAt("openings_per_pairing", "must not be negative (0: one game per pairing)")
-	case n > MaxOpeningsPerPairing:
-		return ev.errAt("openings_per_pairing", fmt.Sprintf("%d: at most %d", n, MaxOpeningsPerPairing))
+		return ev.ErrAt("openings_per_pairing", "must not be negative (0: one game per pairing)")
+	case n > bounds.MaxOpeningsPerPairing:
+		return ev.ErrAt("openings_per_pairing", fmt.Sprintf("%d: at most %d", n, bounds.MaxOpeningsPerPairing))
 	}
 	switch ev.Format {
 	case "round-robin", "gauntlet":
 	case "double-round-robin":
-		return ev.errAt("openings_per_pairing", "a double round robin would play each opening twice with each colour: use format = \"round-robin\", whose mini-matches already give every opening both colours")
+		return ev.ErrAt("openings_per_pairing", "a double round robin would play each opening twice with each colour: use format = \"round-robin\", whose mini-matches already give every opening both colours")
 	case "swiss":
-		return ev.errAt("openings_per_pairing", "a Swiss pairs one game at a time from the results: mini-matches are for format = \"round-robin\" or \"gauntlet\"")
+		return ev.ErrAt("openings_per_pairing", "a Swiss pairs one game at a time from the results: mini-matches are for format = \"round-robin\" or \"gauntlet\"")
 	default:
-		return ev.errAt("openings_per_pairing", fmt.Sprintf("format %q: name the format of a league, \"round-robin\" or \"gauntlet\"", ev.Format))
+		return ev.ErrAt("openings_per_pairing", fmt.Sprintf("format %q: name the format of a league, \"round-robin\" or \"gauntlet\"", ev.Format))
 	}
 	if ev.OpeningProcedure != rules.NoProcedure {
-		return ev.errAt("openings_per_pairing", fmt.Sprintf("opening_procedure %q lets the engines choose the colours: a mini-match plays each opening with both colours, from the arbiter's openings (opening_procedure = \"none\")", ev.OpeningProcedure))
+		return ev.ErrAt("openings_per_pairing", fmt.Sprintf("opening_procedure %q lets the engines choose the colours: a mini-match plays each opening with both colours, from the arbiter's openings (opening_procedure = \"none\")", ev.OpeningProcedure))
 	}
 	return nil
 }
 
 // checkScheduleSize refuses an event whose schedule is more games than
-// schedule.MaxGames: the schedule is laid out in memory before the first
+// bounds.MaxGames: the schedule is laid out in memory before the first
 // game, and a round robin's grows with the square of its entrants.
 func (ev *Event) checkScheduleSize() error {
 	n := len(ev.Engines)
@@ -450,14 +521,11 @@ func (ev *Event) checkScheduleSize() error {
 	if ev.OpeningsPerPairing > 0 {
 		games *= 2 * ev.OpeningsPerPairing // a mini-match per pairing
 	}
-	if games > schedule.MaxGames {
-		return ev.errAt("engine", fmt.Sprintf("%d engines in a %s event make %d games, more than the %d one event may hold", n, pairing.Resolve(f, n), games, schedule.MaxGames))
+	if games > bounds.MaxGames {
+		return ev.ErrAt("engine", fmt.Sprintf("%d engines in a %s event make %d games, more than the %d one event may hold", n, pairing.Resolve(f, n), games, bounds.MaxGames))
 	}
 	return nil
 }
-
-// MaxOpeningsPerPairing bounds openings_per_pairing: Gomocup plays 12.
-const MaxOpeningsPerPairing = 1000
 
 func (ev *Event) checkRemote() error {
 	r := &ev.Remote
@@ -465,7 +533,7 @@ func (ev *Event) checkRemote() error {
 		r.Listen = DefaultListen
 	}
 	if (r.Cert == "") != (r.Key == "") {
-		return ev.errAt("remote.cert", "cert and key go together: both files, or neither (one is generated)")
+		return ev.ErrAt("remote.cert", "cert and key go together: both files, or neither (one is generated)")
 	}
 	for _, d := range []struct {
 		key string
@@ -476,7 +544,7 @@ func (ev *Event) checkRemote() error {
 		}
 	}
 	if r.MaxDisconnects != nil && *r.MaxDisconnects < 0 {
-		return ev.errAt("remote.max_disconnects", "must not be negative")
+		return ev.ErrAt("remote.max_disconnects", "must not be negative")
 	}
 	return nil
 }
@@ -510,11 +578,8 @@ func (r Remote) Disconnects() int {
 }
 
 func (ev *Event) checkClock(key string, c Clock) error {
-	for _, f := range []struct {
-		name string
-		d    *Duration
-	}{{"match", c.Match}, {"turn", c.Turn}, {"increment", c.Increment}, {"tolerance", c.Tolerance}, {"hang", c.Hang}} {
-		if err := ev.checkDuration(key+"."+f.name, f.d); err != nil {
+	for _, f := range c.fields() {
+		if err := ev.checkDuration(key+"."+f.key, f.d); err != nil {
 			return err
 		}
 	}
@@ -527,9 +592,9 @@ func (ev *Event) checkDuration(key string, d *Duration) error {
 	switch {
 	case d == nil:
 	case d.Duration < 0:
-		return ev.errAt(key, "must not be negative")
+		return ev.ErrAt(key, "must not be negative")
 	case d.Duration > clock.MaxDuration:
-		return ev.errAt(key, fmt.Sprintf("%v is longer than %v, the longest time the protocol carries (2147483647 ms)", d.Duration, clock.MaxDuration))
+		return ev.ErrAt(key, fmt.Sprintf("%v is longer than %v, the longest time the protocol carries (2147483647 ms)", d.Duration, clock.MaxDuration))
 	}
 	return nil
 }
@@ -573,10 +638,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// errAt formats an error at the line where key is written, such as
-// "event.toml:12: engine[1].command: ...". Keys of [[engine]] tables are
-// written engine[i].key with i counted from 0.
-func (ev *Event) errAt(key, msg string) error {
+// ErrAt is an error at the line where key is written, such as
+// "event.toml:12: engine[1].command: ...": the checks of settings that only
+// the builder of engines can make (package event) report with it. Keys of
+// [[engine]] tables are written engine[i].key with i counted from 0.
+func (ev *Event) ErrAt(key, msg string) error {
 	exact, near := lineOf(ev.src, key)
 	if line := max(exact, near); line > 0 {
 		return fmt.Errorf("%s:%d: %s: %s", ev.File, line, key, msg)

@@ -54,9 +54,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		{"bad duration", `match = "20m"`, `t.toml:7`},
 		{"unknown rule", `rule = "outer-open"`, `t.toml:2: rule: unknown rule "gomoku"`},
 		{"duplicate engine", `name = "b"`, `t.toml:15: engine[1].name: duplicate engine name "a"`},
-		{"missing program", `command = "builtin:random"`, `t.toml:16: engine[1].command: engine "b": command "./nope": no such file or directory`},
 		{"negative clock", `tolerance = "1s"`, `t.toml:8: clock.tolerance: must not be negative`},
-		{"unknown builtin", `command = "builtin:random"`, `t.toml:16: engine[1].command: engine "b": no bundled engine "randomm"`},
 		{"bad format", `format = "auto"`, `t.toml:3: format: "knockout" is not one of`},
 		{"syntax", `concurrency = 2`, `t.toml:4:`},
 		{"bye points", `concurrency = 2`, `t.toml:5: bye_points: must be 0, 0.5 or 1`},
@@ -69,10 +67,8 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		"bad duration":          `match = "twenty minutes"`,
 		"unknown rule":          `rule = "gomoku"`,
 		"duplicate engine":      `name = "a"`,
-		"missing program":       `command = "./nope"`,
 		"negative clock":        `tolerance = "-1s"`,
 		"bad format":            `format = "knockout"`,
-		"unknown builtin":       `command = "builtin:randomm"`,
 		"syntax":                `concurrency = = 2`,
 		"bye points":            "concurrency = 2\nbye_points = 0.3",
 		"pente below 7x7":       "rule = \"pente\"\nsize = 6",
@@ -120,5 +116,35 @@ func TestShippedConfigs(t *testing.T) {
 				t.Errorf("reference.toml does not document %s.%s", typ.Name(), key)
 			}
 		}
+	}
+}
+
+// The clock an engine plays under is checked as a whole, the event's and
+// its own layered, at the line of the setting at fault.
+func TestClockOfEachEngineIsCheckedAtItsLine(t *testing.T) {
+	cases := []struct{ name, edit, to, want string }{
+		{"event increment, no match time", `match = "20m"`, "match = \"0s\"\nincrement = \"1s\"", `t.toml:8: clock.increment: engine "a": 1s needs a match time`},
+		{"the engine's own match time", "[engine.clock]\nmatch = \"10m\"", "[engine.clock]\nmatch = \"0s\"\nincrement = \"3s\"", `t.toml:22: engine[1].clock.increment: engine "b": 3s needs a match time`},
+		{"the allowance of a remote engine", `command = "builtin:random"` + "\nargs = [\"seed=3\"]", "remote = true\n[engine.clock]\ntolerance = \"596h\"\n[remote]\nnetwork_allowance = \"1h\"\n[[engine]]\nname = \"c\"\nremote = true",
+			`remote.network_allowance: engine "b": 597h0m0s is longer than`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := strings.Replace(good, tc.edit, tc.to, 1)
+			if src == good {
+				t.Fatal("the edit changes nothing")
+			}
+			_, err := Parse("t.toml", []byte(src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+	ev, err := Parse("t.toml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := ev.ClockOf(0), ev.ClockOf(1); a.Match != 20*time.Minute || b.Match != 10*time.Minute || a.Tolerance != time.Second || b.Hang != 0 {
+		t.Errorf("clocks %v and %v", a, b)
 	}
 }

@@ -13,22 +13,22 @@ import (
 func (ev *Event) checkFiles(i int, e Engine) error {
 	key := fmt.Sprintf("engine[%d].files", i)
 	if e.Remote && len(e.Files) > 0 {
-		return ev.errAt(key, fmt.Sprintf("engine %q: a remote engine runs on its entrant's machine: no files here", e.Name))
+		return ev.ErrAt(key, fmt.Sprintf("engine %q: a remote engine runs on its entrant's machine: no files here", e.Name))
 	}
 	home, out := realPath(filepath.Dir(ev.File)), realPath(ev.OutputDir())
 	for _, f := range e.Files {
 		if f == "" {
-			return ev.errAt(key, fmt.Sprintf("engine %q: an empty path", e.Name))
+			return ev.ErrAt(key, fmt.Sprintf("engine %q: an empty path", e.Name))
 		}
 		p := ev.Resolve(f)
 		if _, err := os.Stat(p); err != nil {
-			return ev.errAt(key, fmt.Sprintf("engine %q: %q: no such file or folder (%s)", e.Name, f, p))
+			return ev.ErrAt(key, fmt.Sprintf("engine %q: %q: no such file or folder (%s)", e.Name, f, p))
 		}
 		switch a := realPath(p); {
 		case within(home, a):
-			return ev.errAt(key, fmt.Sprintf("engine %q: %q is or holds the config's folder %s, which is the organizer's; name the files the engine needs one by one, or give it a folder of its own", e.Name, f, home))
+			return ev.ErrAt(key, fmt.Sprintf("engine %q: %q is or holds the config's folder %s, which is the organizer's; name the files the engine needs one by one, or give it a folder of its own", e.Name, f, home))
 		case within(a, out) || within(out, a):
-			return ev.errAt(key, fmt.Sprintf("engine %q: %q is in or holds the event's output folder %s", e.Name, f, out))
+			return ev.ErrAt(key, fmt.Sprintf("engine %q: %q is in or holds the event's output folder %s", e.Name, f, out))
 		}
 	}
 	return nil

@@ -23,7 +23,7 @@ type CrossGame struct {
 	Opponent int // entrant index; Bye for a bye
 	Black    bool
 	Points   float64 // the row entrant's points
-	Unplayed bool    // not played over the board (pairing.Game.Unplayed)
+	Unplayed bool    // not played over the board (GameResult.Unplayed)
 }
 
 // NewCrosstable lays out the games behind standings (as returned by

@@ -5,36 +5,64 @@ import (
 	"fmt"
 	"slices"
 
-	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 )
 
-// Bye stands in for the missing opponent of an entrant who sits a round out;
-// it has the value of pairing.Bye.
-const Bye = pairing.Bye
+// Bye stands in for the missing opponent of an entrant who sits a round out.
+const Bye = -1
 
 // GameResult is one finished game or bye of an event, by entrant index (the
-// seeding order of the event's engines), with how it ended. It is the input
-// of Standings and the crosstable; its Game is what the Swiss pairing reads
-// (schedule.Tournament.SwissHistory), so both see one conversion of the
-// records: GameResults.
+// seeding order of the event's engines), with how it ended: the input of
+// Standings and the crosstable. The scheduler turns the same results into
+// the Swiss pairing's history (schedule.Tournament.SwissHistory), so that
+// the standings and the pairing read one conversion of the records:
+// GameResults.
+//
+// Each side's points are kept on their own: a game played over the board is
+// won 1-0, drawn ½-½ or lost by both 0-0; a game not played over the board
+// (Forfeit) is a forfeit win against a forfeit loss or a double forfeit, 0-0.
+// A round without opponent (White == Bye) scores Options.ByePoints.
 type GameResult struct {
-	pairing.Game
-	End record.Termination // "" for a game read from elsewhere (a TRF)
+	Round        int
+	Black, White int                // White == Bye for a round without opponent
+	BlackPoints  float64            // 1, 0.5 or 0
+	WhitePoints  float64            // 1, 0.5 or 0; unused for a bye
+	Forfeit      bool               // not played over the board (NotPlayed)
+	End          record.Termination // "" for a game read from elsewhere (a TRF)
 }
 
 // Played is a game between black and white in which black scored
 // blackPoints and white the rest, ended by end (a refusal makes it a game
 // not played over the board, as in GameResults).
 func Played(round, black, white int, blackPoints float64, end record.Termination) GameResult {
-	g := GameResult{Game: pairing.Decided(round, black, white, blackPoints), End: end}
-	g.Forfeit = NotPlayed(end)
-	return g
+	return GameResult{Round: round, Black: black, White: white, BlackPoints: blackPoints, WhitePoints: 1 - blackPoints,
+		Forfeit: NotPlayed(end), End: end}
 }
 
 // ByeResult is the bye of entrant in round.
 func ByeResult(round, entrant int) GameResult {
-	return GameResult{Game: pairing.AllocatedBye(round, entrant), End: record.ByeEnd}
+	return GameResult{Round: round, Black: entrant, White: Bye, End: record.ByeEnd}
+}
+
+// Unplayed reports a round with no game on the board: a bye, an absence or a
+// game not played over the board. The FIDE rules for byes and forfeits apply
+// to these rounds in the tie-breaks.
+func (g GameResult) Unplayed() bool { return g.White == Bye || g.Forfeit }
+
+// check refuses a score no game can end with: points other than 1, ½ or 0,
+// a game not played over the board scored as a draw or won by both, or a
+// played one whose points are not 1-0, ½-½ or 0-0.
+func (g GameResult) check() error {
+	for _, p := range []float64{g.BlackPoints, g.WhitePoints} {
+		if p != 0 && p != 0.5 && p != 1 {
+			return fmt.Errorf("round %d: game %d-%d: %g points, want 1, 0.5 or 0", g.Round, g.Black, g.White, p)
+		}
+	}
+	sum, drawn := g.BlackPoints+g.WhitePoints, g.BlackPoints == 0.5
+	if g.White == Bye || sum == 0 || sum == 1 && !(g.Forfeit && drawn) {
+		return nil
+	}
+	return fmt.Errorf("round %d: game %d-%d: scored %g-%g, want 1-0, 0-1, 0-0 or, over the board, ½-½", g.Round, g.Black, g.White, g.BlackPoints, g.WhitePoints)
 }
 
 // NotPlayed reports whether a game that ended with end was not played over
@@ -67,8 +95,8 @@ func GameResults(recs []*record.Record, index map[string]int) ([]GameResult, err
 			return nil, fmt.Errorf("round %d game %d: %q vs %q: engine not in the event", r.Round, r.Game, r.Black, r.White)
 		}
 		bp, wp := r.Points()
-		games = append(games, GameResult{Game: pairing.Game{Round: r.Round, Black: b, White: w,
-			BlackPoints: bp, WhitePoints: wp, Forfeit: NotPlayed(r.End)}, End: r.End})
+		games = append(games, GameResult{Round: r.Round, Black: b, White: w,
+			BlackPoints: bp, WhitePoints: wp, Forfeit: NotPlayed(r.End), End: r.End})
 	}
 	return games, nil
 }
@@ -188,7 +216,7 @@ func newEvent(n int, games []GameResult, opt Options) (*event, error) {
 		if g.Black < 0 || g.Black >= n || g.White < Bye || g.White >= n || g.Black == g.White {
 			return nil, fmt.Errorf("round %d: game %d vs %d: entrants must be distinct and in 0..%d", g.Round, g.Black, g.White, n-1)
 		}
-		if err := g.Check(); err != nil {
+		if err := g.check(); err != nil {
 			return nil, err
 		}
 		ev.start[g.Black+1]++

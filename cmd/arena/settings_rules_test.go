@@ -1,0 +1,143 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Each rule about settings is checked in one place, whichever front end
+// the settings come from, and its error says where the setting was given:
+// the file, line and key of an event config, the flag of arena match, the
+// engine and token of a c-gomoku-cli command line. The rule's own words
+// appear once.
+func TestEachSettingsRuleFiresOnceWithItsLocation(t *testing.T) {
+	const event = `name = "rules"
+rule = "freestyle"
+concurrency = 1
+
+[clock]
+match = "1m"
+
+[[engine]]
+name = "a"
+command = "builtin:greedy"
+
+[[engine]]
+name = "b"
+command = "builtin:random"
+`
+	type frontEnd struct {
+		args []string // arena's arguments; "EVENT" is the config's path
+		edit [2]string
+		want string // the location, with the rule's words
+	}
+	cases := []struct {
+		rule   string // the rule's own words, which must appear once
+		fronts []frontEnd
+	}{
+		{"needs a match time", []frontEnd{
+			{edit: [2]string{`match = "1m"`, "match = \"0s\"\nincrement = \"1s\""}, want: `rules.toml:7: clock.increment: engine "a": 1s needs a match time`},
+			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\n[engine.clock]\nmatch = \"0s\"\nincrement = \"2s\"\n"},
+				want: `rules.toml:17: engine[1].clock.increment: engine "b": 2s needs a match time`},
+			{args: []string{"match", "-tc", "0s", "-inc", "1s", "builtin:greedy", "builtin:random"}, want: `-inc: engine "greedy": clock increment: 1s needs a match time`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "tc=0/0+1", "-engine", "cmd=builtin:random"}, want: `engine 1: tc: clock increment: 1s needs a match time`},
+		}},
+		{"is longer than 596h31m23.647s", []frontEnd{
+			{edit: [2]string{`match = "1m"`, "match = \"1m\"\nhang = \"600h\""}, want: `rules.toml:7: clock.hang: 600h0m0s is longer than 596h31m23.647s`},
+			{args: []string{"match", "-hang", "600h", "builtin:greedy", "builtin:random"}, want: `-hang: engine "greedy": clock hang: 600h0m0s is longer than 596h31m23.647s`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "hang=600h", "-engine", "cmd=builtin:random"}, want: `engine 1: hang: clock hang: 600h0m0s is longer than 596h31m23.647s`},
+		}},
+		{"negative", []frontEnd{
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nstart_timeout = \"-1s\""}, want: `rules.toml:4: start_timeout: must not be negative`},
+			{args: []string{"match", "-start-timeout", "-1s", "builtin:greedy", "builtin:random"}, want: `-start-timeout: negative duration -1s`},
+		}},
+		{"1024", []frontEnd{
+			{edit: [2]string{`concurrency = 1`, `concurrency = 2000`}, want: `rules.toml:3: concurrency: 2000: want 1 to 1024 games at once`},
+			{args: []string{"match", "-concurrency", "2000", "builtin:greedy", "builtin:random"}, want: `concurrency 2000: at most 1024 games at once`},
+			{args: []string{"gomoku-cli", "-concurrency", "2000", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `concurrency 2000: at most 1024 games at once`},
+		}},
+		{"want KEY=VALUE", []frontEnd{
+			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\nenv = [\"B\"]\n"}, want: `rules.toml:15: engine[1].env: engine "b": "B": want KEY=VALUE`},
+			{args: []string{"match", "-env", "random:B", "builtin:greedy", "builtin:random"}, want: `-env random:B: engine "random": "B": want KEY=VALUE`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "env=B", "-engine", "cmd=builtin:random"}, want: `-engine: env=B: "B": want KEY=VALUE`},
+		}},
+		{"must be one word and one line", []frontEnd{
+			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\n[engine.info]\n\"hash size\" = \"64\"\n"}, want: `rules.toml:16: engine[1].info.hash size: engine "b": INFO "hash size" "64" must be one word and one line`},
+			{args: []string{"match", "-info", "hash size=64", "builtin:greedy", "builtin:random"}, want: `-info "hash size=64": INFO "hash size" "64" must be one word and one line`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "option.hash size=64", "-engine", "cmd=builtin:random"}, want: `-engine: option.hash size=64: INFO "hash size" "64" must be one word and one line`},
+		}},
+		{"needs a board of at least 7x7", []frontEnd{
+			{edit: [2]string{`rule = "freestyle"`, "rule = \"pente\"\nsize = 6"}, want: `rules.toml:3: size: pente needs a board of at least 7x7, not 6x6`},
+			{args: []string{"match", "-rule", "pente", "-size", "6", "builtin:greedy", "builtin:random"}, want: `-size: pente needs a board of at least 7x7, not 6x6`},
+			{args: []string{"gomoku-cli", "-rule", "pente", "-boardsize", "6", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-boardsize: pente needs a board of at least 7x7, not 6x6`},
+		}},
+		{"out of range 5..", []frontEnd{
+			{edit: [2]string{`rule = "freestyle"`, "rule = \"freestyle\"\nsize = 99"}, want: `rules.toml:3: size: board size 99 out of range 5..`},
+			{args: []string{"match", "-size", "99", "builtin:greedy", "builtin:random"}, want: `-size: board size 99 out of range 5..`},
+			{args: []string{"gomoku-cli", "-boardsize", "99", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-boardsize: board size 99 out of range 5..`},
+		}},
+		{"first stone outside the outer-open zone", []frontEnd{
+			{edit: [2]string{`rule = "freestyle"`, "rule = \"outer-open\"\nopenings = \"BOOK\""}, want: `BOOK:1: "0,0": opening: stone 1 (h8) under outer-open: first stone outside the outer-open zone`},
+			{args: []string{"match", "-openings", "BOOK", "builtin:greedy", "builtin:random"}, want: `BOOK:1: "0,0": opening: stone 1 (h8) under outer-open: first stone outside the outer-open zone`},
+			{args: []string{"gomoku-cli", "-rule", "outer-open", "-openings", "file=BOOK", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `BOOK:1: "0,0": opening: stone 1 (h8) under outer-open: first stone outside the outer-open zone`},
+		}},
+		{"no such file or directory", []frontEnd{
+			{edit: [2]string{`rule = "freestyle"`, "rule = \"freestyle\"\nopenings = \"NOBOOK\""}, want: `rules.toml:3: openings: open NOBOOK: no such file or directory`},
+			{args: []string{"match", "-openings", "NOBOOK", "builtin:greedy", "builtin:random"}, want: `openings: open NOBOOK: no such file or directory`},
+			{args: []string{"gomoku-cli", "-openings", "file=NOBOOK", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `openings: open NOBOOK: no such file or directory`},
+		}},
+		{"no bundled engine", []frontEnd{
+			{edit: [2]string{`command = "builtin:random"`, `command = "builtin:nope"`}, want: `rules.toml:14: engine[1].command: engine "b": no bundled engine "nope"`},
+			{args: []string{"match", "builtin:greedy", "builtin:nope"}, want: `engine "nope": no bundled engine "nope"`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:nope"}, want: `engine "nope": no bundled engine "nope"`},
+		}},
+	}
+	for _, c := range cases {
+		for _, f := range c.fronts {
+			name := c.rule + "/toml"
+			if f.args != nil {
+				name = c.rule + "/" + f.args[0]
+			}
+			t.Run(name, func(t *testing.T) {
+				dir := t.TempDir()
+				book := filepath.Join(dir, "book.txt")
+				os.WriteFile(book, []byte("0,0\n"), 0o644) // the centre: outside outer-open's zone
+				nobook := filepath.Join(dir, "nobook.txt")
+				for _, name := range []struct{ from, to string }{{"NOBOOK", nobook}, {"BOOK", book}} {
+					f.edit[1] = strings.ReplaceAll(f.edit[1], name.from, name.to)
+					f.want = strings.ReplaceAll(f.want, name.from, name.to)
+					f.args = slices.Clone(f.args)
+					for i := range f.args {
+						f.args[i] = strings.ReplaceAll(f.args[i], name.from, name.to)
+					}
+				}
+				args := f.args
+				if args == nil {
+					path := filepath.Join(dir, "rules.toml")
+					src := strings.Replace(event, f.edit[0], f.edit[1], 1)
+					if src == event {
+						t.Fatalf("the edit %q changes nothing", f.edit[0])
+					}
+					os.WriteFile(path, []byte(src), 0o644)
+					args = []string{"run", path}
+					f.want = strings.ReplaceAll(f.want, "rules.toml", path)
+				} else if args[0] == "match" {
+					args = append([]string{"match", "-out", filepath.Join(dir, "out")}, args[1:]...)
+				} else {
+					t.Chdir(dir)
+				}
+				out, errOut, code := runArena(t, args...)
+				said := strings.ReplaceAll(errOut, dir, "DIR") // the folder is named after the test
+				if code == 0 || !strings.Contains(errOut, f.want) || strings.Count(said, c.rule) != 1 {
+					t.Fatalf("exit %d\nstderr %q\nwant it to hold %q once", code, errOut, f.want)
+				}
+				if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+					t.Errorf("settings refused, yet an output folder was made\n%s", out)
+				}
+			})
+		}
+	}
+}
