@@ -20,7 +20,7 @@ func TestIdleEngineIsFrozen(t *testing.T) {
 	// count, and idle how long its opponent thought: the time it could ponder.
 	pondered := func(freeze bool) (ms int, idle time.Duration) {
 		spec := engine.Spec{Name: "ponder", Command: "builtin:faulty", Args: []string{"ponder"},
-			StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{FreezeIdle: freeze}}
+			StartTimeout: startTimeout, WriteTimeout: startTimeout, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{FreezeIdle: freeze}}
 		e, err := engine.Start(spec)
 		if err != nil {
 			t.Fatal(err)
@@ -60,7 +60,7 @@ func TestIdleEngineIsFrozen(t *testing.T) {
 // TestMemoryHogForfeits: an engine over its memory limit after a move loses.
 func TestMemoryHogForfeits(t *testing.T) {
 	e := startHog(t)
-	rec := mustPlay(t, context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(e, fast))
+	rec := mustPlay(t, context.Background(), Game{Rule: freestyle(t), Size: 15}, player(start(t, "greedy"), fast), player(e, roomy))
 	if rec.End != record.MemoryLimit || rec.Winner != rules.Black || !rec.End.Forfeit() {
 		t.Fatalf("%s %q, winner %v", rec.End, rec.Detail, rec.Winner)
 	}
@@ -72,7 +72,7 @@ func TestMemoryHogForfeits(t *testing.T) {
 func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
 	e := startHog(t)
 	g := Game{Rule: freestyle(t), Size: 15, Procedure: rules.Swap2Procedure}
-	rec := mustPlay(t, context.Background(), g, player(e, fast), player(start(t, "greedy"), fast))
+	rec := mustPlay(t, context.Background(), g, player(e, roomy), player(start(t, "greedy"), fast))
 	if rec.End != record.MemoryLimit || rec.WinnerName() != "greedy" || len(rec.Moves) != 3 {
 		t.Fatalf("%s %q, winner %q, %d moves; want hog to lose by memory at its Swap2 answer", rec.End, rec.Detail, rec.WinnerName(), len(rec.Moves))
 	}
@@ -85,10 +85,11 @@ func TestMemoryHogForfeitsInTheOpening(t *testing.T) {
 }
 
 // startHog starts a faulty engine that takes 100 MB at its first answer,
-// limited to 50 MiB.
+// limited to 50 MiB. It plays under roomy: taking the memory is slow on a
+// busy machine, and what is tested is the limit, not the clock.
 func startHog(t *testing.T) *engine.Engine {
 	spec := engine.Spec{Name: "hog", Command: "builtin:faulty", Args: []string{"hog=100000000"},
-		StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{Memory: 50 << 20}}
+		StartTimeout: startTimeout, WriteTimeout: startTimeout, CloseGrace: 200 * time.Millisecond, Limits: engine.Limits{Memory: 50 << 20}}
 	e, err := engine.Start(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,8 @@ func director(t *testing.T, n int, instances bool) *Director {
 	d := &Director{Event: "t", Rule: free, Size: 15, Concurrency: 4, Instances: instances}
 	for i := 0; i < n; i++ {
 		d.Entrants = append(d.Entrants, Entrant{
-			Spec:  engine.Spec{Name: string(rune('a' + i)), Command: "builtin:faulty", Args: []string{"think=5ms"}, Dir: t.TempDir()},
+			Spec: engine.Spec{Name: string(rune('a' + i)), Command: "builtin:faulty", Args: []string{"think=5ms"}, Dir: t.TempDir(),
+				StartTimeout: startTimeout, WriteTimeout: startTimeout},
 			Clock: clock.Control{Match: 30 * time.Second, Tolerance: time.Second},
 		})
 	}
@@ -208,6 +209,9 @@ func TestProcessEndsAfterItsEntrantsLastGame(t *testing.T) {
 		t.Fatalf("saw %d processes, want one per entrant at least", len(pids))
 	}
 	for _, pid := range pids {
+		if pid <= 0 {
+			continue // no process (kill(0) would ask about this test's own group)
+		}
 		if err := unix.Kill(pid, 0); err == nil {
 			t.Errorf("process %d outlived its entrant's last game", pid)
 		}
@@ -306,7 +310,26 @@ func TestTablesPinTheirThreadsAndTheirOwnEngines(t *testing.T) {
 				}
 			}
 		}
+		// Which table deals itself which game is the scheduler's choice: on
+		// a busy machine one table may play every game before another runs
+		// at all. So each table's first move waits until every table has a
+		// game (the first len(cpus) fixtures have no entrant in common), and
+		// every processor is then seen to have its table.
+		seated := map[int]bool{}
+		allSeated := make(chan struct{})
 		d.Moved = func(f Fixture, _ Progress) {
+			mu.Lock()
+			if !seated[f.Table] {
+				seated[f.Table] = true
+				if len(seated) == d.Concurrency {
+					close(allSeated)
+				}
+			}
+			mu.Unlock()
+			select {
+			case <-allSeated:
+			case <-time.After(2 * time.Minute): // reported below as a processor without moves
+			}
 			held()
 			var set unix.CPUSet
 			if err := unix.SchedGetaffinity(0, &set); err != nil {

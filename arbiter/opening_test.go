@@ -31,7 +31,7 @@ func scripted(t *testing.T, name, probe string, answers ...string) *engine.Engin
 	}
 	sb.WriteString("  esac;;\n esac\ndone\n")
 	e, err := engine.Start(engine.Spec{Name: name, Command: "/bin/sh", Args: []string{"-c", sb.String()},
-		StartTimeout: 2 * time.Second, CloseGrace: 100 * time.Millisecond})
+		StartTimeout: startTimeout, WriteTimeout: startTimeout, CloseGrace: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

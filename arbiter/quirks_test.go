@@ -27,7 +27,13 @@ func TestRestartNotOKNeverCostsAGame(t *testing.T) {
 				crasher := start(t, "faulty", "crash-at=1")
 				q, c := player(quirky, fast), player(crasher, fast)
 				q.BoardMode, c.BoardMode = board, board
-				g := Game{Rule: free, Size: 15, StartTimeout: 2 * time.Second}
+				// The start timeout also bounds the wait for RESTART's
+				// answer: the silent engine costs it every game, the others
+				// get one no busy machine makes a process miss.
+				g := Game{Rule: free, Size: 15, StartTimeout: startTimeout}
+				if reply == "silent" {
+					g.StartTimeout = 5 * time.Second
+				}
 				for i := range 4 {
 					black, white, qColor := q, c, rules.Black
 					if i%2 == 1 {

@@ -13,7 +13,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"gomoku-arena/event"
-	"gomoku-arena/internal/config"
 	"gomoku-arena/live"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -48,15 +47,7 @@ func TestResumedEventPageInBrowser(t *testing.T) {
 		answered[r.White] = answered[r.White] || r.WhiteAbout != ""
 	}
 
-	ev, err = event.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, err := live.Start("127.0.0.1:0", cfg.Name, ev.Folder())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close()
+	ev, pg := serveEvent(t, cfg)
 	atStart, proceed := make(chan struct{}), make(chan struct{})
 	first := true
 	gate := observerFunc(func(u event.Update) {
@@ -164,21 +155,7 @@ name = "beta"
 command = "builtin:faulty"
 args = ["think=1500ms", "say=thinking hard"]
 `
-			path := filepath.Join(dir, "event.toml")
-			os.WriteFile(path, []byte(src), 0o644)
-			cfg, err := config.Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ev, err := event.New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pg, err := live.Start("127.0.0.1:0", cfg.Name, ev.Folder())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer pg.Close()
+			ev, pg := serveEvent(t, loadEvent(t, dir, "event.toml", src))
 			do(t, ctx, chromedp.Navigate(pg.URL), chromedp.WaitVisible(chromedp.CSS("#conn.ok")))
 			done := make(chan error, 1)
 			go func() { _, err := ev.Run(context.Background(), context.Background(), pg); done <- err }()
@@ -228,12 +205,7 @@ name = "r2"
 command = "builtin:random"
 args = ["seed=2"]
 `
-	os.WriteFile(filepath.Join(dir, "pente.toml"), []byte(src), 0o644)
-	cfg, err := config.Load(filepath.Join(dir, "pente.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := event.New(cfg)
+	ev, err := event.New(loadEvent(t, dir, "pente.toml", src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,6 @@ import (
 
 	"gomoku-arena/event"
 	"gomoku-arena/internal/bundled"
-	"gomoku-arena/internal/config"
 	"gomoku-arena/live"
 )
 
@@ -126,21 +125,7 @@ name = "beta"
 command = "builtin:faulty"
 args = ["think=300ms"]
 `
-	path := filepath.Join(dir, "event.toml")
-	os.WriteFile(path, []byte(src), 0o644)
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := event.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, err := live.Start("127.0.0.1:0", cfg.Name, ev.Folder())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close()
+	ev, pg := serveEvent(t, loadEvent(t, dir, "event.toml", src))
 	log := &moveLog{moves: map[string]int64{}}
 	bg := context.Background()
 	done := make(chan error, 1)

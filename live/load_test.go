@@ -18,8 +18,6 @@ import (
 	"time"
 
 	"gomoku-arena/event"
-	"gomoku-arena/internal/config"
-	"gomoku-arena/live"
 	"gomoku-arena/results/journal"
 )
 
@@ -175,21 +173,7 @@ name = "d"
 command = "builtin:faulty"
 args = ["think=50ms"]
 `
-	path := filepath.Join(dir, "load.toml")
-	os.WriteFile(path, []byte(src), 0o644)
-	cfg, err := config.Load(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ev, err := event.New(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pg, err := live.Start("127.0.0.1:0", cfg.Name, ev.Folder())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer pg.Close()
+	ev, pg := serveEvent(b, loadEvent(b, dir, "load.toml", src))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// The pages run in a process of their own, as they would on other

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -60,13 +59,7 @@ name = "r4"
 command = "builtin:random"
 args = ["seed=4"]
 `
-	path := filepath.Join(dir, "resumed.toml")
-	os.WriteFile(path, []byte(src), 0o644)
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return loadEvent(t, dir, "resumed.toml", src)
 }
 
 // stopAfter drains the event once n games have finished.
@@ -181,15 +174,7 @@ func TestResumedEventState(t *testing.T) {
 	}
 	waitState(t, first.URL, func(s pageState) bool { return s.Finished == 4 && s.Total == 9 })
 
-	ev, err = event.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, err := live.Start("127.0.0.1:0", cfg.Name, ev.Folder())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close()
+	ev, pg := serveEvent(t, cfg)
 	// The first game of the continued run waits until the page has been
 	// read: nothing of this run has finished yet.
 	var before pageState

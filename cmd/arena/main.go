@@ -79,9 +79,12 @@ func arena(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if args[0] == "engine" {
+		if len(args) == 2 && isHelpFlag(args[1]) {
+			return arena([]string{"help", "engine"}, stdout, stderr)
+		}
 		return bundled.Main(args[1:])
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+	if isHelpFlag(args[0]) {
 		args[0] = "help"
 	}
 	cmd, ok := commands[args[0]]
@@ -111,6 +114,9 @@ func arena(args []string, stdout, stderr io.Writer) int {
 	return exitError
 }
 
+// isHelpFlag says whether arg asks for help, as every command's -h does.
+func isHelpFlag(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+
 // exitCoder is an error that chooses its own exit code.
 type exitCoder interface{ ExitCode() int }
 
@@ -136,7 +142,7 @@ func runHelp(args []string, stdout, stderr io.Writer) error {
 	case "engine":
 		fmt.Fprintf(stdout, "usage: arena engine NAME [key=value ...]\n\nServes a bundled engine on stdin/stdout in the Gomocup protocol.\nIn configs and on the command line, the engine spec builtin:NAME runs it.\n\nengines: %s\n  faulty: a deliberately misbehaving engine for testing a setup (arena engine faulty crash-at=3, hang-at=K, illegal-at=K, ...)\n", strings.Join(bundledNames(), ", "))
 		return nil
-	case "help":
+	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return nil
 	}

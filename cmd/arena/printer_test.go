@@ -26,7 +26,7 @@ func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
-		os.MkdirAll("testdata", 0o755)
+		os.MkdirAll(filepath.Dir(path), 0o755)
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
