@@ -463,7 +463,14 @@ func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
 	}
 	e.buf = b
 	e.unsettled = true
-	p.settle(earliest(deadline, time.Now().Add(settleWait)), settleCPU) // settle.go
+	// Let the engine finish with its previous answer first (settle.go);
+	// the wait is nobody's, so the deadline moves back by it, as a
+	// command's does (exchange.send): a busy engine, or a busy machine,
+	// would otherwise find its time to take the lines spent before they
+	// were written.
+	t0 := time.Now()
+	p.settle(earliest(deadline, t0.Add(settleWait)), settleCPU) // settle.go
+	deadline = deadline.Add(time.Since(t0))
 	if f, detail := p.write(b, deadline); f != "" {
 		return &FaultError{Engine: e.name, Op: "INFO", Fault: f, Detail: detail}
 	}
