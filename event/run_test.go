@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/internal/config"
+	"gomoku-arena/internal/proctest"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -469,7 +470,7 @@ func TestStoppedEventContinues(t *testing.T) {
 		if err := <-ran; err == nil || !strings.Contains(err.Error(), "stopped") {
 			t.Fatalf("%s: Run returned %v, want it stopped", stop, err)
 		}
-		waitNoEngines(t, self)
+		proctest.WaitNoEngines(t, self)
 		recs := gamesOf(readJournal(t, ev.Folder()))
 		began := kinds[Began](obs)
 		if len(recs) != len(gamesOf(began[0].Done))+len(obs.finished()) || len(recs) >= 12 {
@@ -496,41 +497,7 @@ func TestStoppedEventContinues(t *testing.T) {
 	if len(recs) != 12 {
 		t.Errorf("%d records, want the 12 games of a 4-entrant double round robin", len(recs))
 	}
-	waitNoEngines(t, self)
-}
-
-// waitNoEngines checks that no process started from this test binary as an
-// engine is alive (give the kernel a moment to deliver the kills).
-func waitNoEngines(t *testing.T, self string) {
-	t.Helper()
-	var alive []string
-	for range 100 {
-		alive = engineProcesses(self)
-		if len(alive) == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("engine processes still alive: %v", alive)
-}
-
-func engineProcesses(self string) []string {
-	var found []string
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-		if len(args) > 1 && args[0] == self && args[1] == "engine" {
-			if st, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")); err == nil && strings.Contains(string(st), ") Z ") {
-				continue // a zombie awaiting its reaper is not running
-			}
-			found = append(found, d.Name()+": "+strings.Join(args[1:], " "))
-		}
-	}
-	return found
+	proctest.WaitNoEngines(t, self)
 }
 
 // withdrawOnFirstGame requests, when the first game of the event finishes,

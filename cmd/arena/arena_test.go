@@ -8,13 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"gomoku-arena/internal/bundled"
+	"gomoku-arena/internal/proctest"
 	"gomoku-arena/results/journal"
 )
 
@@ -164,7 +164,7 @@ func TestKilledArbiterResumesWithEveryGameOnce(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	waitNoEngines(t, self)
+	proctest.WaitNoEngines(t, self)
 
 	// The same command continues the event.
 	out, errOut, code := runArena(t, "run", "-quiet", cfg)
@@ -199,43 +199,7 @@ func TestKilledArbiterResumesWithEveryGameOnce(t *testing.T) {
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Errorf("standings differ:\nresumed:\n%s\nuninterrupted:\n%s", a, b)
 	}
-	waitNoEngines(t, self)
-}
-
-// waitNoEngines checks that no process started from this test binary as an
-// engine is alive (the kernel kills them when the arbiter dies; give it a
-// moment to deliver).
-func waitNoEngines(t *testing.T, self string) {
-	t.Helper()
-	var alive []string
-	for i := 0; i < 100; i++ {
-		alive = engineProcesses(self)
-		if len(alive) == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("engine processes still alive: %v", alive)
-}
-
-func engineProcesses(self string) []string {
-	var found []string
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-		if len(args) > 1 && args[0] == self && args[1] == "engine" {
-			if st, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")); err == nil && strings.Contains(string(st), ") Z ") {
-				continue // a zombie awaiting its reaper is not running
-			}
-			found = append(found, d.Name()+": "+strings.Join(args[1:], " "))
-		}
-	}
-	sort.Strings(found)
-	return found
+	proctest.WaitNoEngines(t, self)
 }
 
 func TestCommandLineErrors(t *testing.T) {

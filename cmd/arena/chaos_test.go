@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/internal/proctest"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 
@@ -194,7 +195,7 @@ func TestChaosEvent(t *testing.T) {
 			t.Errorf("%s: %s lost by %s %q, want %s lost by %s %q", m.name, loser, r.End, r.Detail, m.name, m.end, m.detail)
 		}
 	}
-	waitNoEngines(t, self)
+	proctest.WaitNoEngines(t, self)
 	const bound = 150 << 20
 	p := <-peak
 	if testing.Verbose() {
@@ -285,7 +286,7 @@ func TestStoppedArbiterLeavesNoEngine(t *testing.T) {
 				}
 				time.Sleep(5 * time.Millisecond)
 			}
-			if tc.nobody && len(engineProcesses(bin)) == 0 {
+			if tc.nobody && len(proctest.Engines(bin)) == 0 {
 				t.Fatalf("no engine of %s runs in the middle of the event:\n%s", bin, out)
 			}
 			for _, s := range tc.sig {
@@ -303,7 +304,7 @@ func TestStoppedArbiterLeavesNoEngine(t *testing.T) {
 			if tc.sig[0] != syscall.SIGKILL && !strings.Contains(out.String(), "stopped:") {
 				t.Errorf("no clean stop:\n%s", out)
 			}
-			waitNoEngines(t, bin)
+			proctest.WaitNoEngines(t, bin)
 		})
 	}
 }
@@ -391,7 +392,7 @@ func TestFullDiskStopsCleanlyAndResumes(t *testing.T) {
 	if err == nil || !strings.Contains(out.String(), "file too large") {
 		t.Fatalf("want a failed run naming the full disk: %v\n%s", err, out)
 	}
-	waitNoEngines(t, self)
+	proctest.WaitNoEngines(t, self)
 	b, _ := os.ReadFile(journalPath)
 	before, err := journal.Read(journalPath)
 	if err != nil || len(before) == 0 || len(before) >= 12 {
@@ -418,5 +419,5 @@ func TestFullDiskStopsCleanlyAndResumes(t *testing.T) {
 	if len(seen) != 12 {
 		t.Errorf("%d distinct games in 12 records", len(seen))
 	}
-	waitNoEngines(t, self)
+	proctest.WaitNoEngines(t, self)
 }

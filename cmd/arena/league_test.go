@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"gomoku-arena/internal/proctest"
 	"gomoku-arena/results/record"
 )
 
@@ -76,7 +77,7 @@ func TestLeagueMiniMatchesResumeAfterSIGKILL(t *testing.T) {
 	waitJournal(t, cmd, buf, filepath.Join(out, "journal.jsonl"), 2*openings+3) // into the second mini-match
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	waitNoEngines(t, self)
+	proctest.WaitNoEngines(t, self)
 	o, e, code := runArena(t, "run", "-quiet", cfg)
 	if code != 0 || !strings.Contains(o, "continuing league") {
 		t.Fatalf("resume: exit %d\n%s%s", code, o, e)
@@ -112,7 +113,7 @@ func TestLeagueMiniMatchesResumeAfterSIGKILL(t *testing.T) {
 	if !bytes.Contains(page, []byte("<h2>Pairs</h2>")) || !bytes.Contains(page, []byte("mini-matches of")) {
 		t.Error("index.html shows no pair table")
 	}
-	waitNoEngines(t, self)
+	proctest.WaitNoEngines(t, self)
 }
 
 // checkMiniMatches checks that every pair played the same openings, each
