@@ -54,6 +54,7 @@ type Gateway struct {
 	hashes   map[string]string // token hashes, reread when the file changes
 	hashTime time.Time
 	sessions map[string]*session
+	arrivals uint64 // requests counted as they arrive, before the handshake (session.arrival)
 	streams  map[uint64]*stream
 	next     uint64
 	closed   bool
@@ -244,6 +245,8 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 		name = entrantOf(g.hashes, token)
 	}
 	hash := g.hashes[name]
+	g.arrivals++
+	arrival := g.arrivals
 	g.mu.Unlock()
 	if name == "" {
 		http.Error(w, "unknown or revoked token", http.StatusUnauthorized)
@@ -259,10 +262,21 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 	}
 	conn.SetReadLimit(maxMessage)
 	s := newSession(g, name, hash, conn, r.RemoteAddr)
+	s.arrival = arrival
+	// The newer connection is the one whose request came later, not the
+	// one whose handler got here first: a client's second dial begins
+	// after its first handshake ended, but the two handlers race to here.
 	g.mu.Lock()
 	old := g.sessions[name]
-	g.sessions[name] = s
+	older := old != nil && old.arrival > s.arrival
+	if !older {
+		g.sessions[name] = s
+	}
 	g.mu.Unlock()
+	if older { // a newer connection already holds the entrant
+		s.close(closeReplaced, "replaced by a newer connection with this token")
+		return
+	}
 	if old != nil {
 		old.close(closeReplaced, "replaced by a newer connection with this token")
 	}

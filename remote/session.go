@@ -19,6 +19,7 @@ type session struct {
 	g       *Gateway
 	entrant string
 	hash    string // the token hash it authenticated with
+	arrival uint64 // the order its request reached the gateway in: the later one is the newer session
 	conn    *websocket.Conn
 	addr    string
 	ctx     context.Context
