@@ -116,6 +116,13 @@ type Engine struct {
 	// come before the answer to the next command (engines take their input
 	// in order). An answer read settles it.
 	unsettled bool
+	// habit: the engine's program drops or refuses commands written
+	// while it is still busy with its answer (settle.go); sent: a copy of
+	// the lines last written, which an ERROR read later may be about;
+	// requeue: INFO lines it dropped, written again with the next request.
+	habit   bool
+	sent    []byte
+	requeue []byte
 }
 
 // Start starts the engine's process (without sending anything). The error
@@ -433,6 +440,7 @@ func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
 	if f, detail := x.send([]byte(op + "\n")); f != "" {
 		return &FaultError{Engine: e.name, Op: op, Fault: f, Detail: detail}
 	}
+	resent := false
 	for {
 		l, f, detail := x.next()
 		if f != "" {
@@ -443,6 +451,14 @@ func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
 		case ln.Kind == LineOK:
 			p.started, x.answered = true, true
 			return nil
+		case (ln.Kind == LineError || ln.Kind == LineUnknown) && !resent && x.lostCommand(ln.Text, x.wire):
+			// START lost its command word ("ERROR Unknown command: 15"):
+			// not a refusal; written again once the engine settled.
+			resent = true
+			x.note(ln, l)
+			if f, detail := x.resend(); f != "" {
+				return &FaultError{Engine: e.name, Op: op, Fault: f, Detail: detail}
+			}
 		case ln.Kind == LineError && x.refuses(ln):
 			return &Refusal{Engine: e.name, Message: clip(ln.Text, maxNoteLen)}
 		case ln.Kind == LineUnknown && x.refuses(ln):
@@ -463,14 +479,17 @@ func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
 	}
 	e.buf = b
 	e.unsettled = true
-	// Let the engine finish with its previous answer first (settle.go);
-	// the wait is nobody's, so the deadline moves back by it, as a
-	// command's does (exchange.send): a busy engine, or a busy machine,
-	// would otherwise find its time to take the lines spent before they
-	// were written.
-	t0 := time.Now()
-	p.settle(earliest(deadline, t0.Add(settleWait)), settleCPU) // settle.go
-	deadline = deadline.Add(time.Since(t0))
+	// Let an engine that needs it finish with its previous answer first
+	// (settle.go); the wait is nobody's, so the deadline moves back by it,
+	// as a command's does (exchange.send): a busy engine, or a busy
+	// machine, would otherwise find its time to take the lines spent
+	// before they were written.
+	if e.settles() {
+		t0 := time.Now()
+		p.settle(earliest(deadline, t0.Add(settleWait)), settleCPU) // settle.go
+		deadline = deadline.Add(time.Since(t0))
+	}
+	e.sent = append(e.sent[:0], b...)
 	if f, detail := p.write(b, deadline); f != "" {
 		return &FaultError{Engine: e.name, Op: "INFO", Fault: f, Detail: detail}
 	}
@@ -556,6 +575,7 @@ func (e *Engine) ask(cmd []byte, deadline time.Time, nt *notes) (x *exchange, se
 	}
 	x = e.exchange(p, e.orDefault(deadline), nt)
 	x.cmd = cmd
+	e.takeRequeued()
 	if len(e.queue) > 0 {
 		e.out = append(append(e.out[:0], e.queue...), cmd...)
 		e.queue = e.queue[:0]
@@ -614,6 +634,18 @@ func (e *Engine) request(cmd []byte, deadline time.Time) (r Reply) {
 			}
 		default:
 			x.note(ln, l)
+			if (ln.Kind == LineError || ln.Kind == LineUnknown) && x.lostCommand(ln.Text, x.wire) {
+				// The request itself lost its command word: the engine
+				// waits for a command. It is written again once settled.
+				if resent < maxResends {
+					resent++
+					if f, detail := x.resend(); f != "" {
+						r.Fault, r.Detail, r.Elapsed = f, detail, x.think(sent)
+						return r
+					}
+				}
+				continue
+			}
 			if resent < maxResends && rejects(l.text, x.cmd) {
 				resent++
 				if f, detail := x.resend(); f != "" {
@@ -658,9 +690,51 @@ var refusalWords = []string{"ERROR", "UNKNOWN", "BAD", "INVALID", "REJECT", "REF
 // once the engine has settled (settle.go) from the search it was refusing
 // commands for; its think time still runs from the first writing.
 func (x *exchange) resend() (Fault, string) {
+	x.e.learn()
 	x.p.settle(x.deadline, 0)
 	x.notes.add("warning: the engine refused the request while busy with its previous search; written again once it settled, think time counted from the first")
 	return x.p.write(x.wire, x.deadline)
+}
+
+// lostCommand reports whether an ERROR or UNKNOWN line says the engine
+// dropped the command word of the exchange's request (droppedLine, against
+// the lines in wire). The engine's program learns the habit: its commands
+// are settled from now on. A dropped INFO line is written again with the
+// next request (requeue); true only when the line dropped is the request.
+func (x *exchange) lostCommand(text string, wire []byte) bool {
+	off := droppedLine(text, wire)
+	if off < 0 {
+		return false
+	}
+	x.e.learn()
+	line := wire[off:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i+1]
+	}
+	if bytes.HasPrefix(bytes.TrimSpace(line), []byte("INFO ")) {
+		x.notes.add("warning: the engine dropped the line " + strconv.Quote(clip(string(bytes.TrimSpace(line)), 200)) + " read while it was busy with its previous answer; written again with the next request")
+		x.e.requeue = append(x.e.requeue, line...)
+		return false
+	}
+	return x.cmd != nil && off >= len(wire)-len(x.cmd)
+}
+
+// takeRequeued puts the INFO lines the engine dropped before those queued
+// for the next request, unless a newer line of the same key is queued.
+func (e *Engine) takeRequeued() {
+	if len(e.requeue) == 0 {
+		return
+	}
+	var keep []byte
+	for _, line := range bytes.SplitAfter(e.requeue, []byte("\n")) {
+		f := bytes.Fields(line)
+		if len(f) < 2 || bytes.Contains(e.queue, append(append([]byte("INFO "), f[1]...), ' ')) {
+			continue
+		}
+		keep = append(keep, line...)
+	}
+	e.queue = append(keep, e.queue...)
+	e.requeue = e.requeue[:0]
 }
 
 // Close ends the engine: END, up to Spec.CloseGrace for it to exit, then
@@ -753,11 +827,13 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 		x.cmd = cmd
 	}
 	x.strict = x.e.unsettled
-	// Let the engine finish with its previous answer first (settle.go);
-	// the wait is nobody's, so the deadline moves back by it.
-	t0 := time.Now()
-	x.p.settle(earliest(x.deadline, t0.Add(settleWait)), settleCPU)
-	x.deadline = x.deadline.Add(time.Since(t0))
+	// Let an engine that needs it finish with its previous answer first
+	// (settle.go); the wait is nobody's, so the deadline moves back by it.
+	if x.e.settles() {
+		t0 := time.Now()
+		x.p.settle(earliest(x.deadline, t0.Add(settleWait)), settleCPU)
+		x.deadline = x.deadline.Add(time.Since(t0))
+	}
 	x.until = x.deadline
 	x.wire = cmd
 	out := x.p.out
@@ -782,6 +858,7 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 		x.early(l)
 	}
 	x.forgive()
+	x.e.sent = append(x.e.sent[:0], cmd...)
 	return x.p.write(cmd, x.deadline)
 }
 
@@ -789,7 +866,10 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 func (x *exchange) early(l outLine) {
 	ln := ParseLine(l.text)
 	switch ln.Kind {
-	case LineMessage, LineDebug, LineError, LineUnknown:
+	case LineError, LineUnknown:
+		x.note(ln, l)
+		x.lostCommand(ln.Text, x.e.sent) // about lines written before; a request's answer is not awaited any more
+	case LineMessage, LineDebug:
 		x.note(ln, l)
 	default:
 		x.notes.add("warning: late line " + strconv.Quote(clip(l.text, maxNoteLen)))
@@ -828,11 +908,16 @@ func namesCommand(text string, cmd []byte) bool {
 	if i := bytes.IndexAny(word, " \r\n"); i >= 0 {
 		word = word[:i]
 	}
+	return namesWord(text, string(word))
+}
+
+// namesWord reports whether text has word as a word of its own (any case).
+func namesWord(text string, word string) bool {
 	if len(word) == 0 {
 		return false
 	}
 	for i := 0; i+len(word) <= len(text); i++ {
-		if !strings.EqualFold(text[i:i+len(word)], string(word)) {
+		if !strings.EqualFold(text[i:i+len(word)], word) {
 			continue
 		}
 		before := i == 0 || !isWordByte(text[i-1])

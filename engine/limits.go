@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -64,22 +65,27 @@ type Limits struct {
 // the children files of each thread (in a PID namespace the leader is its
 // init, so orphans inside stay in its tree). Best effort: a process may
 // fork or exit while it is read.
+//
+// Its cost is bounded whatever the engine spawns, since the arbiter reads
+// it after every move: at most treeProcs processes, and of each process
+// the children of its first treeThreads threads (a single-threaded one is
+// two small reads). A helper forked by a later thread of a process with
+// more threads than that is not seen here; the engine's cgroup, process
+// group and PID namespace still hold it (freeze, kill), and HardMemory
+// bounds its memory.
 func tree(leader int) []int {
+	var lk looker
 	pids := []int{leader}
 	seen := map[int]bool{leader: true}
-	for i := 0; i < len(pids) && len(pids) < 100000; i++ {
-		base := "/proc/" + strconv.Itoa(pids[i]) + "/task/"
-		tasks, err := os.ReadDir(base)
-		if err != nil {
-			continue
+	for i := 0; i < len(pids) && len(pids) < treeProcs; i++ {
+		pid := strconv.Itoa(pids[i])
+		tids := []string{pid}
+		if _, threads := statFields(lk.read("/proc/", pid, "/stat")); threads > 1 {
+			tids = taskIDs(pid, treeThreads)
 		}
-		for _, t := range tasks {
-			b, err := os.ReadFile(base + t.Name() + "/children")
-			if err != nil {
-				continue
-			}
-			for _, f := range strings.Fields(string(b)) {
-				if c, err := strconv.Atoi(f); err == nil && !seen[c] {
+		for _, t := range tids {
+			for _, f := range bytes.Fields(lk.read("/proc/", pid, "/task/", t, "/children")) {
+				if c, err := strconv.Atoi(string(f)); err == nil && !seen[c] && len(pids) < treeProcs {
 					seen[c] = true
 					pids = append(pids, c)
 				}
@@ -88,6 +94,11 @@ func tree(leader int) []int {
 	}
 	return pids
 }
+
+const (
+	treeProcs   = 512
+	treeThreads = 16
+)
 
 // statusKB reads a "Key: N kB" field of /proc/PID/status.
 func statusKB(pid int, key string) (int64, bool) {
@@ -124,6 +135,13 @@ func (e *Engine) Memory() (bytes int64, procs int) {
 		}
 		procs++
 		peak = max(peak, hwm)
+		// One process's Pss is at most its resident set, at most its
+		// peak: smaps_rollup, whose cost grows with the process's
+		// mappings (a stack for each thread), is read only where
+		// processes share pages.
+		if len(pids) == 1 {
+			continue
+		}
 		if n, ok := rollupKB(pid, "Pss"); ok {
 			pss += n
 		} else {

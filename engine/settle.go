@@ -2,91 +2,258 @@ package engine
 
 import (
 	"bytes"
-	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 )
 
-// An engine is not done with its answer when the answer has been read.
-// Rapfi prints its move and only then clears its "thinking" flag; a command
-// it reads while the flag is set is dropped by its first word, and the rest
-// of the line is read as the next command ("INFO time_left 1234" becomes
-// the command TIME_LEFT: "ERROR Unknown command: TIME_LEFT"). Frozen at once
+// An engine is not always done with its answer when the answer has been
+// read. Rapfi prints its move and only then clears its "thinking" flag; a
+// command word it reads while the flag is set is dropped, and the rest of
+// the line is read as the next command ("INFO time_left 1234" becomes the
+// command TIME_LEFT: "ERROR Unknown command: TIME_LEFT"). Frozen at once
 // after its answer (freeze_idle: the Gomocup manager suspends it there too)
 // it is stopped inside that window and thawed straight into the next
 // command; an opponent that answers at once leaves it no time either. Other
 // engines keep searching for a while after they answer and refuse commands
 // meanwhile ("BAD COMMAND TURN 8,4 IN SEARCH MODE").
 //
-// So before a command goes out, the arbiter lets the engine settle: it
-// waits until none of the engine's threads is running or ready to run
-// (state R in /proc/PID/task/TID/stat), until the engine has run settleCPU
-// of processor time meanwhile (an engine that ponders, or polls its input
+// The class is an engine not listening yet when the next command arrives.
+// Almost no engine has it, so the arbiter does not pay for it on every
+// move of every engine. It settles (waits for) an engine before a command
+// only where it serves:
+//
+//   - an engine whose program has shown the habit: it dropped or refused a
+//     command (habits.go); the command was written again, and from then
+//     on, in this arbiter, every engine running that program is settled;
+//   - an engine under freeze_idle, where the freeze can land inside the
+//     window however the engine behaves otherwise.
+//
+// Settling is a look at the engine's threads (state R in
+// /proc/PID/task/TID/stat): when none is running or ready to run, the
+// command goes out at once, with no sleep. Otherwise the arbiter looks again
+// every settlePoll until none is, until the engine has run settleCPU of
+// processor time meanwhile (an engine that ponders, or polls its input
 // busily, never settles; the bound is what a frozen engine may ponder when
 // thawed), or for settleWait at most. Processor time rather than wall time
 // bounds it, so that a loaded machine, where a ready thread waits long for
 // a processor, does not cut the wait short. The wait is before the command
 // is written: it is no one's think time.
+//
+// One look costs at most settleLookProcs processes and settleLookTasks
+// threads, whatever the engine spawns: a single-threaded engine is two
+// small reads (its stat and its children); an engine of 20,000 threads is
+// looked at through its first threads only. The processes are the leader
+// and the children of each one's main thread, which is how a sandbox
+// launcher (bwrap) leads to the engine it runs.
 const (
-	settleCPU     = 2 * time.Millisecond
-	settleWait    = time.Second
-	settlePoll    = time.Millisecond       // while the engine is busy
-	settleConfirm = 200 * time.Microsecond // between the two looks that find it idle
+	settleCPU       = 2 * time.Millisecond
+	settleWait      = time.Second
+	settlePoll      = 100 * time.Microsecond
+	settleLookProcs = 8
+	settleLookTasks = 64
 )
 
-// settle waits until the process's threads are all off the processor (seen
-// so twice in a row, a moment apart: a thread of a busy engine can be off it
-// for an instant, say while its runtime collects garbage), until the engine
-// has run cpuMax meanwhile (0: no bound), or until limit.
+// settle waits until the engine's threads are all off the processor, until
+// the engine has run cpuMax meanwhile (0: no bound), or until limit.
 func (p *proc) settle(limit time.Time, cpuMax time.Duration) {
-	busy, cpu0 := activity(p.pid)
-	for idle := 0; p.alive() && time.Now().Before(limit); {
-		pause := settleConfirm
-		if busy {
-			idle, pause = 0, settlePoll
-		} else if idle++; idle == 2 {
-			return
-		}
-		time.Sleep(pause)
-		var cpu time.Duration
-		if busy, cpu = activity(p.pid); cpuMax > 0 && cpu-cpu0 >= cpuMax {
+	var lk looker
+	if busy, _ := lk.look(p.pid, false); !busy {
+		return
+	}
+	_, cpu0 := lk.look(p.pid, true)
+	for p.alive() && time.Now().Before(limit) {
+		time.Sleep(settlePoll)
+		busy, cpu := lk.look(p.pid, true)
+		if !busy || cpuMax > 0 && cpu-cpu0 >= cpuMax {
 			return
 		}
 	}
 }
 
-// activity reports whether any thread of the engine's processes is running
-// or ready to run, and the processor time its threads have used (from
-// schedstat, in nanoseconds). Best effort: what cannot be read counts as
-// idle.
-func activity(leader int) (busy bool, cpu time.Duration) {
-	for _, pid := range tree(leader) {
-		base := "/proc/" + strconv.Itoa(pid) + "/task/"
-		tasks, err := os.ReadDir(base)
-		if err != nil {
+// looker reads /proc files into one buffer, without allocating a file
+// object for each.
+type looker struct {
+	buf  [4096]byte
+	path []byte
+}
+
+// read reads the start of a /proc file; nil when it cannot.
+func (lk *looker) read(parts ...string) []byte {
+	lk.path = lk.path[:0]
+	for _, s := range parts {
+		lk.path = append(lk.path, s...)
+	}
+	fd, err := syscall.Open(string(lk.path), syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	n, err := syscall.Read(fd, lk.buf[:])
+	syscall.Close(fd)
+	if err != nil || n <= 0 {
+		return nil
+	}
+	return lk.buf[:n]
+}
+
+// look reports whether any thread it reaches (processes and threads as the
+// bounds above say) is running or ready to run, and, with cpu, the
+// processor time those threads have used (schedstat, in nanoseconds).
+// Best effort: what cannot be read counts as idle.
+func (lk *looker) look(leader int, cpu bool) (busy bool, used time.Duration) {
+	procs := [settleLookProcs]int{leader}
+	n, tasks := 1, 0
+	for i := 0; i < n; i++ {
+		pid := strconv.Itoa(procs[i])
+		st := lk.read("/proc/", pid, "/stat")
+		state, threads := statFields(st)
+		if state == 0 {
 			continue
 		}
-		for _, t := range tasks {
-			if b, err := os.ReadFile(base + t.Name() + "/schedstat"); err == nil {
-				if f := strings.Fields(string(b)); len(f) > 0 {
-					ns, _ := strconv.ParseInt(f[0], 10, 64)
-					cpu += time.Duration(ns)
+		if threads <= 1 || tasks >= settleLookTasks {
+			// One thread (or no budget left for a walk): the process's
+			// own stat says all there is.
+			tasks++
+			busy = busy || state == 'R'
+			if cpu {
+				used += schedstat(lk.read("/proc/", pid, "/schedstat"))
+			}
+		} else {
+			for _, tid := range taskIDs(pid, settleLookTasks-tasks) {
+				tasks++
+				if s, _ := statFields(lk.read("/proc/", pid, "/task/", tid, "/stat")); s == 'R' {
+					busy = true
+				}
+				if cpu {
+					used += schedstat(lk.read("/proc/", pid, "/task/", tid, "/schedstat"))
 				}
 			}
-			if busy {
-				continue
+		}
+		for _, c := range fieldsOf(lk.read("/proc/", pid, "/task/", pid, "/children")) {
+			if n == len(procs) {
+				break
 			}
-			b, err := os.ReadFile(base + t.Name() + "/stat")
-			if err != nil {
-				continue
-			}
-			// "pid (comm) S ...": comm may hold spaces and parentheses,
-			// so the state is the field after the last ')'.
-			if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'R' {
-				busy = true
+			if id, err := strconv.Atoi(c); err == nil {
+				procs[n] = id
+				n++
 			}
 		}
 	}
-	return busy, cpu
+	return busy, used
+}
+
+// statFields takes a /proc stat line apart: "pid (comm) S ..." with comm
+// holding any bytes, so the state is the field after the last ')'; the
+// thread count is field 20.
+func statFields(b []byte) (state byte, threads int) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return 0, 0
+	}
+	state = b[i+2]
+	f := bytes.Fields(b[i+2:])
+	if len(f) > 17 {
+		threads, _ = strconv.Atoi(string(f[17]))
+	}
+	return state, threads
+}
+
+func schedstat(b []byte) time.Duration {
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		ns, _ := strconv.ParseInt(string(b[:i]), 10, 64)
+		return time.Duration(ns)
+	}
+	return 0
+}
+
+func fieldsOf(b []byte) []string {
+	var out []string
+	for _, f := range bytes.Fields(b) {
+		out = append(out, string(f))
+	}
+	return out
+}
+
+// taskIDs lists at most max thread ids of process pid, in the order the
+// kernel gives them (the main thread first): one read of the directory,
+// however many threads it holds.
+func taskIDs(pid string, max int) []string {
+	if max <= 0 {
+		return nil
+	}
+	fd, err := syscall.Open("/proc/"+pid+"/task", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer syscall.Close(fd)
+	var buf [4096]byte
+	var ids []string
+	for len(ids) < max {
+		n, err := syscall.ReadDirent(fd, buf[:])
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, names := syscall.ParseDirent(buf[:n], max-len(ids), nil)
+		ids = append(ids, names...)
+	}
+	return ids
+}
+
+// habits are the programs that have dropped or refused a command in this
+// arbiter, by program and arguments: every engine running one is settled
+// before its commands, so that the arena learns the habit once, and not
+// once per table or per game.
+var habits sync.Map
+
+// settles reports whether the engine is to be settled before a command.
+func (e *Engine) settles() bool {
+	if e.spec.Limits.FreezeIdle || e.habit {
+		return true
+	}
+	_, learned := habits.Load(e.program())
+	e.habit = learned
+	return learned
+}
+
+// learn records that the engine's program drops or refuses commands.
+func (e *Engine) learn() {
+	e.habit = true
+	habits.Store(e.program(), true)
+}
+
+func (e *Engine) program() string {
+	return e.path + "\x00" + strings.Join(e.args, "\x00")
+}
+
+// droppedLine finds the line of wire that an engine's ERROR or UNKNOWN
+// line text says it did not take as written: the engine dropped the
+// line's first word (its command) and read the word after it as a command
+// of its own, so that text names that word and not the command. For a
+// one-word command (BOARD, SWAP2BOARD) the word after it is the next
+// line's. It returns the dropped line's offset in wire, or -1. A value
+// named (Rapfi's "ERROR Unknown command: FREESTYLE" for "INFO rule_name
+// freestyle", the key being unknown to it) is not a drop: it is the third
+// word.
+func droppedLine(text string, wire []byte) int {
+	lines := bytes.SplitAfter(wire, []byte("\n"))
+	off := 0
+	for i, line := range lines {
+		f := bytes.Fields(line)
+		var after []byte
+		switch {
+		case len(f) >= 2:
+			after = f[1]
+		case len(f) == 1 && i+1 < len(lines):
+			if nf := bytes.Fields(lines[i+1]); len(nf) > 0 {
+				after = nf[0]
+			}
+		}
+		if after != nil && namesWord(text, string(after)) && !namesWord(text, string(f[0])) {
+			return off
+		}
+		off += len(line)
+	}
+	return -1
 }
