@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -82,40 +84,78 @@ func TestRestartOKAfterAnInfoError(t *testing.T) {
 
 // An engine that goes on with its search for a moment after its move line
 // (Rapfi clears its "thinking" flag only after printing the move, and
-// drops the first word of a command read before) gets the next command
-// whole: the arbiter lets it settle first, frozen in between or not.
-func TestCommandsWaitForTheEngineToSettle(t *testing.T) {
+// drops the first word of a command read before) costs at most one
+// dropped command in the arbiter's life, and loses nothing: the arbiter
+// sees the engine name the word after the command word, writes the
+// command again (a dropped move request at once, a dropped INFO line with
+// the next request), and settles the program's engines from then on,
+// frozen between moves or not. The arbiter's side answers at once, so
+// that every command lands inside the engine's window unless settled.
+func TestDroppedCommandsAreWrittenAgainAndLearned(t *testing.T) {
 	t.Parallel()
-	for _, freeze := range []bool{false, true} {
-		name := "running"
-		if freeze {
-			name = "frozen between moves"
-		}
-		t.Run(name, func(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		freeze bool
+		info   bool // INFO time_left before each request: it is what is dropped
+	}{
+		{"request dropped", false, false},
+		{"INFO dropped", false, true},
+		{"frozen between moves", true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			spec := faultySpec("linger=1ms")
-			spec.Limits.FreezeIdle = freeze
-			e, err := Start(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { e.Close() })
-			newGame(t, e, 15)
-			r := e.Begin(in(generous))
-			for i := range 6 {
-				if r.Fault != "" {
-					t.Fatalf("move %d: %+v", i+1, r)
+			// A program of its own (habits are learned by program and
+			// arguments), on two tables: the second learns from the first.
+			spec := faultySpec("linger=1ms", "say="+t.Name())
+			spec.Limits.FreezeIdle = tt.freeze
+			var mu sync.Mutex
+			var sent []string
+			spec.Transcript = func(_ int, out bool, line string) {
+				if out {
+					mu.Lock()
+					sent = append(sent, line)
+					mu.Unlock()
 				}
-				for _, n := range r.Notes {
-					if strings.Contains(strings.ToLower(n), "time_left") {
-						t.Fatalf("move %d: the engine read INFO time_left in pieces: %q", i+1, n)
+			}
+			drops, again := 0, 0
+			for table := range 2 {
+				e, err := Start(spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { e.Close() })
+				newGame(t, e, 15)
+				r := e.Begin(in(generous))
+				for i := range 8 {
+					if r.Fault != "" {
+						t.Fatalf("table %d, move %d: %+v", table, i+1, r)
 					}
+					for _, n := range r.Notes {
+						if strings.HasPrefix(n, "UNKNOWN") {
+							drops++
+						}
+						if strings.Contains(n, "written again") {
+							again++
+						}
+					}
+					e.Freeze()
+					e.Thaw()
+					if tt.info {
+						e.QueueInfo(Info{"time_left", strconv.Itoa(100000 - i)})
+					}
+					r = e.Turn(rules.Point{X: i, Y: 0}, in(generous))
 				}
-				e.Freeze()
-				e.Thaw()
-				e.QueueInfo(Info{"time_left", "100000"})
-				r = e.Turn(rules.Point{X: i, Y: 0}, in(generous))
+				if r.Fault != "" {
+					t.Fatalf("table %d, last move: %+v", table, r)
+				}
 			}
+			if drops > 1 {
+				t.Errorf("the engine dropped %d commands; the arbiter is to learn the habit at the first", drops)
+			}
+			if drops > 0 && again == 0 {
+				t.Errorf("a command was dropped and not written again")
+			}
+			t.Logf("%d dropped, %d written again; %d lines sent", drops, again, len(sent))
 		})
 	}
 }
