@@ -80,7 +80,7 @@ func tree(leader int) []int {
 	for i := 0; i < len(pids) && len(pids) < treeProcs; i++ {
 		pid := strconv.Itoa(pids[i])
 		tids := []string{pid}
-		if _, threads := statFields(lk.read("/proc/", pid, "/stat")); threads > 1 {
+		if _, threads := statFields(lk.read("/proc/", pid, "/task/", pid, "/stat")); threads > 1 {
 			tids = taskIDs(pid, treeThreads)
 		}
 		for _, t := range tids {
