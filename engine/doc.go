@@ -51,12 +51,19 @@
 // ("BAD COMMAND TURN 8,4 IN SEARCH MODE"; think time still runs from the
 // first writing).
 //
-// Before any command is written the engine is let settle: the arbiter
-// waits until none of its threads is runnable, for at most 2 ms of its
-// processor time (settle.go), outside the think time. An engine that is
-// still finishing its previous answer (Rapfi clears its thinking flag
-// after printing the move, and drops the first word of a command read
-// before) then gets the command whole.
+// An engine that is still finishing its previous answer when the next
+// command comes (Rapfi clears its thinking flag after printing the move,
+// and drops the first word of a command read before) shows it once: its
+// ERROR or UNKNOWN names the word after the command word ("ERROR Unknown
+// command: TIME_LEFT" for "INFO time_left 1234"). The command is written
+// again (a move request or START at once, once the engine settled; an
+// INFO line with the next request), and from then on every engine of that
+// program is let settle before each command: the arbiter waits until none
+// of its threads is runnable, for at most 2 ms of its processor time
+// (settle.go), outside the think time. Under freeze_idle every engine is
+// settled, since a freeze can land inside that window. A settle is one
+// look at a bounded number of threads, with no sleep when none runs; no
+// other engine pays for it.
 //
 // A RESTART not answered OK — UNKNOWN or ERROR, whatever it names,
 // silence, an exit — starts the engine afresh, uncharged, with the whole

@@ -120,9 +120,10 @@ type Engine struct {
 	// while it is still busy with its answer (settle.go); sent: a copy of
 	// the lines last written, which an ERROR read later may be about;
 	// requeue: INFO lines it dropped, written again with the next request.
-	habit   bool
-	sent    []byte
-	requeue []byte
+	habit    bool
+	commands int // settled on probation so far (settle.go)
+	sent     []byte
+	requeue  []byte
 }
 
 // Start starts the engine's process (without sending anything). The error
@@ -484,11 +485,9 @@ func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
 	// as a command's does (exchange.send): a busy engine, or a busy
 	// machine, would otherwise find its time to take the lines spent
 	// before they were written.
-	if e.settles() {
-		t0 := time.Now()
-		p.settle(earliest(deadline, t0.Add(settleWait)), settleCPU) // settle.go
-		deadline = deadline.Add(time.Since(t0))
-	}
+	t0 := time.Now()
+	e.settleBefore(p, earliest(deadline, t0.Add(settleWait))) // settle.go
+	deadline = deadline.Add(time.Since(t0))
 	e.sent = append(e.sent[:0], b...)
 	if f, detail := p.write(b, deadline); f != "" {
 		return &FaultError{Engine: e.name, Op: "INFO", Fault: f, Detail: detail}
@@ -829,11 +828,9 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 	x.strict = x.e.unsettled
 	// Let an engine that needs it finish with its previous answer first
 	// (settle.go); the wait is nobody's, so the deadline moves back by it.
-	if x.e.settles() {
-		t0 := time.Now()
-		x.p.settle(earliest(x.deadline, t0.Add(settleWait)), settleCPU)
-		x.deadline = x.deadline.Add(time.Since(t0))
-	}
+	t0 := time.Now()
+	x.e.settleBefore(x.p, earliest(x.deadline, t0.Add(settleWait)))
+	x.deadline = x.deadline.Add(time.Since(t0))
 	x.until = x.deadline
 	x.wire = cmd
 	out := x.p.out

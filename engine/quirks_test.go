@@ -89,18 +89,22 @@ func TestRestartOKAfterAnInfoError(t *testing.T) {
 // sees the engine name the word after the command word, writes the
 // command again (a dropped move request at once, a dropped INFO line with
 // the next request), and settles the program's engines from then on,
-// frozen between moves or not. The arbiter's side answers at once, so
-// that every command lands inside the engine's window unless settled.
+// frozen between moves or not. On probation (its first commands) it is
+// found finishing its answer before it drops anything. The arbiter's side
+// answers at once, so that every command lands inside the engine's window
+// unless settled.
 func TestDroppedCommandsAreWrittenAgainAndLearned(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		name   string
-		freeze bool
-		info   bool // INFO time_left before each request: it is what is dropped
+		name      string
+		freeze    bool
+		info      bool // INFO time_left before each request: it is what is dropped
+		probation bool // settled on its first commands
 	}{
-		{"request dropped", false, false},
-		{"INFO dropped", false, true},
-		{"frozen between moves", true, true},
+		{"request dropped", false, false, false},
+		{"INFO dropped", false, true, false},
+		{"frozen between moves", true, true, false},
+		{"learned on probation", false, true, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -124,6 +128,9 @@ func TestDroppedCommandsAreWrittenAgainAndLearned(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { e.Close() })
+				if !tt.probation {
+					e.commands = probation
+				}
 				newGame(t, e, 15)
 				r := e.Begin(in(generous))
 				for i := range 8 {
@@ -149,8 +156,8 @@ func TestDroppedCommandsAreWrittenAgainAndLearned(t *testing.T) {
 					t.Fatalf("table %d, last move: %+v", table, r)
 				}
 			}
-			if drops > 1 {
-				t.Errorf("the engine dropped %d commands; the arbiter is to learn the habit at the first", drops)
+			if drops > 1 || tt.probation && drops > 0 {
+				t.Errorf("the engine dropped %d commands; the arbiter is to learn the habit at the first (on probation: before any)", drops)
 			}
 			if drops > 0 && again == 0 {
 				t.Errorf("a command was dropped and not written again")

@@ -29,7 +29,9 @@ import (
 //     command (habits.go); the command was written again, and from then
 //     on, in this arbiter, every engine running that program is settled;
 //   - an engine under freeze_idle, where the freeze can land inside the
-//     window however the engine behaves otherwise.
+//     window however the engine behaves otherwise;
+//   - every engine for its first commands (probation): one found still
+//     finishing its answer then shows the habit before it loses anything.
 //
 // Settling is a look at the engine's threads (state R in
 // /proc/PID/task/TID/stat): when none is running or ready to run, the
@@ -57,19 +59,40 @@ const (
 )
 
 // settle waits until the engine's threads are all off the processor, until
-// the engine has run cpuMax meanwhile (0: no bound), or until limit.
-func (p *proc) settle(limit time.Time, cpuMax time.Duration) {
+// the engine has run cpuMax meanwhile (0: no bound), or until limit. It
+// reports whether the engine was busy and then settled: still finishing
+// its answer, rather than pondering (which the CPU bound ends).
+func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
 	var lk looker
 	if busy, _ := lk.look(p.pid, false); !busy {
-		return
+		return false
 	}
 	_, cpu0 := lk.look(p.pid, true)
 	for p.alive() && time.Now().Before(limit) {
 		time.Sleep(settlePoll)
 		busy, cpu := lk.look(p.pid, true)
-		if !busy || cpuMax > 0 && cpu-cpu0 >= cpuMax {
-			return
+		if !busy {
+			return true
 		}
+		if cpuMax > 0 && cpu-cpu0 >= cpuMax {
+			return false
+		}
+	}
+	return false
+}
+
+// probation is how many commands each engine is settled before whatever
+// it showed: one that is still finishing its answer when a command comes
+// then shows the habit without losing a command (an engine that only
+// drops a command now and then, as Rapfi does, may first do so later;
+// the habit is learned then).
+const probation = 64
+
+// settleBefore settles the engine before a command when it is to be
+// settled, learning the habit from an engine found finishing its answer.
+func (e *Engine) settleBefore(p *proc, limit time.Time) {
+	if e.settles() && p.settle(limit, settleCPU) && !e.habit {
+		e.learn()
 	}
 }
 
@@ -212,6 +235,10 @@ var habits sync.Map
 // settles reports whether the engine is to be settled before a command.
 func (e *Engine) settles() bool {
 	if e.spec.Limits.FreezeIdle || e.habit {
+		return true
+	}
+	if e.commands < probation {
+		e.commands++
 		return true
 	}
 	_, learned := habits.Load(e.program())
