@@ -35,44 +35,54 @@ import (
 //
 // Settling is a look at the engine's threads (state R in
 // /proc/PID/task/TID/stat): when none is running or ready to run, the
-// command goes out at once, with no sleep. Otherwise the arbiter looks again
-// every settlePoll until none is, until the engine has run settleCPU of
-// processor time meanwhile (an engine that ponders, or polls its input
-// busily, never settles; the bound is what a frozen engine may ponder when
-// thawed), or for settleWait at most. Processor time rather than wall time
-// bounds it, so that a loaded machine, where a ready thread waits long for
-// a processor, does not cut the wait short. The wait is before the command
-// is written: it is no one's think time.
+// command goes out at once, with no sleep. Otherwise the arbiter looks
+// again until none is, until the engine has run settleCPU of processor
+// time meanwhile (an engine that ponders, or polls its input busily, never
+// settles; the bound is what a frozen engine may ponder when thawed), or
+// for settleWait at most; the looks come further apart the longer it stays
+// busy, so that a wait costs the arbiter a few looks. Processor time rather
+// than wall time bounds it, so that a loaded machine, where a ready thread
+// waits long for a processor, does not cut the wait short. The wait is
+// before the command is written: it is no one's think time.
 //
 // One look costs at most settleLookProcs processes and settleLookTasks
 // threads, whatever the engine spawns: a single-threaded engine is two
 // small reads (its stat and its children); an engine of 20,000 threads is
-// looked at through its first threads only. The processes are the leader
+// looked at through its first threads only, so that what it spawns costs
+// the arbiter a bounded amount (about what 32 threads cost, on probation or
+// where it is settled; nothing otherwise). The processes are the leader
 // and the children of each one's main thread, which is how a sandbox
 // launcher (bwrap) leads to the engine it runs.
 const (
 	settleCPU       = 2 * time.Millisecond
 	settleWait      = time.Second
-	settlePoll      = 100 * time.Microsecond
+	settlePoll      = 50 * time.Microsecond // then twice as long each time, up to settlePollMax
+	settlePollMax   = time.Millisecond
+	settleQuick     = settleCPU / 4 // a thread that finishes in this much CPU was finishing its answer
 	settleLookProcs = 8
-	settleLookTasks = 64
+	settleLookTasks = 32
 )
 
 // settle waits until the engine's threads are all off the processor, until
 // the engine has run cpuMax meanwhile (0: no bound), or until limit. It
-// reports whether the engine was busy and then settled: still finishing
-// its answer, rather than pondering (which the CPU bound ends).
+// reports whether a thread other than its process's main one (which reads
+// the commands, as a rule) was busy and the engine then settled quickly
+// (settleQuick): it was still finishing its answer, rather than pondering
+// or searching on (which the CPU bound ends) or only going back to its
+// read.
 func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
 	var lk looker
-	if busy, _ := lk.look(p.pid, false); !busy {
+	busy, side, _ := lk.look(p.pid, false)
+	if !busy {
 		return false
 	}
-	_, cpu0 := lk.look(p.pid, true)
-	for p.alive() && time.Now().Before(limit) {
-		time.Sleep(settlePoll)
-		busy, cpu := lk.look(p.pid, true)
-		if !busy {
-			return true
+	_, _, cpu0 := lk.look(p.pid, true)
+	for pause := settlePoll; p.alive() && time.Now().Before(limit); pause = min(2*pause, settlePollMax) {
+		time.Sleep(pause)
+		b, s, cpu := lk.look(p.pid, true)
+		side = side || s
+		if !b {
+			return side && cpu-cpu0 < settleQuick
 		}
 		if cpuMax > 0 && cpu-cpu0 >= cpuMax {
 			return false
@@ -82,10 +92,11 @@ func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
 }
 
 // probation is how many commands each engine is settled before whatever
-// it showed: one that is still finishing its answer when a command comes
-// then shows the habit without losing a command (an engine that only
-// drops a command now and then, as Rapfi does, may first do so later;
-// the habit is learned then).
+// it showed: one that is still finishing its answer on a thread of its
+// own when a command comes then shows the habit without losing a command
+// (an engine that only drops a command now and then, as Rapfi does, may
+// first do so later; the habit is learned then). A single-threaded engine
+// cannot have it: the thread that answered is the one that reads.
 const probation = 64
 
 // settleBefore settles the engine before a command when it is to be
@@ -125,7 +136,7 @@ func (lk *looker) read(parts ...string) []byte {
 // bounds above say) is running or ready to run, and, with cpu, the
 // processor time those threads have used (schedstat, in nanoseconds).
 // Best effort: what cannot be read counts as idle.
-func (lk *looker) look(leader int, cpu bool) (busy bool, used time.Duration) {
+func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duration) {
 	procs := [settleLookProcs]int{leader}
 	n, tasks := 1, 0
 	for i := 0; i < n; i++ {
@@ -147,7 +158,7 @@ func (lk *looker) look(leader int, cpu bool) (busy bool, used time.Duration) {
 			for _, tid := range taskIDs(pid, settleLookTasks-tasks) {
 				tasks++
 				if s, _ := statFields(lk.read("/proc/", pid, "/task/", tid, "/stat")); s == 'R' {
-					busy = true
+					busy, side = true, side || tid != pid
 				}
 				if cpu {
 					used += schedstat(lk.read("/proc/", pid, "/task/", tid, "/schedstat"))
@@ -164,7 +175,7 @@ func (lk *looker) look(leader int, cpu bool) (busy bool, used time.Duration) {
 			}
 		}
 	}
-	return busy, used
+	return busy, side, used
 }
 
 // statFields takes a /proc/PID/task/TID/stat line apart: "pid (comm) S ..." with comm
