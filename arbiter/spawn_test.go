@@ -78,7 +78,7 @@ func TestWhatAnEngineSpawnsCostsTheArbiterNothing(t *testing.T) {
 	opponent := start("7")
 	plain := start("1")
 	hostile := map[string]*engine.Engine{
-		fmt.Sprintf("%d idle threads", idle): start("1", fmt.Sprint(idle), "0"),
+		fmt.Sprintf("%d idle threads", idle):       start("1", fmt.Sprint(idle), "0"),
 		"a thread spinning 5ms after every answer": start("1", "0", "5000"),
 	}
 	// games plays n games of e against the opponent and returns the
