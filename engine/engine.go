@@ -124,6 +124,7 @@ type Engine struct {
 	commands int // settled on probation so far (settle.go)
 	sent     []byte
 	requeue  []byte
+	requeued map[string]bool // the INFO lines requeued once
 }
 
 // Start starts the engine's process (without sending anything). The error
@@ -711,12 +712,24 @@ func (x *exchange) lostCommand(text string, wire []byte) bool {
 		line = line[:i+1]
 	}
 	if bytes.HasPrefix(bytes.TrimSpace(line), []byte("INFO ")) {
-		x.notes.add("warning: the engine dropped the line " + strconv.Quote(clip(string(bytes.TrimSpace(line)), 200)) + " read while it was busy with its previous answer; written again with the next request")
-		x.e.requeue = append(x.e.requeue, line...)
+		// Once per line: an engine that answers an INFO line it does not
+		// take with the key alone ("UNKNOWN time_left") is not sent it
+		// again and again.
+		if x.e.requeued == nil {
+			x.e.requeued = map[string]bool{}
+		}
+		if k := string(line); !x.e.requeued[k] && len(x.e.requeued) < maxRequeued {
+			x.e.requeued[k] = true
+			x.notes.add("warning: the engine dropped the line " + strconv.Quote(clip(string(bytes.TrimSpace(line)), 200)) + " read while it was busy with its previous answer; written again with the next request")
+			x.e.requeue = append(x.e.requeue, line...)
+		}
 		return false
 	}
 	return x.cmd != nil && off >= len(wire)-len(x.cmd)
 }
+
+// maxRequeued bounds the INFO lines an engine is sent again in its life.
+const maxRequeued = 64
 
 // takeRequeued puts the INFO lines the engine dropped before those queued
 // for the next request, unless a newer line of the same key is queued.

@@ -237,3 +237,29 @@ func TestStartJustInTime(t *testing.T) {
 		t.Fatal(r)
 	}
 }
+
+// A dropped command is an ERROR or UNKNOWN naming the word after a command
+// word and not the command word itself; a value named (Rapfi reads the
+// value of an INFO key it does not know as a command), or a line naming
+// the command too, is not.
+func TestDroppedLine(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text, wire string
+		want       int
+	}{
+		{"Unknown command: TIME_LEFT", "INFO time_left 1234\nTURN 7,7\n", 0},
+		{"Unknown command: 1234", "INFO time_left 1234\nTURN 7,7\n", -1},
+		{"Unknown command: 7,7", "INFO time_left 1234\nTURN 7,7\n", 20},
+		{"Unknown command: 7,7,1", "BOARD\n7,7,1\n8,8,2\nDONE\n", 0},
+		{"Unknown command: FREESTYLE", "INFO rule_name freestyle\n", -1},
+		{"unknown INFO key time_left", "INFO time_left 1234\n", -1},
+		{"Unknown command: 15", "START 15\n", 0},
+		{"Unknown command: 17,7", "TURN 7,7\n", -1},
+		{"no game started", "TURN 7,7\n", -1},
+	} {
+		if got := droppedLine(tt.text, []byte(tt.wire)); got != tt.want {
+			t.Errorf("droppedLine(%q, %q) = %d, want %d", tt.text, tt.wire, got, tt.want)
+		}
+	}
+}
