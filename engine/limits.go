@@ -74,7 +74,8 @@ type Limits struct {
 // group and PID namespace still hold it (freeze, kill), and HardMemory
 // bounds its memory.
 func tree(leader int) []int {
-	var lk looker
+	lk := lookers.Get().(*looker)
+	defer lookers.Put(lk)
 	pids := []int{leader}
 	seen := map[int]bool{leader: true}
 	for i := 0; i < len(pids) && len(pids) < treeProcs; i++ {

@@ -71,7 +71,8 @@ const (
 // or searching on (which the CPU bound ends) or only going back to its
 // read.
 func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
-	var lk looker
+	lk := lookers.Get().(*looker)
+	defer lookers.Put(lk)
 	busy, side, _ := lk.look(p.pid, false)
 	if !busy {
 		return false
@@ -113,6 +114,9 @@ type looker struct {
 	buf  [4096]byte
 	path []byte
 }
+
+// lookers are kept for reuse: a look would otherwise allocate its buffer.
+var lookers = sync.Pool{New: func() any { return new(looker) }}
 
 // read reads the start of a /proc file; nil when it cannot.
 func (lk *looker) read(parts ...string) []byte {
