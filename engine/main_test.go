@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 	if how := os.Getenv(fdsArbiterEnv); how != "" {
 		os.Exit(fdsArbiter(how))
 	}
+	if how := os.Getenv(freezeArbiterEnv); how != "" {
+		os.Exit(freezeArbiter(how))
+	}
 	code := m.Run()
 	removeHostile()
 	os.Exit(code)
