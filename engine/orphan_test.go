@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -93,32 +94,11 @@ func TestFrozenEnginesDieWithTheArbiter(t *testing.T) {
 						t.Skip(err)
 					}
 				}
-				mode := "hold"
+				mode, stage := "hold", at
 				if at == "cycle" {
-					mode = "cycle"
+					mode, stage = "cycle", "frozen"
 				}
-				cmd := exec.Command(self, "-test.run=^$")
-				cmd.Env = append(os.Environ(), freezeArbiterEnv+"="+sandbox+","+mode)
-				out, err := cmd.StdoutPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				cmd.Stderr = os.Stderr
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				stage := at
-				if at == "cycle" {
-					stage = "frozen"
-				}
-				lines := bufio.NewScanner(out)
-				for lines.Scan() && lines.Text() != stage {
-					if strings.HasPrefix(lines.Text(), "skip:") {
-						cmd.Process.Kill()
-						cmd.Wait()
-						t.Skip(lines.Text())
-					}
-				}
+				cmd := startArbiter(t, self, sandbox+","+mode, stage)
 				if at == "cycle" {
 					time.Sleep(300 * time.Millisecond) // somewhere in the freezing and thawing
 				}
@@ -133,6 +113,84 @@ func TestFrozenEnginesDieWithTheArbiter(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestNextArbiterEndsFrozenOrphans: an arbiter SIGKILLed with its
+// watchdog (a whole service's processes killed at once) leaves its engines
+// frozen; the next arbiter on the machine ends them before it makes its
+// first cgroup.
+func TestNextArbiterEndsFrozenOrphans(t *testing.T) {
+	if _, err := Freezer(); err != nil {
+		t.Skipf("no cgroup freezer here, nothing stays frozen: %v", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := startArbiter(t, self, "none,hold", "frozen")
+	tag := fmt.Sprintf(".%d", first.Process.Pid)
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		b, _ := os.ReadFile("/proc/" + d.Name() + "/cmdline")
+		args := strings.Split(string(b), "\x00")
+		if len(args) > 4 && args[3] == "arena-watchdog" && strings.HasSuffix(args[4], tag) {
+			var pid int
+			fmt.Sscan(d.Name(), &pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	first.Process.Signal(syscall.SIGKILL)
+	first.Wait()
+	time.Sleep(time.Second)
+	left := proctest.Engines(self)
+	if len(left) == 0 {
+		t.Fatal("the first arbiter's engines died with it and its watchdog: nothing left to test")
+	}
+	second := startArbiter(t, self, "none,hold", "started")
+	defer second.Wait()
+	defer second.Process.Signal(syscall.SIGKILL)
+	for _, p := range left {
+		var pid int
+		fmt.Sscanf(p, "%d:", &pid)
+		for i := 0; i < 100 && syscall.Kill(pid, 0) == nil && !zombie(pid); i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+			t.Errorf("the next arbiter left the dead one's engine %s", p)
+			thawAndKill(pid)
+		}
+	}
+}
+
+func zombie(pid int) bool {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return strings.Contains(string(b), ") Z ")
+}
+
+// startArbiter starts the test binary as freezeArbiter with how and waits
+// until it says stage.
+func startArbiter(t *testing.T, self, how, stage string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(self, "-test.run=^$")
+	cmd.Env = append(os.Environ(), freezeArbiterEnv+"="+how)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	for lines.Scan() && lines.Text() != stage {
+		if strings.HasPrefix(lines.Text(), "skip:") {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Skip(lines.Text())
+		}
+	}
+	go io.Copy(io.Discard, out)
+	return cmd
 }
 
 // thawAndKill ends process pid of a failed test, frozen or not.
