@@ -207,7 +207,7 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 		}
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
 			file := engine.FolderName(e.Name) + ".log" // one name, one file: the config refuses two names of one file
-			l := transcript.New(filepath.Join(out, "transcripts", file), e.Name, cfg.Transcript.N)
+			l := transcript.New(out, filepath.Join("transcripts", file), e.Name, cfg.Transcript.N)
 			ent.Spec.Transcript = l.Line
 			ev.transcripts = append(ev.transcripts, l)
 		}
