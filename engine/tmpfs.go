@@ -104,6 +104,11 @@ func privateTmp(tmpMax int64, dir string) error {
 			work = -1
 		}
 		dir = abs
+		if work >= 0 { // where the folder opened is (dir may be /proc/self/fd/N: the folder Start checked)
+			if p, err := os.Readlink(fdPath(work)); err == nil && filepath.IsAbs(p) {
+				dir = p
+			}
+		}
 	}
 	if work >= 0 {
 		defer unix.Close(work)

@@ -64,6 +64,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	defer f.close()
+	if len(ev.transcripts) > 0 { // a transcripts folder planted as a link is refused before any game, not noted at the end
+		if err := durable.MkdirIn(ev.out, "transcripts"); err != nil {
+			return nil, err
+		}
+	}
 	gw, err := ev.startGateway(s)
 	if err != nil {
 		return nil, err
