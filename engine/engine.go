@@ -157,7 +157,7 @@ func Start(spec Spec) (*Engine, error) {
 		e.dir = spec.Dir
 	}
 	within := spec.Within
-	if within == "" {
+	if within == "" || e.ownDir { // a fresh folder of its own (arena check clears Dir): not in Within
 		within = e.dir
 	}
 	f, err := openWorkDir(within, e.dir)

@@ -88,6 +88,9 @@ func TestInheritedDescriptorsStayWithTheArbiter(t *testing.T) {
 				t.Skip(strings.TrimSpace(s))
 			}
 			t.Logf("what the engine found:\n%s", out)
+			if !strings.Contains(string(out), "MESSAGE fds tried 3-64") {
+				t.Fatalf("the engine did not try the descriptors:\n%s", out)
+			}
 			for _, l := range strings.Split(string(out), "\n") {
 				if strings.Contains(l, secret) || strings.Contains(l, content) {
 					t.Errorf("the engine reached the arbiter's inherited descriptor: %s", l)

@@ -13,7 +13,8 @@
 //	slow=FILE:MS  create FILE (a sign the request arrived), then think MS ms
 //	fds=N         try every descriptor 3..N: for each open one, "MESSAGE fd K
 //	              TARGET", and for a file "read=WHAT write=yes|no", having
-//	              read its first bytes and written a line through it
+//	              read its first bytes and written a line through it; then
+//	              "MESSAGE fds tried 3-N"
 //
 // and the attacks of contain.go.
 package main
@@ -235,4 +236,5 @@ func tryDescriptors(n int, say func(string, ...any)) {
 		_, err := syscall.Write(fd, []byte("hostile wrote through an inherited descriptor\n"))
 		say("MESSAGE fd %d %s read=%s write=%s", fd, target, read, yesNo(err))
 	}
+	say("MESSAGE fds tried 3-%d", n)
 }
