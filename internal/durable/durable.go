@@ -156,6 +156,39 @@ func ReplaceIn(folder, rel string, b []byte) error {
 	return f.Commit(false)
 }
 
+// WriteFileIn is WriteFile for the file rel inside folder, made with perm:
+// the folders of rel are made where missing, and none is followed if a
+// link (OpenDirIn); the file and its name are on the disk when it returns.
+func WriteFileIn(folder, rel string, b []byte, perm os.FileMode) error {
+	dir, err := walk(folder, filepath.Dir(rel))
+	if err != nil {
+		return err
+	}
+	fd, err := unix.Dup(int(dir.Fd())) // Commit closes dir; its names are synced after
+	if err != nil {
+		dir.Close()
+		return err
+	}
+	sync := os.NewFile(uintptr(fd), dir.Name())
+	defer sync.Close()
+	f, err := create(dir, filepath.Base(rel))
+	if err != nil {
+		return err
+	}
+	err = f.Chmod(perm)
+	if err == nil {
+		_, err = f.Write(b)
+	}
+	if err != nil {
+		f.Discard()
+		return err
+	}
+	if err := f.Commit(true); err != nil {
+		return err
+	}
+	return syncFile("dir", sync)
+}
+
 // MkdirIn makes the folder rel inside folder, and those above it, where
 // missing; one that is a link, or not a folder, is an error.
 func MkdirIn(folder, rel string) error {
