@@ -2,7 +2,6 @@ package engine
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,11 +106,8 @@ func checkWorkDir(within, dir string) error {
 		}
 		cur = filepath.Join(cur, part)
 		st, err := os.Lstat(cur)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil // made by Start, as a folder
-		}
 		if err != nil {
-			return fmt.Errorf("working folder: %w", err)
+			return nil // missing, made by Start; or what Start (or the output folder's claim) reports
 		}
 		if !st.IsDir() {
 			return fmt.Errorf("%s: is a link or not a folder; the arena writes only into folders of its own there", cur)
