@@ -152,8 +152,9 @@ func (s *Sandbox) command(path string, args []string, dir *os.File, fd int, tmpM
 		switch {
 		case m.access == ReadOnly:
 			a = append(a, "--ro-bind", m.path, m.path)
-		case m.access == ReadWrite && m.path == work:
+		case m.access == ReadWrite && m.what == "working folder":
 			a = append(a, "--bind-fd", strconv.Itoa(fd), m.path)
+			work = m.path
 		case m.access == ReadWrite:
 			a = append(a, "--bind", m.path, m.path)
 		case m.file:
