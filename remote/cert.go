@@ -92,6 +92,9 @@ func generate(folder, certRel, keyRel string) error {
 	if err != nil {
 		return err
 	}
+	if err := os.MkdirAll(folder, 0o755); err != nil { // the output folder, as named
+		return err
+	}
 	if err := durable.WriteFileIn(folder, keyRel, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 
@@ -59,6 +60,9 @@ func readHashes(folder string) (map[string]string, error) {
 func writeHashes(folder string, h map[string]string) error {
 	b, err := json.MarshalIndent(tokenFile{Format: tokensFormat, Hashes: h}, "", "  ")
 	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(folder, 0o755); err != nil { // the output folder, as named
 		return err
 	}
 	// remote/ is walked without following a link: the output folder may be shared.
