@@ -332,15 +332,18 @@ func guardCgroups() {
 // watchdog is the shell that ends this arbiter's engine cgroups once the
 // arbiter is gone: its standard input is a pipe only the arbiter writes,
 // read to its end. $1 is the arbiter's tag, the rest the parent folders.
-// A killed process still frozen dies when thawed; the rounds catch a
-// process that forked while being killed, and folders its zombies held.
+// A killed process still frozen dies when thawed; the rounds, until none
+// is left, catch a process that forked while being killed, and folders its
+// zombies held.
 const watchdog = `trap '' HUP INT QUIT TERM PIPE
 while read -r _; do :; done
 tag=$1; shift
 for round in 1 2 3 4 5; do
+	found=
 	for parent; do
 		for g in "$parent"/` + cgroupPrefix + `"$tag"-*; do
 			[ -d "$g" ] || continue
+			found=1
 			[ -f "$g/cgroup.kill" ] && echo 1 > "$g/cgroup.kill"
 			while read -r p; do kill -9 "$p"; done < "$g/cgroup.procs"
 			[ -f "$g/freezer.state" ] && echo THAWED > "$g/freezer.state"
@@ -348,6 +351,7 @@ for round in 1 2 3 4 5; do
 			rmdir "$g"
 		done 2>/dev/null
 	done
+	[ -n "$found" ] || break
 	sleep 1
 done
 `
