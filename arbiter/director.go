@@ -294,11 +294,10 @@ func (d *Director) take(i, table int) (*engine.Engine, error) {
 	d.started[i]++
 	d.mu.Unlock()
 	if spec.Dir != "" {
-		dir, err := engine.WorkDir(spec.Dir, sub...)
-		if err != nil {
+		var err error
+		if spec, err = engine.WorkDir(spec, sub...); err != nil {
 			return nil, fmt.Errorf("starting engine %q: %w", spec.Name, err)
 		}
-		spec.Dir = dir
 	}
 	e, err := engine.Start(spec)
 	if err != nil {

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -82,7 +84,8 @@ func makeCgroup(controller string, pid int) (string, error) {
 		}
 		return "", fmt.Errorf("no %s here", what)
 	}
-	cg := filepath.Join(mount, own, fmt.Sprintf("gomoku-engine-%d", pid))
+	guardCgroups()
+	cg := filepath.Join(mount, own, fmt.Sprintf("%s%s-%d", cgroupPrefix, arbiterTag(), pid))
 	if err := os.Mkdir(cg, 0o755); err != nil {
 		return "", err
 	}
@@ -260,4 +263,162 @@ func (cg *cgroups) kill() {
 	if cg.freeze != "" {
 		_ = cg.setFrozen(false)
 	}
+}
+
+// A frozen process does not die of SIGKILL (cgroup v1) until it is thawed,
+// and the arbiter that froze it may itself be killed (SIGKILL, the OOM
+// killer, a machine's job scheduler) while it is frozen: Pdeathsig and the
+// end of its PID namespace then leave it frozen for ever, holding its
+// memory. So engine cgroups carry their arbiter in their name
+// (gomoku-engine-NS.PID-ENGINE: the arbiter's PID namespace and process
+// id), and two things end what a dead arbiter left:
+//
+//   - its watchdog, a small shell started with the first cgroup, outside
+//     the arbiter's process group and session, which waits for the end of
+//     a pipe that only the arbiter holds; however the arbiter ends, the
+//     pipe closes, and the watchdog kills every process of the arbiter's
+//     engine cgroups, thaws them and removes them;
+//   - the next arbiter on the machine, which before making its first
+//     cgroup does the same for any engine cgroup of an arbiter of its PID
+//     namespace that is no longer running (a watchdog killed with its
+//     arbiter: a whole service's cgroup ended at once, say).
+
+// cgroupPrefix begins the name of every engine cgroup.
+const cgroupPrefix = "gomoku-engine-"
+
+// arbiterTag is this arbiter in its engines' cgroup names: its PID
+// namespace and its process id.
+func arbiterTag() string {
+	return fmt.Sprintf("%d.%d", pidNamespace(), os.Getpid())
+}
+
+// pidNamespace is the inode of this process's PID namespace (0 when it
+// cannot be read).
+func pidNamespace() uint64 {
+	var st unix.Stat_t
+	if unix.Stat("/proc/self/ns/pid", &st) != nil {
+		return 0
+	}
+	return st.Ino
+}
+
+// cgroupParents are the folders engine cgroups are made in: the arbiter's
+// own cgroup in the v1 pids and freezer hierarchies and in v2, where they
+// are mounted.
+func cgroupParents() []string {
+	var ps []string
+	for _, c := range []string{"pids", "freezer", ""} {
+		mount := cgroupMount(c)
+		own, ok := ownCgroup(c)
+		if mount != "" && ok {
+			ps = append(ps, filepath.Join(mount, own))
+		}
+	}
+	return ps
+}
+
+var guard sync.Once
+
+// guardCgroups, before the first engine cgroup is made, ends what dead
+// arbiters left and starts this arbiter's watchdog.
+func guardCgroups() {
+	guard.Do(func() {
+		parents := cgroupParents()
+		endOrphans(parents)
+		startWatchdog(parents)
+	})
+}
+
+// watchdog is the shell that ends this arbiter's engine cgroups once the
+// arbiter is gone: its standard input is a pipe only the arbiter writes,
+// read to its end. $1 is the arbiter's tag, the rest the parent folders.
+// A killed process still frozen dies when thawed; the rounds, until none
+// is left, catch a process that forked while being killed, and folders its
+// zombies held.
+const watchdog = `trap '' HUP INT QUIT TERM PIPE
+while read -r _; do :; done
+tag=$1; shift
+for round in 1 2 3 4 5; do
+	found=
+	for parent; do
+		for g in "$parent"/` + cgroupPrefix + `"$tag"-*; do
+			[ -d "$g" ] || continue
+			found=1
+			[ -f "$g/cgroup.kill" ] && echo 1 > "$g/cgroup.kill"
+			while read -r p; do kill -9 "$p"; done < "$g/cgroup.procs"
+			[ -f "$g/freezer.state" ] && echo THAWED > "$g/freezer.state"
+			[ -f "$g/cgroup.freeze" ] && echo 0 > "$g/cgroup.freeze"
+			rmdir "$g"
+		done 2>/dev/null
+	done
+	[ -n "$found" ] || break
+	sleep 1
+done
+`
+
+// watchdogPipe is the arbiter's end of its watchdog's input, never
+// written and never closed: the kernel closes it when the arbiter ends.
+var watchdogPipe *os.File
+
+// startWatchdog starts the watchdog of this arbiter's cgroups in parents.
+// Without /bin/sh there is none: the next arbiter's endOrphans is left.
+func startWatchdog(parents []string) {
+	r, w, err := os.Pipe() // close-on-exec: the arbiter's end reaches no other process
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	cmd := exec.Command("/bin/sh", append([]string{"-c", watchdog, "arena-watchdog", arbiterTag()}, parents...)...)
+	cmd.Stdin = r
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no group signal (^C, kill -- -PGID) reaches it
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return
+	}
+	watchdogPipe = w
+	go cmd.Wait()
+}
+
+// endOrphans ends the engine cgroups in parents that an arbiter of this
+// PID namespace left when it died: their arbiter no longer runs (a process
+// id taken since by another process keeps them: they stay until that one
+// ends and another arbiter starts).
+func endOrphans(parents []string) {
+	ns := strconv.FormatUint(pidNamespace(), 10)
+	for _, parent := range parents {
+		ents, _ := os.ReadDir(parent)
+		for _, e := range ents {
+			rest, ok := strings.CutPrefix(e.Name(), cgroupPrefix+ns+".")
+			if !ok || !e.IsDir() {
+				continue
+			}
+			arb, _, _ := strings.Cut(rest, "-")
+			pid, err := strconv.Atoi(arb)
+			if err != nil || pid <= 0 || pid == os.Getpid() || !errors.Is(unix.Kill(pid, 0), unix.ESRCH) {
+				continue
+			}
+			endCgroup(filepath.Join(parent, e.Name()))
+		}
+	}
+}
+
+// endCgroup kills every process of the cgroup dir, thaws it so that the
+// frozen ones die, and removes it.
+func endCgroup(dir string) {
+	write := func(file, val string) { // only a file the kernel made: cgroup.kill is v2's, from 5.14
+		if f, err := os.OpenFile(filepath.Join(dir, file), os.O_WRONLY, 0); err == nil {
+			f.WriteString(val)
+			f.Close()
+		}
+	}
+	write("cgroup.kill", "1") // frozen ones too
+	b, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	for _, f := range strings.Fields(string(b)) {
+		if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+	}
+	write("freezer.state", "THAWED")
+	write("cgroup.freeze", "0")
+	go removeCgroup(dir, 10*time.Second)
 }

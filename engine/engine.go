@@ -39,6 +39,13 @@ type Spec struct {
 	// Dir is the working directory, created if missing; "" means a fresh
 	// temporary directory owned by the Engine and removed on Close.
 	Dir string
+	// Within, when set, is a folder that Dir lies in and that the arena
+	// does not own alone (the event's output folder): it is taken as
+	// named, but no folder of Dir below it is followed if a link (an
+	// error), and the folder checked is held open: a sandbox binds it by
+	// its descriptor, not by a path that could lead elsewhere since
+	// (workdir.go). Unset, Dir is taken as named.
+	Within string
 	// Env are KEY=VALUE pairs added to the engine's small environment
 	// (Environ); the arbiter's own environment never reaches an engine.
 	Env []string
@@ -96,7 +103,10 @@ type Engine struct {
 	args   []string
 	dir    string
 	ownDir bool
-	env    []string
+	// dirFile is the working folder checked at Start (openWorkDir), held
+	// open until Close: a sandbox binds it by this descriptor.
+	dirFile *os.File
+	env     []string
 
 	mu     sync.Mutex
 	p      *proc // nil when no process runs
@@ -153,14 +163,24 @@ func Start(spec Spec) (*Engine, error) {
 		}
 		e.dir, e.ownDir = d, true
 	} else {
-		if err := os.MkdirAll(spec.Dir, 0o755); err != nil {
-			return nil, fmt.Errorf("engine %q: working directory: %w", e.name, err)
-		}
 		e.dir = spec.Dir
 	}
-	e.env = Environ(realPath(e.dir), spec.Env)
+	within := spec.Within
+	if within == "" || e.ownDir { // a fresh folder of its own (arena check clears Dir): not in Within
+		within = e.dir
+	}
+	f, err := openWorkDir(within, e.dir)
+	if err != nil {
+		if e.ownDir {
+			os.RemoveAll(e.dir)
+		}
+		return nil, fmt.Errorf("engine %q: %w", e.name, err)
+	}
+	e.dirFile = f
+	e.env = Environ(heldPath(f), spec.Env)
 	becomeSubreaper()
 	if err := e.spawn(); err != nil {
+		f.Close()
 		if e.ownDir {
 			os.RemoveAll(e.dir)
 		}
@@ -204,12 +224,6 @@ func (e *Engine) resolve() error {
 
 func (e *Engine) spawn() error {
 	path, args := e.path, e.args
-	if e.spec.Sandbox != nil {
-		var err error
-		if path, args, err = e.spec.Sandbox.command(path, args, e.dir, e.spec.Limits.Memory); err != nil {
-			return fmt.Errorf("engine %q: %w", e.name, err)
-		}
-	}
 	var files []*os.File
 	if e.spec.Inherit != nil {
 		f, err := e.spec.Inherit()
@@ -219,8 +233,17 @@ func (e *Engine) spawn() error {
 		defer f.Close() // the process holds its own copy
 		files = append(files, f)
 	}
+	if e.spec.Sandbox != nil {
+		var err error
+		if path, args, err = e.spec.Sandbox.command(path, args, e.dirFile, 3+len(files), e.spec.Limits.Memory); err != nil {
+			return fmt.Errorf("engine %q: %w", e.name, err)
+		}
+		files = append(files, e.dirFile) // bwrap binds it (--bind-fd) and closes it before the engine runs
+	}
 	errs := new(ring) // each process's own, so that its last words are its own
-	p, err := spawn(path, args, e.dir, e.env, files, e.spec.Limits.Memory, e.spec.CPUs, errs, e.spec.Transcript)
+	// The process starts in the folder Start checked, by its descriptor:
+	// its path may lead elsewhere since.
+	p, err := spawn(path, args, fdPath(int(e.dirFile.Fd())), e.env, files, e.spec.Limits.Memory, e.spec.CPUs, errs, e.spec.Transcript)
 	if err == nil {
 		if err = applyLimits(p, e.spec.Limits); err != nil {
 			p.kill()
@@ -776,6 +799,7 @@ func (e *Engine) Close() error {
 		}
 		p.kill() // also the helpers of an engine that exited by itself
 	}
+	e.dirFile.Close()
 	if e.ownDir {
 		return os.RemoveAll(e.dir)
 	}

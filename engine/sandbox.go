@@ -136,10 +136,13 @@ func systemArgs(tmpMax int64) []string {
 	return a
 }
 
-// command is the bwrap command line that runs path with args in dir, with
-// private tmpfs of at most tmpMax bytes.
-func (s *Sandbox) command(path string, args []string, dir string, tmpMax int64) (string, []string, error) {
-	ms, err := s.mounts(path, dir, true)
+// command is the bwrap command line that runs path with args in the
+// working folder dir, which bwrap inherits as descriptor fd and binds by
+// it (--bind-fd: the folder openWorkDir checked, whatever its path leads
+// to now), with private tmpfs of at most tmpMax bytes.
+func (s *Sandbox) command(path string, args []string, dir *os.File, fd int, tmpMax int64) (string, []string, error) {
+	work := heldPath(dir)
+	ms, err := s.mounts(path, work, true)
 	if err != nil {
 		return "", nil, err
 	}
@@ -149,6 +152,9 @@ func (s *Sandbox) command(path string, args []string, dir string, tmpMax int64) 
 		switch {
 		case m.access == ReadOnly:
 			a = append(a, "--ro-bind", m.path, m.path)
+		case m.access == ReadWrite && m.what == "working folder":
+			a = append(a, "--bind-fd", strconv.Itoa(fd), m.path)
+			work = m.path
 		case m.access == ReadWrite:
 			a = append(a, "--bind", m.path, m.path)
 		case m.file:
@@ -163,7 +169,7 @@ func (s *Sandbox) command(path string, args []string, dir string, tmpMax int64) 
 	}
 	// Nothing else is writable: the sandbox's root and /dev are tmpfs that
 	// would hold what the engine wrote there, uncounted.
-	a = append(a, "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", realPath(dir), "--", realPath(path))
+	a = append(a, "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", work, "--", realPath(path))
 	return s.Bwrap, append(a, args...), nil
 }
 
@@ -202,6 +208,8 @@ func (s *Sandbox) View(spec Spec) ([]Exposure, error) {
 	dir := spec.Dir
 	if dir == "" {
 		dir = os.TempDir()
+	} else if err := CheckWorkDir(spec); err != nil {
+		return nil, fmt.Errorf("engine %q: %w", spec.Name, err)
 	}
 	ms, err := s.mounts(e.path, dir, false)
 	if err != nil {

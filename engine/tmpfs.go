@@ -100,8 +100,25 @@ func privateTmp(tmpMax int64, dir string) error {
 	}
 	work := -1
 	if abs, err := filepath.Abs(dir); err == nil && dir != "" {
+		// dir may be /proc/self/fd/N, the folder Start checked and holds:
+		// a folder of the arbiter's mount namespace, which cannot be bound
+		// in this one. It is opened again here by the path it has now,
+		// and must be the same folder.
+		var held unix.Stat_t
+		p, err := os.Readlink(abs)
+		byFd := err == nil && filepath.IsAbs(p) && strings.HasPrefix(abs, "/proc/self/fd/") && unix.Stat(abs, &held) == nil
+		if byFd {
+			abs = p
+		}
 		if work, err = unix.Open(abs, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
 			work = -1
+		}
+		var now unix.Stat_t
+		if byFd && (work < 0 || unix.Fstat(work, &now) != nil || now.Dev != held.Dev || now.Ino != held.Ino) {
+			if work >= 0 {
+				unix.Close(work)
+			}
+			return fmt.Errorf("working directory %s: not the folder checked (%w)", abs, errThisStart)
 		}
 		dir = abs
 	}

@@ -1,11 +1,13 @@
 package engine
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"gomoku-arena/internal/durable"
 )
 
 // MaxFolderName bounds the length of a working folder's name.
@@ -37,45 +39,90 @@ func FolderName(name string) string {
 	return string(b)
 }
 
-// WorkDir makes the working folder base/FolderName(names[0])/... and
-// returns its absolute path with symbolic links resolved. base is trusted
-// (the event's choice) and made if missing; each level below it must be a
-// real folder, not a symbolic link (an engine may have planted one in its
-// own folder for a later process of its to be given), and the result must
-// lie inside base once every link is resolved.
-func WorkDir(base string, names ...string) (string, error) {
-	if err := os.MkdirAll(base, 0o755); err != nil {
-		return "", fmt.Errorf("working folder: %w", err)
+// WorkDir is spec with its working folder Dir/FolderName(names[0])/...,
+// made where missing: a second process of an entrant gets a folder of its
+// own inside the first's. Below spec.Within (Dir itself where Within is
+// unset: the organizer named it), no folder may be a link, nor anything
+// but a folder: an engine may have planted one in its own folder for a
+// later process of its to be given, someone sharing the output folder one
+// in place of engines/NAME. The result has Within set, so that Start holds
+// the same rule.
+func WorkDir(spec Spec, names ...string) (Spec, error) {
+	if spec.Within == "" {
+		spec.Within = spec.Dir
 	}
-	root, err := filepath.EvalSymlinks(base)
-	if err != nil {
-		return "", fmt.Errorf("working folder: %w", err)
-	}
-	if root, err = filepath.Abs(root); err != nil {
-		return "", fmt.Errorf("working folder: %w", err)
-	}
-	dir := root
+	dir := spec.Dir
 	for _, n := range names {
 		dir = filepath.Join(dir, FolderName(n))
-		if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-			return "", fmt.Errorf("working folder: %w", err)
+	}
+	f, err := openWorkDir(spec.Within, dir)
+	if err != nil {
+		return spec, err
+	}
+	f.Close()
+	spec.Dir = dir
+	return spec, nil
+}
+
+// openWorkDir opens the working folder dir, made where missing: within is
+// taken as named (made if missing), and each folder of dir below it is
+// opened without following a link (durable.OpenDirIn). What it returns is
+// the folder checked: a sandbox binds it by this descriptor, so that a
+// link put in place of its path since leads nowhere.
+func openWorkDir(within, dir string) (*os.File, error) {
+	if err := os.MkdirAll(within, 0o755); err != nil {
+		return nil, fmt.Errorf("working folder: %w", err)
+	}
+	rel, err := filepath.Rel(within, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return nil, fmt.Errorf("working folder %s is not inside %s", dir, within)
+	}
+	f, err := durable.OpenDirIn(within, rel)
+	if err != nil {
+		return nil, fmt.Errorf("working folder: %w", err)
+	}
+	return f, nil
+}
+
+// CheckWorkDir reports, making nothing, what Start would refuse of spec's
+// working folder: a folder of Dir below Within that exists and is a link
+// or not a folder. The event checks it before the first game.
+func CheckWorkDir(spec Spec) error {
+	if spec.Dir == "" {
+		return nil
+	}
+	return checkWorkDir(cmp.Or(spec.Within, spec.Dir), spec.Dir)
+}
+
+func checkWorkDir(within, dir string) error {
+	rel, err := filepath.Rel(within, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return fmt.Errorf("working folder %s is not inside %s", dir, within)
+	}
+	cur := within
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if part == "." {
+			continue
 		}
-		st, err := os.Lstat(dir)
+		cur = filepath.Join(cur, part)
+		st, err := os.Lstat(cur)
 		if err != nil {
-			return "", fmt.Errorf("working folder: %w", err)
+			return nil // missing, made by Start; or what Start (or the output folder's claim) reports
 		}
 		if !st.IsDir() {
-			return "", fmt.Errorf("working folder %s: not a folder (a symbolic link or a file is refused)", dir)
+			return fmt.Errorf("%s: is a link or not a folder; the arena writes only into folders of its own there", cur)
 		}
 	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return "", fmt.Errorf("working folder: %w", err)
+	return nil
+}
+
+// heldPath is the path of the folder f holds, as the kernel knows it now
+// (every link resolved); f's own name when it cannot say.
+func heldPath(f *os.File) string {
+	if p, err := os.Readlink(fdPath(int(f.Fd()))); err == nil && filepath.IsAbs(p) {
+		return p
 	}
-	if !within(real, root) {
-		return "", fmt.Errorf("working folder %s resolves to %s, outside %s", dir, real, root)
-	}
-	return real, nil
+	return realPath(f.Name())
 }
 
 // within reports whether path is folder or inside it (both clean and

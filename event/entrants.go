@@ -88,15 +88,18 @@ func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices
 	if e.Remote {
 		return remoteEntrant(cfg, i, out), nil, nil
 	}
-	dir := cfg.Resolve(e.Dir)
+	dir, within := cfg.Resolve(e.Dir), "" // a dir the organizer named is taken as named
 	if dir == "" {
-		dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
+		dir, within = filepath.Join(out, "engines", engine.FolderName(e.Name)), out // below the output folder, no link is followed
 	}
 	command, err := program(cfg, i)
 	if err != nil {
 		return arbiter.Entrant{}, nil, err
 	}
-	spec := engine.Spec{Name: e.Name, Command: command, Args: e.Args, Dir: dir, Env: e.Env}
+	spec := engine.Spec{Name: e.Name, Command: command, Args: e.Args, Dir: dir, Within: within, Env: e.Env}
+	if err := engine.CheckWorkDir(spec); err != nil {
+		return arbiter.Entrant{}, nil, fmt.Errorf("%s: engine %q: %w", cfg.File, e.Name, err)
+	}
 	if cfg.StartTimeout != nil {
 		spec.StartTimeout = cfg.StartTimeout.Duration
 	}
@@ -162,7 +165,7 @@ func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices
 // its tolerance (config.Event.ClockOf).
 func remoteEntrant(cfg *config.Event, i int, out string) arbiter.Entrant {
 	e := cfg.Engines[i]
-	spec := engine.Spec{Name: e.Name, Command: "builtin:relay", Args: []string{e.Name}, Dir: filepath.Join(out, "engines", engine.FolderName(e.Name))}
+	spec := engine.Spec{Name: e.Name, Command: "builtin:relay", Args: []string{e.Name}, Dir: filepath.Join(out, "engines", engine.FolderName(e.Name)), Within: out}
 	if cfg.StartTimeout != nil {
 		spec.StartTimeout = cfg.StartTimeout.Duration
 	}

@@ -64,6 +64,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	defer f.close()
+	if len(ev.transcripts) > 0 { // a transcripts folder planted as a link is refused before any game, not noted at the end
+		if err := durable.MkdirIn(ev.out, "transcripts"); err != nil {
+			return nil, err
+		}
+	}
 	gw, err := ev.startGateway(s)
 	if err != nil {
 		return nil, err
@@ -207,7 +212,7 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 		}
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
 			file := engine.FolderName(e.Name) + ".log" // one name, one file: the config refuses two names of one file
-			l := transcript.New(filepath.Join(out, "transcripts", file), e.Name, cfg.Transcript.N)
+			l := transcript.New(out, filepath.Join("transcripts", file), e.Name, cfg.Transcript.N)
 			ent.Spec.Transcript = l.Line
 			ev.transcripts = append(ev.transcripts, l)
 		}

@@ -222,10 +222,12 @@ func (s *spread) publish(r int, round []pairing.Pairing) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(s.roundPath(r)), 0o755); err != nil {
+	// Inside the batch folder, which every task writes: no folder below it is followed if a link.
+	rel, err := filepath.Rel(s.dir, s.roundPath(r))
+	if err != nil {
 		return err
 	}
-	return durable.WriteFile(s.roundPath(r), append(b, '\n'))
+	return durable.WriteFileIn(s.dir, rel, append(b, '\n'), 0o644)
 }
 
 // published reads round r's pairing if the pairer has published it.

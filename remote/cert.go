@@ -28,15 +28,28 @@ import (
 // restart. The fingerprint is the hex SHA-256 of the leaf certificate,
 // which `arena connect -fingerprint` pins.
 func Certificate(folder, certFile, keyFile string) (tls.Certificate, string, error) {
+	var c tls.Certificate
+	var err error
 	if certFile == "" {
-		certFile, keyFile = filepath.Join(Dir(folder), "cert.pem"), filepath.Join(Dir(folder), "key.pem")
-		if _, err := os.Stat(certFile); errors.Is(err, fs.ErrNotExist) {
-			if err := generate(certFile, keyFile); err != nil {
+		// The event folder's own: remote/ and the files are reached
+		// through no link (the output folder may be shared), and the key
+		// is never written where a link points.
+		const cert, key = "remote/cert.pem", "remote/key.pem"
+		if _, err := os.Lstat(filepath.Join(folder, cert)); errors.Is(err, fs.ErrNotExist) {
+			if err := generate(folder, cert, key); err != nil {
 				return tls.Certificate{}, "", err
 			}
 		}
+		var cb, kb []byte
+		if cb, err = durable.ReadRegular(folder, cert, 1<<20); err == nil {
+			kb, err = durable.ReadRegular(folder, key, 1<<20)
+		}
+		if err == nil {
+			c, err = tls.X509KeyPair(cb, kb)
+		}
+	} else {
+		c, err = tls.LoadX509KeyPair(certFile, keyFile)
 	}
-	c, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
 		return tls.Certificate{}, "", fmt.Errorf("certificate: %w", err)
 	}
@@ -49,7 +62,9 @@ func Fingerprint(der []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-func generate(certFile, keyFile string) error {
+// generate makes a certificate and its key, the files certRel and keyRel
+// inside folder.
+func generate(folder, certRel, keyRel string) error {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return err
@@ -77,14 +92,11 @@ func generate(certFile, keyFile string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(certFile), 0o700); err != nil {
+	if err := os.MkdirAll(folder, 0o755); err != nil { // the output folder, as named
 		return err
 	}
-	if err := durable.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb})); err != nil {
+	if err := durable.WriteFileIn(folder, keyRel, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
 		return err
 	}
-	if err := os.Chmod(keyFile, 0o600); err != nil {
-		return err
-	}
-	return durable.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
+	return durable.WriteFileIn(folder, certRel, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
 }

@@ -147,3 +147,22 @@ func (g *Gateway) sessionOf(name string) *session {
 	defer g.mu.Unlock()
 	return g.sessions[name]
 }
+
+// TestPlantedRemoteFolderIsNotFollowed: OUTPUT/remote replaced by a link
+// to another folder (the output folder may be shared): the event's TLS key
+// and tokens are not written there, nor read from there.
+func TestPlantedRemoteFolderIsNotFollowed(t *testing.T) {
+	out, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(out, "remote")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Certificate(out, "", ""); err == nil || !strings.Contains(err.Error(), "is a link") {
+		t.Errorf("Certificate: %v, want the link refused", err)
+	}
+	if err := writeHashes(out, map[string]string{"a": "b"}); err == nil || !strings.Contains(err.Error(), "is a link") {
+		t.Errorf("writeHashes: %v, want the link refused", err)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("written through the link: %s holds %s", elsewhere, ents[0].Name())
+	}
+}

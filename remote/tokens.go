@@ -37,7 +37,7 @@ func tokensPath(folder string) string { return filepath.Join(Dir(folder), "token
 // readHashes reads the token hashes of an event folder; no file is no
 // tokens.
 func readHashes(folder string) (map[string]string, error) {
-	b, err := os.ReadFile(tokensPath(folder))
+	b, err := durable.ReadRegular(folder, filepath.Join("remote", "tokens.json"), 64<<20) // through no link
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]string{}, nil
 	}
@@ -58,14 +58,15 @@ func readHashes(folder string) (map[string]string, error) {
 }
 
 func writeHashes(folder string, h map[string]string) error {
-	if err := os.MkdirAll(Dir(folder), 0o700); err != nil {
-		return err
-	}
 	b, err := json.MarshalIndent(tokenFile{Format: tokensFormat, Hashes: h}, "", "  ")
 	if err != nil {
 		return err
 	}
-	return durable.WriteFile(tokensPath(folder), append(b, '\n'))
+	if err := os.MkdirAll(folder, 0o755); err != nil { // the output folder, as named
+		return err
+	}
+	// remote/ is walked without following a link: the output folder may be shared.
+	return durable.WriteFileIn(folder, filepath.Join("remote", "tokens.json"), append(b, '\n'), 0o600)
 }
 
 func hashToken(token string) string {

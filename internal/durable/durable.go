@@ -156,14 +156,68 @@ func ReplaceIn(folder, rel string, b []byte) error {
 	return f.Commit(false)
 }
 
+// WriteFileIn is WriteFile for the file rel inside folder, made with perm:
+// the folders of rel are made where missing, and none is followed if a
+// link (OpenDirIn); the file and its name are on the disk when it returns.
+func WriteFileIn(folder, rel string, b []byte, perm os.FileMode) error {
+	dir, err := walk(folder, filepath.Dir(rel))
+	if err != nil {
+		return err
+	}
+	fd, err := unix.Dup(int(dir.Fd())) // Commit closes dir; its names are synced after
+	if err != nil {
+		dir.Close()
+		return err
+	}
+	sync := os.NewFile(uintptr(fd), dir.Name())
+	defer sync.Close()
+	f, err := create(dir, filepath.Base(rel))
+	if err != nil {
+		return err
+	}
+	err = f.Chmod(perm)
+	if err == nil {
+		_, err = f.Write(b)
+	}
+	if err != nil {
+		f.Discard()
+		return err
+	}
+	if err := f.Commit(true); err != nil {
+		return err
+	}
+	return syncFile("dir", sync)
+}
+
 // MkdirIn makes the folder rel inside folder, and those above it, where
 // missing; one that is a link, or not a folder, is an error.
 func MkdirIn(folder, rel string) error {
-	dir, err := walk(folder, rel)
+	dir, err := OpenDirIn(folder, rel)
 	if err != nil {
 		return err
 	}
 	return dir.Close()
+}
+
+// OpenDirIn opens the folder rel inside folder, making it and those above
+// it where missing, one name at a time, never following a link below
+// folder (folder itself is taken as named): what it returns is the folder
+// that was checked, whatever its path leads to later. A folder of rel that
+// is a link, or not a folder, is an error.
+func OpenDirIn(folder, rel string) (*os.File, error) { return walk(folder, rel) }
+
+// OpenAppendAt opens the file name in the open folder dir for appending,
+// made if missing; a link there is an error, never followed.
+func OpenAppendAt(dir *os.File, name string) (*os.File, error) {
+	path := filepath.Join(dir.Name(), name)
+	if name != filepath.Base(name) || name == "." || name == ".." {
+		return nil, &os.PathError{Op: "open", Path: path, Err: errors.New("not a name in the folder")}
+	}
+	fd, err := unix.Openat(int(dir.Fd()), name, unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // walk opens the folder rel inside folder, making what is missing, never

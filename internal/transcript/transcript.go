@@ -18,15 +18,19 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Log is one engine's transcript file. Its methods are safe for concurrent
 // use (the engine's output is read on its own goroutine).
 type Log struct {
-	path, name string
-	max        int64
+	folder, rel string // the file rel inside folder: path
+	path, name  string
+	max         int64
 
 	mu     sync.Mutex
+	dir    *os.File // the file's folder, opened at the first line through no link
 	f      *os.File // opened at the first line
 	size   int64
 	err    error // the first failure; nothing more is written after it
@@ -42,11 +46,15 @@ func Format(name string, pid int, sent bool, line string) []byte {
 	return fmt.Appendf(nil, "%s %s[%d] %s %s\n", time.Now().Format("15:04:05.000"), name, pid, dir, line)
 }
 
-// New returns the transcript of the engine called name, kept in path and
-// rotated at max bytes (at least one line is always written to a new file).
-// The file and its folder are made at the first line.
-func New(path, name string, max int64) *Log {
-	return &Log{path: path, name: name, max: max}
+// New returns the transcript of the engine called name, kept in the file
+// rel inside folder and rotated at max bytes (at least one line is always
+// written to a new file). The file and its folders are made at the first
+// line. folder is taken as named; below it, neither a folder of rel nor
+// the file may be a link (durable.OpenDirIn): the output folder may be
+// shared with others, and a planted `transcripts -> elsewhere` must not
+// carry the transcripts elsewhere.
+func New(folder, rel, name string, max int64) *Log {
+	return &Log{folder: folder, rel: rel, path: filepath.Join(folder, rel), name: name, max: max}
 }
 
 // Line records one line: sent is true for a line written to the engine. Its
@@ -78,10 +86,17 @@ func (l *Log) Line(pid int, sent bool, line string) {
 
 // open opens the file for appending: a continued event adds to it.
 func (l *Log) open() error {
-	if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
-		return err
+	if l.dir == nil {
+		if err := os.MkdirAll(l.folder, 0o755); err != nil {
+			return err
+		}
+		dir, err := durable.OpenDirIn(l.folder, filepath.Dir(l.rel))
+		if err != nil {
+			return err
+		}
+		l.dir = dir
 	}
-	f, err := durable.OpenAppend(l.path) // a link planted there is refused
+	f, err := durable.OpenAppendAt(l.dir, filepath.Base(l.rel)) // a link planted there is refused
 	if err != nil {
 		return err
 	}
@@ -101,7 +116,11 @@ func (l *Log) rotate() error {
 	if err != nil {
 		return err
 	}
-	return os.Rename(l.path, l.path+".1")
+	name := filepath.Base(l.rel)
+	if err := unix.Renameat(int(l.dir.Fd()), name, int(l.dir.Fd()), name+".1"); err != nil {
+		return &os.LinkError{Op: "rename", Old: l.path, New: l.path + ".1", Err: err}
+	}
+	return nil
 }
 
 // Close closes the file; lines after it are dropped. It returns the first
@@ -115,6 +134,10 @@ func (l *Log) Close() error {
 			l.err = err
 		}
 		l.f = nil
+	}
+	if l.dir != nil {
+		l.dir.Close()
+		l.dir = nil
 	}
 	if l.err != nil {
 		return fmt.Errorf("transcript %s: %w", l.path, l.err)

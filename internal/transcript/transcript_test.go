@@ -11,7 +11,7 @@ import (
 
 func TestLineFormat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "transcripts", "alpha.log")
-	l := New(path, "alpha", 1<<20)
+	l := New(filepath.Dir(path), filepath.Base(path), "alpha", 1<<20)
 	l.Line(42, true, "TURN 7,7")
 	l.Line(42, false, "8,8")
 	if err := l.Close(); err != nil {
@@ -34,7 +34,7 @@ func TestRotationBoundsTheFiles(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "e.log")
 	const bound = 1000
-	l := New(path, "e", bound)
+	l := New(filepath.Dir(path), filepath.Base(path), "e", bound)
 	var wg sync.WaitGroup
 	for g := range 2 {
 		wg.Add(1)
@@ -60,7 +60,7 @@ func TestRotationBoundsTheFiles(t *testing.T) {
 		t.Errorf("%d files, want e.log and e.log.1", len(entries))
 	}
 	// A continued event appends, and still rotates at the bound.
-	l = New(path, "e", bound)
+	l = New(filepath.Dir(path), filepath.Base(path), "e", bound)
 	for range 40 {
 		l.Line(8, true, strings.Repeat("y", 30))
 	}
@@ -74,9 +74,27 @@ func TestWriteFailureIsReportedOnClose(t *testing.T) {
 	dir := t.TempDir()
 	blocker := filepath.Join(dir, "file")
 	os.WriteFile(blocker, nil, 0o644)
-	l := New(filepath.Join(blocker, "e.log"), "e", 1000) // a folder that is a file
+	l := New(dir, "file/e.log", "e", 1000) // a folder that is a file
 	l.Line(1, true, "START 15")
 	if err := l.Close(); err == nil || !strings.Contains(err.Error(), "transcript "+blocker) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestPlantedFolderIsNotFollowed: a `transcripts` folder replaced by a
+// link to another folder (in an output folder shared with others) is
+// refused, and nothing is written where it points.
+func TestPlantedFolderIsNotFollowed(t *testing.T) {
+	out, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(out, "transcripts")); err != nil {
+		t.Fatal(err)
+	}
+	l := New(out, "transcripts/e.log", "e", 1000)
+	l.Line(1, true, "START 15")
+	if err := l.Close(); err == nil || !strings.Contains(err.Error(), "is a link") {
+		t.Errorf("err = %v, want the link refused", err)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("the transcript was written through the link: %v", ents)
 	}
 }

@@ -11,6 +11,10 @@
 //	hydra=FILE    (at START) start a chain of helpers, each writing its
 //	              generation number to FILE, then forking the next and exiting
 //	slow=FILE:MS  create FILE (a sign the request arrived), then think MS ms
+//	fds=N         try every descriptor 3..N: for each open one, "MESSAGE fd K
+//	              TARGET", and for a file "read=WHAT write=yes|no", having
+//	              read its first bytes and written a line through it; then
+//	              "MESSAGE fds tried 3-N"
 //
 // and the attacks of contain.go.
 package main
@@ -155,6 +159,9 @@ func attack(a string, say func(string, ...any)) {
 			f.Close()
 		}
 		say("MESSAGE fill %s wrote %d", name, wrote)
+	case "fds":
+		n, _ := strconv.Atoi(arg)
+		tryDescriptors(n, say)
 	case "slow":
 		file, ms, _ := strings.Cut(arg, ":")
 		os.WriteFile(file, nil, 0o644)
@@ -207,3 +214,27 @@ func hydra(file string) {
 }
 
 var work int
+
+// tryDescriptors reads from and writes through every descriptor 3..n that
+// it was given.
+func tryDescriptors(n int, say func(string, ...any)) {
+	for fd := 3; fd <= n; fd++ {
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) != nil {
+			continue
+		}
+		target, _ := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+		if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			say("MESSAGE fd %d %s", fd, target) // Go's own poller, or a pipe: not read, which could block
+			continue
+		}
+		buf := make([]byte, 64)
+		read := "no"
+		if k, err := syscall.Pread(fd, buf, 0); err == nil && k > 0 {
+			read = strconv.Quote(string(buf[:k]))
+		}
+		_, err := syscall.Write(fd, []byte("hostile wrote through an inherited descriptor\n"))
+		say("MESSAGE fd %d %s read=%s write=%s", fd, target, read, yesNo(err))
+	}
+	say("MESSAGE fds tried 3-%d", n)
+}
