@@ -103,7 +103,7 @@ OPTIONS: -rule 0|1|4 (8, or an arena rule name)  -boardsize N  -games N  -rounds
   -openings file=FILE [type=offset|pos] [order=sequential|random] [srand=N]
   -sprt [elo0=E0] elo1=E1 [alpha=A] [beta=B]  -sendbyboard  -fatalerror
   -sgf FILE  -pgn FILE  -msg FILE  -log  -debug
-  -sample [freq=F] [format=csv|bin|bin_lz4] [file=FILE]
+  -sample [freq=F] [format=csv|bin|bin_lz4|binpack|binpack_lz4] [file=FILE]
 `
 
 // cliEngine is one -engine (or -each) block; set marks what was given, so
@@ -575,8 +575,9 @@ func cliSeconds(s string) (time.Duration, error) {
 }
 
 // parseSample reads c-gomoku-cli's -sample tokens: freq=F (1 by default),
-// format=csv|bin|bin_lz4 (csv) and file=NAME (sample.csv, sample.bin or
-// sample.bin.lz4 after the format).
+// format=csv|bin|bin_lz4|binpack|binpack_lz4 (csv) and file=NAME
+// (sample.csv, sample.bin, sample.bin.lz4, sample.binpack or
+// sample.binpack.lz4 after the format).
 func parseSample(vals []string) (*event.Sampling, error) {
 	s := &event.Sampling{Freq: 1, Format: sample.CSV}
 	for _, v := range vals {

@@ -60,7 +60,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	shard := fs.String("shard", "", "play one shard of a batch: K/N (shard K of N, from 0), auto (a Slurm array task) or auto/N (a Kubernetes Indexed Job of N completions); each shard writes OUT/shard-K-of-N, arena merge OUT joins them")
 	syncEvery := fs.Duration("sync", event.DefaultSyncEvery, "with -shard and -sprt: how often a shard reads the batch folder to learn whether the merged SPRT has decided")
 	recordsFlag := fs.String("records", "files", "game records in the folder beyond the journal: files (SGF and psq per game), collection (one games.sgf) or none")
-	sampleFlag := fs.String("sample", "", "write training positions as c-gomoku-cli does: freq=F,format=csv|bin|bin_lz4,file=F (spaces or commas between; defaults freq=1, csv, sample.csv)")
+	sampleFlag := fs.String("sample", "", "write training positions as c-gomoku-cli does: freq=F,format=csv|bin|bin_lz4|binpack|binpack_lz4,file=F (spaces or commas between; defaults freq=1, csv, sample.csv)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
