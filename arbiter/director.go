@@ -117,7 +117,7 @@ type Director struct {
 	Lifetime Lifetime
 
 	mu       sync.Mutex
-	seats    [][2]seat // per table, under LifetimePair
+	seats    [][2]seat          // per table, under LifetimePair
 	idle     [][]*engine.Engine // per entrant, processes between games
 	started  []int              // per entrant, processes started
 	all      []*engine.Engine

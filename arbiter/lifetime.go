@@ -1,16 +1,15 @@
 package arbiter
 
 import (
-	"fmt"
-
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/mode"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
 // Lifetime is how long an engine process lives, and so what an engine may
 // carry from one game to the next (its hash table, what it learnt).
-type Lifetime int
+type Lifetime uint8
 
 const (
 	// LifetimeReuse keeps one process per entrant (per instance, with Instances)
@@ -31,24 +30,15 @@ const (
 	LifetimeGame
 )
 
-// Lifetimes are the names, in the order of the constants.
-var lifetimes = []string{"reuse", "pair", "game"}
+// lifetimes are the names (internal/config's process_lifetime key reads
+// the same words).
+var lifetimes = []string{LifetimeReuse: "reuse", LifetimePair: "pair", LifetimeGame: "game"}
 
-func (l Lifetime) String() string {
-	if l >= 0 && int(l) < len(lifetimes) {
-		return lifetimes[l]
-	}
-	return fmt.Sprintf("lifetime(%d)", int(l))
-}
+func (l Lifetime) String() string { return mode.Name("Lifetime", lifetimes, l) }
 
 // ParseLifetime reads a lifetime's name: reuse, pair or game.
 func ParseLifetime(s string) (Lifetime, error) {
-	for i, n := range lifetimes {
-		if s == n {
-			return Lifetime(i), nil
-		}
-	}
-	return 0, fmt.Errorf("process lifetime %q: want reuse, pair or game", s)
+	return mode.Parse[Lifetime]("process lifetime", lifetimes, s)
 }
 
 // seat is one of a table's two places under LifetimePair: the entrant it last

@@ -123,7 +123,7 @@ func TestParseLifetime(t *testing.T) {
 			t.Errorf("%s: %v %v", l, got, err)
 		}
 	}
-	if _, err := ParseLifetime("never"); err == nil || !strings.Contains(err.Error(), "reuse, pair or game") {
+	if _, err := ParseLifetime("never"); err == nil || !strings.Contains(err.Error(), "reuse, pair, game") {
 		t.Errorf("never: %v", err)
 	}
 }

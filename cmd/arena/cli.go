@@ -313,6 +313,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		p.Match.Log = cliLog
 	}
 	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.Concurrency = drawAt, conc // the start timeout: engine.DefaultStartTimeout, as c-gomoku-cli has no flag for it
+	p.Match.Plan.Director.Lifetime = arbiter.LifetimePair                            // its workers' engines: START every game, new ones when the pair changes
 	p.Match.Plan.Games, p.Match.Plan.Rounds, p.Match.Plan.Gauntlet, p.Match.Plan.SPRT, p.Match.Plan.LoseOnly, p.Match.Plan.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
 	for i, e := range engines {
 		if each != nil {
