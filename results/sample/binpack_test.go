@@ -73,7 +73,11 @@ func (e binpackEntry) positions(rule string) []Sample {
 			res = 2 - res
 		}
 		pos := append(slices.Clone(e.Opening), e.Moves[:k]...)
-		out = append(out, Sample{Size: e.Size, Rule: rule, Position: pos, Move: m, Result: res})
+		c := rules.Black // stones alternate from Black's first
+		if len(pos)%2 == 1 {
+			c = rules.White
+		}
+		out = append(out, Sample{Size: e.Size, Rule: rule, Position: pos, Move: m, Color: c, Result: res})
 	}
 	return out
 }
@@ -194,5 +198,21 @@ func TestBinpackMatchesTheStructLayout(t *testing.T) {
 	}
 	if strings.Count(string(out), "\n") != 1 {
 		t.Error("more than one entry")
+	}
+}
+
+// TestBinMoveCarriesTheMoversColour: c-gomoku-cli's bin entry packs the
+// move with its colour (1 << 10 for White) in the 13-bit move field.
+func TestBinMoveCarriesTheMoversColour(t *testing.T) {
+	b := write(t, Bin, FromRecord(game(record.Five, rules.Black), Options{Freq: 1}))
+	var moves []uint16
+	for off := 0; off < len(b); {
+		ply := int(binary.LittleEndian.Uint16(b[off:]) >> 2 & 511)
+		moves = append(moves, binary.LittleEndian.Uint16(b[off+2:])>>3)
+		off += 4 + 2*ply
+	}
+	want := []uint16{9<<5 | 9, 1 << 10, 10<<5 | 10} // Black j10, White a1, Black k11
+	if !slices.Equal(moves, want) {
+		t.Errorf("move fields %v, want %v", moves, want)
 	}
 }

@@ -136,7 +136,8 @@ type Sample struct {
 	Rule     string
 	Position []rules.Point
 	Move     rules.Point
-	Result   int // Loss, Draw or Win for the side to move
+	Color    rules.Color // the side to move, which chose Move
+	Result   int         // Loss, Draw or Win for the side to move
 }
 
 // FromRecord returns the samples of one finished game: each stone an engine
@@ -159,6 +160,7 @@ func FromRecord(rec *record.Record, opt Options) []Sample {
 				Rule:     rec.Rule,
 				Position: append([]rules.Point(nil), played...),
 				Move:     m.Point,
+				Color:    m.Color,
 				Result:   resultFor(rec.Winner, m.Color),
 			})
 		}
@@ -269,7 +271,11 @@ const (
 
 // writeBin writes one entry: two little-endian 16-bit words of bit fields
 // (result:2 ply:9 boardsize:5, then rule:3 move:13, the first field in the
-// low bits), then ply 16-bit moves, each (x << 5) | y.
+// low bits), then ply 16-bit moves, each (x << 5) | y. The move field is
+// (x << 5) | y with the mover's colour above, 1 << 10 for White: c-gomoku-cli
+// packs the move with its colour bits (game.cpp, export_samples_bin, reads
+// the coordinates of a move_t, not of its point), and a reader that masks
+// the field to 10 bits reads the point either way.
 func (w *Writer) writeBin(s Sample) error {
 	code, _ := RuleCode(s.Rule) // checked by Write
 	ply := len(s.Position)
@@ -278,7 +284,11 @@ func (w *Writer) writeBin(s Sample) error {
 	}
 	e := w.entry[:0]
 	e = binary.LittleEndian.AppendUint16(e, uint16(s.Result)|uint16(ply)<<2|uint16(s.Size)<<11)
-	e = binary.LittleEndian.AppendUint16(e, uint16(code)|packPoint(s.Move)<<3)
+	move := packPoint(s.Move)
+	if s.Color == rules.White {
+		move |= 1 << 10
+	}
+	e = binary.LittleEndian.AppendUint16(e, uint16(code)|move<<3)
 	for _, p := range s.Position {
 		e = binary.LittleEndian.AppendUint16(e, packPoint(p))
 	}
