@@ -191,8 +191,8 @@ fi
 if [ -n "${RAPFI:-}" ]; then
 	RAPFI=$(realpath "$RAPFI")
 	r1=(-engine "cmd=$RAPFI" name=rapfi nodes=1500)
-	scenario rapfi-gauntlet "${r1[@]}" "${s1[@]}" "${s2[@]}" -each tc=600000 -rule 1 -boardsize 20 -gauntlet -games 6 -rounds 2 \
-		-openings file="$work/mixed.txt" order=random srand=23 -repeat -sample format=binpack
+	scenario rapfi-gauntlet "${s1[@]}" "${r1[@]}" "${s2[@]}" -each tc=600000 -rule 1 -boardsize 20 -gauntlet -games 8 -rounds 3 \
+		-openings file="$work/mixed.txt" order=random srand=23 -repeat -transform -sample format=binpack
 	scenario rapfi-roundrobin "${g1[@]}" "${r1[@]}" "${s1[@]}" -each tc=600000 -rule 1 -boardsize 20 -games 4 -rounds 2 \
 		-openings file="$work/mixed.txt" order=random srand=29 -repeat -transform -sample format=binpack_lz4
 else
