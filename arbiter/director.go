@@ -59,7 +59,7 @@ func KeyOf(rec *record.Record) Key { return Key{rec.Round, rec.Game} }
 // and unless Instances is set never one entrant in two games at the same
 // time. It owns the engine processes, reused from game to game while their
 // entrant has another game among the fixtures being played, and ended after
-// its last one: a Swiss round starts each entrant's process afresh, and an
+// its last one (under LifetimeReuse, the default; Lifetime has the others): a Swiss round starts each entrant's process afresh, and an
 // event of thousands never holds more processes than its games in play.
 //
 // Games are played at tables, Concurrency of them: a table is a goroutine

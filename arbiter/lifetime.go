@@ -15,7 +15,7 @@ const (
 	// LifetimeReuse keeps one process per entrant (per instance, with Instances)
 	// from game to game while it has games to play, and sends RESTART
 	// between games (a new process where the engine does not answer OK).
-	// What the engine keeps over RESTART is its own affair: Rapfi clears
+	// What the engine keeps over RESTART is its own affair: Rapfi keeps
 	// its hash table. The arena's default (docs/matches.md says why).
 	LifetimeReuse Lifetime = iota
 	// LifetimePair is c-gomoku-cli's: each table has two seats, the pair's first

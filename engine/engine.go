@@ -388,7 +388,7 @@ func (e *Engine) Identity() About {
 
 // Bounds on the wait for RESTART's OK: the engine is started afresh when
 // it has not come by then. An OK comes at once from an engine that restarts
-// in place (Rapfi clears its hash table first); after an ERROR or UNKNOWN
+// in place (Rapfi resets its board and search first); after an ERROR or UNKNOWN
 // that names nothing while INFO lines are outstanding (it may be about one
 // of them), an OK that is coming follows it closely.
 const (

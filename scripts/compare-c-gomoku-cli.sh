@@ -153,6 +153,11 @@ scenario pos-transform "${g1[@]}" "${s1[@]}" -each tc=1200 -rule 0 -boardsize 15
 scenario illegal-move "${g1[@]}" -engine "cmd=$ARENA engine faulty illegal-at=3" name=faulty -each tc=1200 -rule 0 \
 	-boardsize 15 -games 8 -openings file="$work/odd.txt" -repeat
 
+# An engine that crashes at its third move: the crash forfeit, and a new
+# process (another Load engine line) for the next game.
+scenario crash-restart "${g1[@]}" -engine "cmd=$ARENA engine faulty crash-at=3" name=faulty -each tc=1200 -rule 0 \
+	-boardsize 15 -games 6 -openings file="$work/odd.txt" -repeat
+
 # Engines without name=: each is named by its answer to ABOUT.
 scenario about-names -engine "cmd=$ARENA engine greedy" -engine "cmd=$ARENA engine search depth=1 nodes=3000 time=600000" \
 	-each tc=1200 -rule 0 -boardsize 15 -games 30 -openings file="$work/odd.txt" order=random srand=11 -repeat
