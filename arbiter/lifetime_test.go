@@ -127,3 +127,27 @@ func TestParseLifetime(t *testing.T) {
 		t.Errorf("never: %v", err)
 	}
 }
+
+// TestLifetimePairStartsACrashedEngineAfresh: after b crashed, its seat
+// starts a new process for the next game (c-gomoku-cli's restart of an
+// engine that is not ok), and a keeps its own.
+func TestLifetimePairStartsACrashedEngineAfresh(t *testing.T) {
+	d := director(t, 2, true)
+	d.Concurrency, d.Lifetime = 1, LifetimePair
+	d.Entrants[0].Spec.Args = nil
+	d.Entrants[1].Spec.Args = []string{"crash-at=2"}
+	var fresh [][]int
+	var ends []record.Termination
+	d.Started = func(f Fixture) { fresh = append(fresh, f.Fresh) }
+	d.Finished = func(rec *record.Record) error { ends = append(ends, rec.End); return nil }
+	fs := []Fixture{{Round: 1, Number: 1, Black: 0, White: 1}, {Round: 1, Number: 2, Black: 1, White: 0}, {Round: 1, Number: 3, Black: 0, White: 1}}
+	if err := d.Play(context.Background(), context.Background(), fs); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(ends) != "[crash crash crash]" {
+		t.Fatalf("ends %v, want b to crash every game", ends)
+	}
+	if got := fmt.Sprint(fresh); got != "[[0 1] [1] [1]]" {
+		t.Errorf("processes started per game %s, want [[0 1] [1] [1]]", got)
+	}
+}
