@@ -272,8 +272,12 @@ func (d *Director) play(abort context.Context, f Fixture, table int, needs func(
 		players[i] = &Player{Engine: e, BoardMode: ent.BoardMode, Infos: ent.Infos, Clock: ent.Clock, Swap2Colors: ent.Swap2Colors}
 	}
 	rec, err := Play(abort, g, players[0], players[1])
-	d.give(f, f.Black, table, players[0].Engine, needs(f.Black) && !lostByFault(rec, rules.Black))
-	d.give(f, f.White, table, players[1].Engine, needs(f.White) && !lostByFault(rec, rules.White))
+	// Under LifetimePair an engine that crashed or never answered gets a
+	// new process, as c-gomoku-cli's worker starts it again; otherwise the
+	// engine restarts a dead process itself, in its folder (NewGame).
+	pair := d.Lifetime == LifetimePair
+	d.give(f, f.Black, table, players[0].Engine, needs(f.Black) && !(pair && lostByFault(rec, rules.Black)))
+	d.give(f, f.White, table, players[1].Engine, needs(f.White) && !(pair && lostByFault(rec, rules.White)))
 	return rec, err
 }
 
