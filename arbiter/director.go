@@ -40,6 +40,10 @@ type Fixture struct {
 	// Table is the table (from 1) that plays the game, set when the game is
 	// dealt to it (Started sees it): c-gomoku-cli's worker number.
 	Table int
+	// Fresh are the entrants whose processes the table starts for this
+	// game (set with Table, the pair's first engine first): a process
+	// started anew is c-gomoku-cli's "Load engine" line.
+	Fresh []int
 }
 
 // MaxConcurrency bounds the games played at once (see bounds).
@@ -55,7 +59,7 @@ func KeyOf(rec *record.Record) Key { return Key{rec.Round, rec.Game} }
 // and unless Instances is set never one entrant in two games at the same
 // time. It owns the engine processes, reused from game to game while their
 // entrant has another game among the fixtures being played, and ended after
-// its last one: a Swiss round starts each entrant's process afresh, and an
+// its last one (under LifetimeReuse, the default; Lifetime has the others): a Swiss round starts each entrant's process afresh, and an
 // event of thousands never holds more processes than its games in play.
 //
 // Games are played at tables, Concurrency of them: a table is a goroutine
@@ -107,8 +111,13 @@ type Director struct {
 	// authors' matches, not for events, where an engine gets the machine
 	// to itself.
 	Instances bool
+	// Lifetime is how long engine processes live: LifetimeReuse (the
+	// zero value) as described above, LifetimePair as c-gomoku-cli's
+	// workers, or LifetimeGame (see Lifetime).
+	Lifetime Lifetime
 
 	mu       sync.Mutex
+	seats    [][2]seat          // per table, under LifetimePair
 	idle     [][]*engine.Engine // per entrant, processes between games
 	started  []int              // per entrant, processes started
 	all      []*engine.Engine
@@ -133,6 +142,9 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 		l.left[f.White]++
 	}
 	l.free = sync.NewCond(&l.mu)
+	for len(d.seats) < max(d.Concurrency, 1) { // kept from one Play to the next, as c-gomoku-cli's workers keep theirs
+		d.seats = append(d.seats, [2]seat{})
+	}
 	cpus := affinity.CPUs()
 	pin := len(cpus) > 1 && d.Concurrency >= len(cpus) // a game per processor, or more
 	d.cpus = make([][]int, max(d.Concurrency, 1))
@@ -197,6 +209,7 @@ func (l *lineup) next(table int) (Fixture, bool) {
 			l.left[f.Black]--
 			l.left[f.White]--
 			f.Table = table + 1
+			f.Fresh = l.d.fresh(f, table)
 			if l.d.Started != nil {
 				l.d.Started(f)
 			}
@@ -241,10 +254,10 @@ func (d *Director) play(abort context.Context, f Fixture, table int, needs func(
 	}
 	var players [2]*Player
 	for i, idx := range []int{f.Black, f.White} {
-		e, err := d.take(idx, table)
+		e, err := d.take(f, idx, table)
 		if err != nil {
 			if i == 1 {
-				d.give(f.Black, players[0].Engine, needs(f.Black))
+				d.give(f, f.Black, table, players[0].Engine, needs(f.Black))
 			}
 			winner := rules.White
 			if i == 1 {
@@ -259,16 +272,42 @@ func (d *Director) play(abort context.Context, f Fixture, table int, needs func(
 		players[i] = &Player{Engine: e, BoardMode: ent.BoardMode, Infos: ent.Infos, Clock: ent.Clock, Swap2Colors: ent.Swap2Colors}
 	}
 	rec, err := Play(abort, g, players[0], players[1])
-	d.give(f.Black, players[0].Engine, needs(f.Black))
-	d.give(f.White, players[1].Engine, needs(f.White))
+	// Under LifetimePair an engine that crashed or never answered gets a
+	// new process, as c-gomoku-cli's worker starts it again; otherwise the
+	// engine restarts a dead process itself, in its folder (NewGame).
+	pair := d.Lifetime == LifetimePair
+	d.give(f, f.Black, table, players[0].Engine, needs(f.Black) && !(pair && lostByFault(rec, rules.Black)))
+	d.give(f, f.White, table, players[1].Engine, needs(f.White) && !(pair && lostByFault(rec, rules.White)))
 	return rec, err
 }
 
-// take returns an idle process of entrant i for a game at the table, the
-// one started there if it is idle, or starts one. With Instances a table
-// plays only with the processes it started, which run on its processor.
-func (d *Director) take(i, table int) (*engine.Engine, error) {
+// fresh lists the entrants of f (the lower first) whose processes the
+// table starts for it: what take will do, decided by the same state, which
+// only this table changes for its own seats and processes.
+func (d *Director) fresh(f Fixture, table int) []int {
 	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []int
+	for _, i := range []int{min(f.Black, f.White), max(f.Black, f.White)} {
+		switch d.Lifetime {
+		case LifetimeGame:
+			out = append(out, i)
+		case LifetimePair:
+			if s := d.seats[table][seatOf(f, i)]; s.e == nil || s.entrant != i {
+				out = append(out, i)
+			}
+		default:
+			if d.idleAt(i, table) < 0 {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// idleAt is the index in d.idle[i] of the process take gives the table
+// under LifetimeReuse, or -1 when it starts one. Called with d.mu held.
+func (d *Director) idleAt(i, table int) int {
 	k := -1
 	for j, e := range d.idle[i] {
 		if d.table[e] == table {
@@ -278,17 +317,58 @@ func (d *Director) take(i, table int) (*engine.Engine, error) {
 	if n := len(d.idle[i]); k < 0 && n > 0 && !d.Instances {
 		k = n - 1
 	}
-	if k >= 0 {
-		e := d.idle[i][k]
-		d.idle[i] = append(d.idle[i][:k], d.idle[i][k+1:]...)
-		d.mu.Unlock()
-		e.Thaw()
-		return e, nil
+	return k
+}
+
+// take returns a process of entrant i for game f at the table: under
+// LifetimeReuse an idle one, the one started there if it is idle; under
+// LifetimePair the one in the entrant's seat at the table if it is still
+// the entrant's (any other there is ended); or starts one. With Instances a
+// table plays only with the processes it started, which run on its
+// processor.
+func (d *Director) take(f Fixture, i, table int) (*engine.Engine, error) {
+	d.mu.Lock()
+	switch d.Lifetime {
+	case LifetimePair:
+		s := &d.seats[table][seatOf(f, i)]
+		if s.e != nil && s.entrant == i {
+			e := s.e
+			s.e = nil
+			d.mu.Unlock()
+			e.Thaw()
+			return e, nil
+		}
+		d.retire(s.e)
+		s.e, s.entrant = nil, i
+		if !d.Instances { // an entrant plays at one table at a time: its process idle at another goes
+			for t := range d.seats {
+				for k := range d.seats[t] {
+					if o := &d.seats[t][k]; o.e != nil && o.entrant == i {
+						d.retire(o.e)
+						o.e = nil
+					}
+				}
+			}
+		}
+	case LifetimeReuse:
+		if k := d.idleAt(i, table); k >= 0 {
+			e := d.idle[i][k]
+			d.idle[i] = append(d.idle[i][:k], d.idle[i][k+1:]...)
+			d.mu.Unlock()
+			e.Thaw()
+			return e, nil
+		}
 	}
 	spec := d.Entrants[i].Spec
 	spec.CPUs = d.cpus[table]
+	spec.StartEveryGame = d.Lifetime == LifetimePair
 	var sub []string // a second process of an entrant gets a folder of its own
-	if d.started[i] > 0 {
+	switch {
+	case d.Lifetime != LifetimeReuse: // one process of an entrant per table at a time: the table's folder
+		if table > 0 {
+			sub = append(sub, strconv.Itoa(table+1))
+		}
+	case d.started[i] > 0:
 		sub = append(sub, strconv.Itoa(d.started[i]+1))
 	}
 	d.started[i]++
@@ -310,20 +390,36 @@ func (d *Director) take(i, table int) (*engine.Engine, error) {
 	return e, nil
 }
 
-// give returns a process to entrant i's idle list, stopped there if its
-// limits freeze it while idle (take resumes it), or ends it when the
-// entrant has no game left to play (keep false), in the background: an
-// engine that ignores END takes its grace period, and the table goes on.
-func (d *Director) give(i int, e *engine.Engine, keep bool) {
-	if keep {
+// give returns a process after game f at the table: to entrant i's idle
+// list (under LifetimeReuse) or to its seat at the table (LifetimePair),
+// stopped there if its limits freeze it while idle (take resumes it); or
+// ends it when the entrant has no game left to play or its process is to
+// be started afresh (keep false), and always under LifetimeGame, in the
+// background: an engine that ignores END takes its grace period, and the
+// table goes on.
+func (d *Director) give(f Fixture, i, table int, e *engine.Engine, keep bool) {
+	if keep && d.Lifetime != LifetimeGame {
 		e.Freeze() // no thinking between games either; outside d.mu, which the other tables' take waits on
 		d.mu.Lock()
-		d.idle[i] = append(d.idle[i], e)
+		if d.Lifetime == LifetimePair {
+			d.seats[table][seatOf(f, i)] = seat{entrant: i, e: e}
+		} else {
+			d.idle[i] = append(d.idle[i], e)
+		}
 		d.mu.Unlock()
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.retire(e)
+}
+
+// retire ends a process in the background (nil: nothing). Called with
+// d.mu held.
+func (d *Director) retire(e *engine.Engine) {
+	if e == nil {
+		return
+	}
 	d.all = slices.DeleteFunc(d.all, func(x *engine.Engine) bool { return x == e })
 	delete(d.table, e)
 	d.retiring.Go(func() { e.Close() })
@@ -335,7 +431,7 @@ func (d *Director) give(i int, e *engine.Engine, keep bool) {
 func (d *Director) Close() {
 	d.mu.Lock()
 	all := d.all
-	d.all, d.idle, d.started, d.table = nil, nil, nil, nil
+	d.all, d.idle, d.started, d.table, d.seats = nil, nil, nil, nil, nil
 	d.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, e := range all {

@@ -142,16 +142,16 @@ func TestTableTakesItsOwnProcess(t *testing.T) {
 	d.Play(context.Background(), context.Background(), nil) // sets the director up
 	var started [2]*engine.Engine
 	for table := range started {
-		e, err := d.take(0, table)
+		e, err := d.take(Fixture{}, 0, table)
 		if err != nil {
 			t.Fatal(err)
 		}
 		started[table] = e
 	}
-	d.give(0, started[1], true)
-	d.give(0, started[0], true) // the last freed: what a plain stack would hand out first
+	d.give(Fixture{}, 0, 1, started[1], true)
+	d.give(Fixture{}, 0, 0, started[0], true) // the last freed: what a plain stack would hand out first
 	for _, table := range []int{1, 0} {
-		if e, _ := d.take(0, table); e != started[table] {
+		if e, _ := d.take(Fixture{}, 0, table); e != started[table] {
 			t.Errorf("table %d got the process of table %d", table, 1-table)
 		}
 	}

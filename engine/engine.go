@@ -73,6 +73,10 @@ type Spec struct {
 	// and read from its output, long ones cut, with the process id; it is
 	// called from several goroutines and must not block for long.
 	Transcript func(pid int, sent bool, line string)
+	// StartEveryGame sends START before every game, also to a process
+	// that played one, where RESTART is sent otherwise: c-gomoku-cli's
+	// way, for a drop-in that sends what it sends.
+	StartEveryGame bool
 }
 
 // Stone is one line of a BOARD command.
@@ -311,8 +315,8 @@ func (e *Engine) orDefault(deadline time.Time) time.Time {
 	return deadline
 }
 
-// NewGame prepares a game on a size×size board: START for a fresh process,
-// RESTART otherwise (falling back to a new process when the engine answers
+// NewGame prepares a game on a size×size board: START for a fresh process
+// (and for every game with Spec.StartEveryGame), RESTART otherwise (falling back to a new process when the engine answers
 // UNKNOWN or ERROR, or has died), then the INFO lines. The wait ends at
 // deadline or after Spec.StartTimeout, whichever is first. Errors: *Refusal
 // (ERROR to START), *FaultError (timeout or exit), or a start failure.
@@ -331,6 +335,9 @@ func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
 	if p != nil && !p.alive() {
 		e.Kill()
 		p = nil
+	}
+	if p != nil && p.started && e.spec.StartEveryGame {
+		p.started = false // START again, as to a fresh process
 	}
 	if p != nil && p.started {
 		restarted, err := e.restartGame(p, deadline)
@@ -413,7 +420,7 @@ func (e *Engine) Identity() About {
 
 // Bounds on the wait for RESTART's OK: the engine is started afresh when
 // it has not come by then. An OK comes at once from an engine that restarts
-// in place (Rapfi clears its hash table first); after an ERROR or UNKNOWN
+// in place (Rapfi resets its board and search first); after an ERROR or UNKNOWN
 // that names nothing while INFO lines are outstanding (it may be about one
 // of them), an OK that is coming follows it closely.
 const (

@@ -193,6 +193,9 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 	}
 	d := &arbiter.Director{Event: cfg.Name, Rule: rule, Size: cfg.Size, MoveCap: cfg.MoveCap, Concurrency: cfg.Concurrency}
 	d.Procedure = cfg.OpeningProcedure
+	if d.Lifetime, err = arbiter.ParseLifetime(cfg.ProcessLifetime.String()); err != nil { // the config's words are the arbiter's
+		return nil, err
+	}
 	if cfg.StartTimeout != nil {
 		d.StartTimeout = cfg.StartTimeout.Duration
 	}

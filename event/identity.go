@@ -121,7 +121,7 @@ type MatchSettings struct {
 // the move's index (results/sample).
 type SampleSettings struct {
 	Freq   float64 `json:"freq"`
-	Format string  `json:"format"` // csv, bin or bin_lz4
+	Format string  `json:"format"` // csv, bin, bin_lz4, binpack or binpack_lz4
 	File   string  `json:"file"`
 }
 

@@ -64,6 +64,9 @@ type GameStarted struct {
 	Round, Number int // Round 0 outside rounds (an authors' match)
 	Black, White  string
 	Table         int // the table playing it, from 1 (arbiter.Fixture.Table)
+	// Fresh names the engines whose processes the table starts for this
+	// game, the pair's first engine first (arbiter.Fixture.Fresh).
+	Fresh []string
 }
 
 // OpeningPlaced: the stones of a game's opening (and of its opening
@@ -157,7 +160,11 @@ func (s *stream) watch(d *arbiter.Director) {
 	names := func(i int) string { return d.Entrants[i].Spec.Name }
 	d.Forbidden = drawsBoards(s.obs)
 	d.Started = func(f arbiter.Fixture) {
-		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White), Table: f.Table})
+		var fresh []string
+		for _, i := range f.Fresh {
+			fresh = append(fresh, names(i))
+		}
+		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White), Table: f.Table, Fresh: fresh})
 	}
 	d.Moved = func(f arbiter.Fixture, p arbiter.Progress) {
 		if p.Opening {

@@ -103,7 +103,7 @@ OPTIONS: -rule 0|1|4 (8, or an arena rule name)  -boardsize N  -games N  -rounds
   -openings file=FILE [type=offset|pos] [order=sequential|random] [srand=N]
   -sprt [elo0=E0] elo1=E1 [alpha=A] [beta=B]  -sendbyboard  -fatalerror
   -sgf FILE  -pgn FILE  -msg FILE  -log  -debug
-  -sample [freq=F] [format=csv|bin|bin_lz4] [file=FILE]
+  -sample [freq=F] [format=csv|bin|bin_lz4|binpack|binpack_lz4] [file=FILE]
 `
 
 // cliEngine is one -engine (or -each) block; set marks what was given, so
@@ -313,6 +313,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		p.Match.Log = cliLog
 	}
 	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.Concurrency = drawAt, conc // the start timeout: engine.DefaultStartTimeout, as c-gomoku-cli has no flag for it
+	p.Match.Plan.Director.Lifetime = arbiter.LifetimePair                            // its workers' engines: START every game, new ones when the pair changes
 	p.Match.Plan.Games, p.Match.Plan.Rounds, p.Match.Plan.Gauntlet, p.Match.Plan.SPRT, p.Match.Plan.LoseOnly, p.Match.Plan.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
 	for i, e := range engines {
 		if each != nil {
@@ -575,8 +576,9 @@ func cliSeconds(s string) (time.Duration, error) {
 }
 
 // parseSample reads c-gomoku-cli's -sample tokens: freq=F (1 by default),
-// format=csv|bin|bin_lz4 (csv) and file=NAME (sample.csv, sample.bin or
-// sample.bin.lz4 after the format).
+// format=csv|bin|bin_lz4|binpack|binpack_lz4 (csv) and file=NAME
+// (sample.csv, sample.bin, sample.bin.lz4, sample.binpack or
+// sample.binpack.lz4 after the format).
 func parseSample(vals []string) (*event.Sampling, error) {
 	s := &event.Sampling{Freq: 1, Format: sample.CSV}
 	for _, v := range vals {

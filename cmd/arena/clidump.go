@@ -40,11 +40,14 @@ func cliDump(p *matchPlan) string {
 	if s := p.Match.Sample; s != nil {
 		line("sample", s.File)
 		format := "csv"
-		if s.Format != sample.CSV {
+		switch s.Format {
+		case sample.Bin, sample.BinLZ4:
 			format = "bin"
+		case sample.Binpack, sample.BinpackLZ4:
+			format = "binpack"
 		}
 		line("sample.format", format)
-		line("sample.compress", flag(s.Format == sample.BinLZ4))
+		line("sample.compress", flag(s.Format.Compressed()))
 		line("sample.freq", fmt.Sprintf("%.6g", s.Freq))
 	} else {
 		line("sample", "")

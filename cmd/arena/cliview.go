@@ -45,16 +45,11 @@ type cliView struct {
 	// encounters are the match's pairs in c-gomoku-cli's order, for the
 	// tournament update (the plan's, once it runs).
 	encounters func() []*schedule.Encounter
-	// loaded is, per table, the pair of engines it last started (by
-	// entrant), as a c-gomoku-cli worker keeps its two engines from game to
-	// game and starts them anew, with a "Load engine" line, when the pair
-	// changes.
-	loaded map[int][2]int
-	index  map[string]int // entrant by name
+	index      map[string]int // entrant by name
 }
 
 func newCliView(w io.Writer, p *matchPlan) *cliView {
-	v := &cliView{w: w, plan: p, now: time.Now, tables: map[int]int{}, encounters: p.Match.Encounters, loaded: map[int][2]int{}, index: map[string]int{}}
+	v := &cliView{w: w, plan: p, now: time.Now, tables: map[int]int{}, encounters: p.Match.Encounters, index: map[string]int{}}
 	for i, e := range p.Match.Plan.Director.Entrants {
 		v.index[e.Spec.Name] = i
 	}
@@ -78,7 +73,7 @@ func (v *cliView) Observe(u event.Update) {
 	case event.GameStarted:
 		v.dealt++
 		v.tables[u.Number] = u.Table
-		v.load(max(u.Table, 1), u.Black, u.White)
+		v.load(max(u.Table, 1), u.Fresh)
 		v.println(fmt.Sprintf("[%d] Started game %d of %d (%s vs %s)", max(u.Table, 1), u.Number, v.total, u.Black, u.White))
 	case event.MatchGameCounted:
 		g := u.MatchGame
@@ -148,29 +143,18 @@ func cliFaultLine(rec *record.Record) string {
 	return ""
 }
 
-// load prints c-gomoku-cli's "Load engine" lines for the engines a table
-// starts for a game between black and white: the pair's first engine (the
-// lower entrant) and its second, each unless the table already runs it in
-// that place.
-func (v *cliView) load(table int, black, white string) {
-	b, okb := v.index[black]
-	w, okw := v.index[white]
-	if !okb || !okw {
-		return
-	}
-	pair := [2]int{min(b, w), max(b, w)}
-	last, ok := v.loaded[table]
-	for i, e := range pair {
-		if ok && last[i] == e {
-			continue
-		}
+// load prints c-gomoku-cli's "Load engine" line for each engine whose
+// process the table starts for the game (the pair's first engine first),
+// as c-gomoku-cli prints one when a worker starts an engine: when the pair
+// changes at the table, and none when it does not.
+func (v *cliView) load(table int, fresh []string) {
+	for _, name := range fresh {
 		var a engine.About
-		if e < len(v.plan.CLI.about) {
+		if e, ok := v.index[name]; ok && e < len(v.plan.CLI.about) {
 			a = v.plan.CLI.about[e]
 		}
 		v.println(fmt.Sprintf("[%d] Load engine: %s (version %s) by %s, %s", table, orUnknown(a.Name), orUnknown(a.Version), orUnknown(a.Author), orUnknown(a.Country)))
 	}
-	v.loaded[table] = pair
 }
 
 // orUnknown is c-gomoku-cli's "?" for an ABOUT field not given.

@@ -55,8 +55,8 @@ func TestCliViewGolden(t *testing.T) {
 		{"alpha", "beta", rules.Black, record.Time, "no move within 5s"},
 		{"beta", "alpha", rules.Black, record.Illegal, "occupied 7,7"},
 	}
-	v.Observe(event.GameStarted{Number: 1, Black: "alpha", White: "beta", Table: 1})
-	v.Observe(event.GameStarted{Number: 2, Black: "beta", White: "alpha", Table: 2})
+	v.Observe(event.GameStarted{Number: 1, Black: "alpha", White: "beta", Table: 1, Fresh: []string{"alpha", "beta"}}) // each table starts the pair once
+	v.Observe(event.GameStarted{Number: 2, Black: "beta", White: "alpha", Table: 2, Fresh: []string{"alpha", "beta"}})
 	for i, g := range games {
 		rec := &record.Record{Game: i + 1, Black: g.black, White: g.white, Winner: g.winner, End: g.end, Detail: g.detail}
 		// Two opening stones, two moves, and for the forfeits the stone

@@ -60,7 +60,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	shard := fs.String("shard", "", "play one shard of a batch: K/N (shard K of N, from 0), auto (a Slurm array task) or auto/N (a Kubernetes Indexed Job of N completions); each shard writes OUT/shard-K-of-N, arena merge OUT joins them")
 	syncEvery := fs.Duration("sync", event.DefaultSyncEvery, "with -shard and -sprt: how often a shard reads the batch folder to learn whether the merged SPRT has decided")
 	recordsFlag := fs.String("records", "files", "game records in the folder beyond the journal: files (SGF and psq per game), collection (one games.sgf) or none")
-	sampleFlag := fs.String("sample", "", "write training positions as c-gomoku-cli does: freq=F,format=csv|bin|bin_lz4,file=F (spaces or commas between; defaults freq=1, csv, sample.csv)")
+	sampleFlag := fs.String("sample", "", "write training positions as c-gomoku-cli does: freq=F,format=csv|bin|bin_lz4|binpack|binpack_lz4,file=F (spaces or commas between; defaults freq=1, csv, sample.csv)")
+	lifetime := fs.String("process-lifetime", "reuse", "how long an engine process lives: reuse (one per engine, RESTART between games), pair (c-gomoku-cli's: a new process when a table's pair changes, START every game) or game (a new process every game)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -97,6 +98,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	p.Match.Plan.Shard, p.Match.SyncEvery, p.Match.Records, p.Match.Sample = sh, *syncEvery, records, sampling
 	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.StartTimeout, p.Match.Plan.Games, p.Match.Plan.Gauntlet, p.Match.Plan.Director.Concurrency = *moveCap, *gf.startTimeout, *games, *gauntlet, *concurrency
 	p.Match.Plan.Director.Procedure = gf.procedure
+	if p.Match.Plan.Director.Lifetime, err = arbiter.ParseLifetime(*lifetime); err != nil {
+		return fmt.Errorf("%w: -process-lifetime: %v", errUsage, err)
+	}
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {

@@ -163,6 +163,9 @@ type Event struct {
 	HardMemory   *Bytes `toml:"hard_memory"`
 	MaxProcesses *int   `toml:"max_processes"`
 	FreezeIdle   bool   `toml:"freeze_idle"`
+	// ProcessLifetime is how long an engine process lives: reuse (the
+	// default: one per entrant, RESTART between games), pair or game.
+	ProcessLifetime Lifetime `toml:"process_lifetime"`
 
 	Sandbox Sandbox `toml:"sandbox"`
 	// OpeningProcedure is how games open: none (default), swap2 or rif.

@@ -59,6 +59,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		{"syntax", `concurrency = 2`, `t.toml:4:`},
 		{"bye points", `concurrency = 2`, `t.toml:5: bye_points: must be 0, 0.5 or 1`},
 		{"pente below 7x7", `rule = "outer-open"`, `size: pente needs a board of at least 7x7, not 6x6`},
+		{"process lifetime", `concurrency = 2`, `t.toml:5: process_lifetime: process lifetime "forever" is not one of reuse, pair, game`},
 	}
 	edits := map[string]string{
 		"unknown top-level key": `concurency = 2`,
@@ -72,6 +73,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		"syntax":                `concurrency = = 2`,
 		"bye points":            "concurrency = 2\nbye_points = 0.3",
 		"pente below 7x7":       "rule = \"pente\"\nsize = 6",
+		"process lifetime":      "concurrency = 2\nprocess_lifetime = \"forever\"",
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

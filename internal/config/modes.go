@@ -55,3 +55,26 @@ func unmarshalMode[M ~uint8](parse func(string) (M, error), m *M, b []byte) erro
 	*m = v
 	return nil
 }
+
+// Lifetime is how long an engine process lives (the process_lifetime key;
+// arbiter.Lifetime, which says what each keeps and costs).
+type Lifetime uint8
+
+const (
+	LifetimeReuse Lifetime = iota // one process per entrant, RESTART between games
+	LifetimePair                  // c-gomoku-cli's: a new process when a table's pair changes, START every game
+	LifetimeGame                  // a new process every game
+)
+
+var lifetimeNames = []string{LifetimeReuse: "reuse", LifetimePair: "pair", LifetimeGame: "game"}
+
+// ParseLifetime reads a process lifetime's name: "reuse", "pair" or "game".
+func ParseLifetime(s string) (Lifetime, error) {
+	return mode.Parse[Lifetime]("process lifetime", lifetimeNames, s)
+}
+
+func (l Lifetime) String() string { return mode.Name("Lifetime", lifetimeNames, l) }
+func (l Lifetime) MarshalText() ([]byte, error) {
+	return mode.Marshal("process lifetime", lifetimeNames, l)
+}
+func (l *Lifetime) UnmarshalText(b []byte) error { return unmarshalMode(ParseLifetime, l, b) }

@@ -50,6 +50,12 @@ func TestModeNames(t *testing.T) {
 			t.Errorf("%q: marshals as %q (%v)", name, b, err)
 		}
 	}
+	for _, name := range lifetimeNames {
+		var l Lifetime
+		if err := l.UnmarshalText([]byte(name)); err != nil || l.String() != name {
+			t.Errorf("%q: %v %v", name, l, err)
+		}
+	}
 	if _, err := Sandbox(5).MarshalText(); err == nil || Sandbox(5).String() != "Sandbox(5)" {
 		t.Errorf("Sandbox(5): %v, %s", err, Sandbox(5))
 	}

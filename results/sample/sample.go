@@ -1,7 +1,8 @@
 // Package sample writes training data from finished games: positions, the
 // move an engine chose in each, and the game's outcome, in the layouts
-// c-gomoku-cli's -sample option defines (csv, bin, bin_lz4), so that existing
-// training pipelines read our files unchanged.
+// c-gomoku-cli's -sample option defines (csv, bin, bin_lz4, and dhbloo's
+// binpack and binpack_lz4, which Rapfi's training tools read), so that
+// existing training pipelines read our files unchanged.
 //
 // Which positions are sampled is a pure function of the seed, the game's
 // number and the move's index, so a sample file can be rebuilt from the
@@ -27,9 +28,11 @@ import (
 type Format int
 
 const (
-	CSV    Format = iota + 1 // "pos,move,result" lines, c-gomoku-cli's csv
-	Bin                      // c-gomoku-cli's packed binary entries
-	BinLZ4                   // Bin in an LZ4 frame stream
+	CSV        Format = iota + 1 // "pos,move,result" lines, c-gomoku-cli's csv
+	Bin                          // c-gomoku-cli's packed binary entries
+	BinLZ4                       // Bin in an LZ4 frame stream
+	Binpack                      // dhbloo's c-gomoku-cli: one entry per game, its opening and moves
+	BinpackLZ4                   // Binpack in an LZ4 frame stream
 )
 
 // ParseFormat reads c-gomoku-cli's format names.
@@ -41,8 +44,12 @@ func ParseFormat(s string) (Format, error) {
 		return Bin, nil
 	case "bin_lz4":
 		return BinLZ4, nil
+	case "binpack":
+		return Binpack, nil
+	case "binpack_lz4":
+		return BinpackLZ4, nil
 	}
-	return 0, fmt.Errorf("sample format %q: want csv, bin or bin_lz4", s)
+	return 0, fmt.Errorf("sample format %q: want csv, bin, bin_lz4, binpack or binpack_lz4", s)
 }
 
 func (f Format) String() string {
@@ -53,6 +60,10 @@ func (f Format) String() string {
 		return "bin"
 	case BinLZ4:
 		return "bin_lz4"
+	case Binpack:
+		return "binpack"
+	case BinpackLZ4:
+		return "binpack_lz4"
 	}
 	return "format(" + strconv.Itoa(int(f)) + ")"
 }
@@ -64,9 +75,16 @@ func (f Format) DefaultFile() string {
 		return "sample.bin"
 	case BinLZ4:
 		return "sample.bin.lz4"
+	case Binpack:
+		return "sample.binpack"
+	case BinpackLZ4:
+		return "sample.binpack.lz4"
 	}
 	return "sample.csv"
 }
+
+// Compressed says whether the format is an LZ4 frame stream.
+func (f Format) Compressed() bool { return f == BinLZ4 || f == BinpackLZ4 }
 
 // Result codes, from the side to move's point of view, as in c-gomoku-cli.
 const (
@@ -118,7 +136,8 @@ type Sample struct {
 	Rule     string
 	Position []rules.Point
 	Move     rules.Point
-	Result   int // Loss, Draw or Win for the side to move
+	Color    rules.Color // the side to move, which chose Move
+	Result   int         // Loss, Draw or Win for the side to move
 }
 
 // FromRecord returns the samples of one finished game: each stone an engine
@@ -141,6 +160,7 @@ func FromRecord(rec *record.Record, opt Options) []Sample {
 				Rule:     rec.Rule,
 				Position: append([]rules.Point(nil), played...),
 				Move:     m.Point,
+				Color:    m.Color,
 				Result:   resultFor(rec.Winner, m.Color),
 			})
 		}
@@ -193,9 +213,9 @@ type Writer struct {
 func NewWriter(w io.Writer, f Format) (*Writer, error) {
 	sw := &Writer{format: f}
 	switch f {
-	case CSV, Bin:
+	case CSV, Bin, Binpack:
 		sw.buf = bufio.NewWriter(w)
-	case BinLZ4:
+	case BinLZ4, BinpackLZ4:
 		sw.lz = lz4.NewWriter(w)
 		sw.buf = bufio.NewWriter(sw.lz)
 	default:
@@ -204,12 +224,18 @@ func NewWriter(w io.Writer, f Format) (*Writer, error) {
 	return sw, nil
 }
 
-// Write appends the samples.
+// Write appends the samples of one game (in binpack, a game's samples make
+// its entries, and no entry spans two calls).
 func (w *Writer) Write(samples []Sample) error {
 	for _, s := range samples {
 		if _, err := RuleCode(s.Rule); err != nil {
 			return err
 		}
+	}
+	if w.format == Binpack || w.format == BinpackLZ4 {
+		return w.writeBinpack(samples)
+	}
+	for _, s := range samples {
 		var err error
 		if w.format == CSV {
 			err = w.writeCSV(s)
@@ -245,7 +271,11 @@ const (
 
 // writeBin writes one entry: two little-endian 16-bit words of bit fields
 // (result:2 ply:9 boardsize:5, then rule:3 move:13, the first field in the
-// low bits), then ply 16-bit moves, each (x << 5) | y.
+// low bits), then ply 16-bit moves, each (x << 5) | y. The move field is
+// (x << 5) | y with the mover's colour above, 1 << 10 for White: c-gomoku-cli
+// packs the move with its colour bits (game.cpp, export_samples_bin, reads
+// the coordinates of a move_t, not of its point), and a reader that masks
+// the field to 10 bits reads the point either way.
 func (w *Writer) writeBin(s Sample) error {
 	code, _ := RuleCode(s.Rule) // checked by Write
 	ply := len(s.Position)
@@ -254,7 +284,11 @@ func (w *Writer) writeBin(s Sample) error {
 	}
 	e := w.entry[:0]
 	e = binary.LittleEndian.AppendUint16(e, uint16(s.Result)|uint16(ply)<<2|uint16(s.Size)<<11)
-	e = binary.LittleEndian.AppendUint16(e, uint16(code)|packPoint(s.Move)<<3)
+	move := packPoint(s.Move)
+	if s.Color == rules.White {
+		move |= 1 << 10
+	}
+	e = binary.LittleEndian.AppendUint16(e, uint16(code)|move<<3)
 	for _, p := range s.Position {
 		e = binary.LittleEndian.AppendUint16(e, packPoint(p))
 	}

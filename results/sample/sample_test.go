@@ -184,7 +184,7 @@ func TestBinLZ4IsTheBinStreamCompressed(t *testing.T) {
 func TestCaptureRulesAreRefused(t *testing.T) {
 	rec := game(record.Five, rules.Black)
 	rec.Rule = "pente"
-	for _, f := range []Format{CSV, Bin, BinLZ4} {
+	for _, f := range []Format{CSV, Bin, BinLZ4, Binpack, BinpackLZ4} {
 		var buf bytes.Buffer
 		w, _ := NewWriter(&buf, f)
 		if err := w.Write(FromRecord(rec, Options{Freq: 1})); err == nil || !strings.Contains(err.Error(), "pente") {
@@ -194,7 +194,7 @@ func TestCaptureRulesAreRefused(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for _, s := range []string{"csv", "bin", "bin_lz4"} {
+	for _, s := range []string{"csv", "bin", "bin_lz4", "binpack", "binpack_lz4"} {
 		f, err := ParseFormat(s)
 		if err != nil || f.String() != s {
 			t.Errorf("%s: %v %v", s, f, err)
