@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"gomoku-arena/clock"
@@ -96,13 +97,36 @@ var gomocupCoded = map[string]bool{"freestyle": true, "standard": true, "renju":
 // GameInfos are the lines an engine is told before every game, in the order
 // they are sent: its time control, the rule, its working folder (an
 // absolute path, for persistent files; left out when empty), then extra
-// (the entrant's limits and options).
+// (the entrant's limits and options). Each key is told once (Once): an
+// entrant's own value replaces the arena's (info timeout_turn = "1500"
+// replaces the clock's), and a later line of extra an earlier one.
 func GameInfos(c clock.Control, r rules.Rule, folder string, extra []Info) []Info {
 	infos := append(ClockInfos(c), RuleInfos(r)...)
 	if folder != "" {
 		infos = append(infos, Folder(folder))
 	}
-	return append(infos, extra...)
+	return Once(append(infos, extra...))
+}
+
+// Once is infos with each key told once: where a key comes again, its
+// last value takes the place of its first line. An engine told a key twice
+// may act on the first value before the second arrives (Rapfi sizes its
+// hash to the first max_memory, and its peak stays there), so a default
+// and the value that replaces it are never both sent. Keys are compared
+// as engines read them, without regard to case.
+func Once(infos []Info) []Info {
+	first := map[string]int{}
+	out := make([]Info, 0, len(infos))
+	for _, in := range infos {
+		k := strings.ToLower(in.Key)
+		if i, seen := first[k]; seen {
+			out[i].Value = in.Value
+			continue
+		}
+		first[k] = len(out)
+		out = append(out, in)
+	}
+	return out
 }
 
 // Folder names the engine's working folder, for its persistent files.

@@ -128,3 +128,16 @@ func TestGameInfosOrder(t *testing.T) {
 		t.Errorf("limits: %v", got)
 	}
 }
+
+// Each key is told once: a default and the value that replaces it are
+// never both sent, and the value kept is the last one given, in the place
+// of the first.
+func TestGameInfosTellEachKeyOnce(t *testing.T) {
+	free, _ := rules.ByName("freestyle")
+	got := GameInfos(clock.Control{Match: time.Minute}, free, "", []Info{MaxMemory(367001600), {"hash", "64"}, {"max_memory", "134217728"}, {"TIMEOUT_TURN", "1500"}})
+	want := []Info{{"timeout_turn", "1500"}, {"timeout_match", "60000"}, {"rule", "0"}, {"game_type", "2"},
+		{"max_memory", "134217728"}, {"hash", "64"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+}

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
@@ -80,13 +78,38 @@ func runnable(spec engine.Spec, rule rules.Rule, size int) (string, error) {
 	return c, bundled.Check(spec)
 }
 
-// entrant is engine i of the event, and notices when its sandbox could not
-// be set up and it runs unconfined, or when its freeze falls back to
-// signals.
-func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices []string, err error) {
+// entrants are the engines of the event, confined as it says (confine),
+// and notices when their sandbox could not be set up and they run
+// unconfined, or when their freeze falls back to signals.
+func entrants(cfg *config.Event, out string) ([]arbiter.Entrant, []string, error) {
+	ents := make([]arbiter.Entrant, len(cfg.Engines))
+	files := make([][]string, len(cfg.Engines))
+	remote := make([]bool, len(cfg.Engines))
+	for i, e := range cfg.Engines {
+		var err error
+		if ents[i], err = entrant(cfg, i, out); err != nil {
+			return nil, nil, err
+		}
+		for _, f := range e.Files {
+			files[i] = append(files[i], cfg.Resolve(f))
+		}
+		remote[i] = e.Remote
+	}
+	org := organizers{Hide: []string{out, cfg.File}, Private: []string{filepath.Dir(cfg.File)}}
+	for _, f := range []string{cfg.Openings, cfg.Remote.Cert, cfg.Remote.Key} {
+		if f != "" {
+			org.Hide = append(org.Hide, cfg.Resolve(f))
+		}
+	}
+	notices, err := confine(ents, files, remote, Confinement{Sandbox: cfg.Sandbox, FreezeIdle: cfg.FreezeIdle}, org, cfg.File)
+	return ents, notices, err
+}
+
+// entrant is engine i of the event, unconfined.
+func entrant(cfg *config.Event, i int, out string) (arbiter.Entrant, error) {
 	e := cfg.Engines[i]
 	if e.Remote {
-		return remoteEntrant(cfg, i, out), nil, nil
+		return remoteEntrant(cfg, i, out), nil
 	}
 	dir := cfg.Resolve(e.Dir)
 	if dir == "" {
@@ -94,13 +117,13 @@ func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices
 	}
 	command, err := program(cfg, i)
 	if err != nil {
-		return arbiter.Entrant{}, nil, err
+		return arbiter.Entrant{}, err
 	}
 	spec := engine.Spec{Name: e.Name, Command: command, Args: e.Args, Dir: dir, Env: e.Env}
 	if cfg.StartTimeout != nil {
 		spec.StartTimeout = cfg.StartTimeout.Duration
 	}
-	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory, FreezeIdle: cfg.FreezeIdle}
+	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
 	// The event's limits, then the engine's own on top.
 	for _, l := range []struct {
 		memory, hard *config.Bytes
@@ -116,29 +139,7 @@ func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices
 			spec.Limits.Processes = *l.processes
 		}
 	}
-	if spec.Limits.FreezeIdle {
-		if _, err := engine.Freezer(); err != nil {
-			notices = append(notices, fmt.Sprintf("freeze_idle: %v; engines are frozen by SIGSTOP to each of their processes, which an engine that keeps starting new ones can dodge", err))
-		}
-	}
-	if cfg.Sandbox != config.SandboxNone {
-		bw, err := engine.Bwrap()
-		switch {
-		case err != nil && cfg.Sandbox == config.SandboxBwrap:
-			return arbiter.Entrant{}, nil, fmt.Errorf("%s: %w", cfg.File, err)
-		case err != nil:
-			notices = append(notices, fmt.Sprintf("%v; engines run unconfined", err))
-		default:
-			spec.Sandbox = sandbox(bw, cfg, e, out)
-			// A layout the sandbox cannot contain is refused before the
-			// event begins, under "auto" too: running it unconfined would
-			// be the silent failure the setting is there to prevent.
-			if err := spec.Sandbox.Check(spec); err != nil {
-				return arbiter.Entrant{}, nil, fmt.Errorf("%s: %w", cfg.File, err)
-			}
-		}
-	}
-	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i)}
+	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i)}
 	ent.Swap2Colors = e.Swap2Colors
 	if _, set := e.Info[engine.KeyMaxMemory]; !set {
 		ent.Infos = append(ent.Infos, engine.MaxMemory(spec.Limits.Memory))
@@ -151,7 +152,7 @@ func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices
 	for _, k := range keys {
 		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
 	}
-	return ent, notices, nil
+	return ent, nil
 }
 
 // remoteEntrant is a remote engine e: its program is the relay (package
@@ -177,45 +178,6 @@ func remoteEntrant(cfg *config.Event, i int, out string) arbiter.Entrant {
 		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
 	}
 	return ent
-}
-
-// sandbox is what a sandboxed engine e is shown besides its program and
-// working folder (the files its author declared, files), and what it must
-// not see: the event's output folder, its config, openings and TLS files,
-// the users' homes, and the other engines' working folders, programs and
-// declared files (engine.Sandbox shows it only its own, and hides whatever
-// of these lies inside them). The config's folder is the organizer's: no
-// folder shown to it may be or hold it.
-func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.Sandbox {
-	s := &engine.Sandbox{Bwrap: bw, Hide: []string{out, cfg.File, "/root", "/home"}, Private: []string{filepath.Dir(cfg.File)}}
-	if home, err := os.UserHomeDir(); err == nil {
-		s.Hide = append(s.Hide, home)
-	}
-	for _, f := range []string{cfg.Openings, cfg.Remote.Cert, cfg.Remote.Key} {
-		if f != "" {
-			s.Hide = append(s.Hide, cfg.Resolve(f))
-		}
-	}
-	for _, f := range e.Files {
-		s.Show = append(s.Show, cfg.Resolve(f))
-	}
-	for j, o := range cfg.Engines {
-		if o.Name == e.Name {
-			continue
-		}
-		dir := cfg.Resolve(o.Dir)
-		if dir == "" {
-			dir = filepath.Join(out, "engines", engine.FolderName(o.Name))
-		}
-		s.RivalDirs = append(s.RivalDirs, dir)
-		if c, err := program(cfg, j); err == nil && strings.ContainsRune(c, '/') {
-			s.RivalFiles = append(s.RivalFiles, c) // a folder of builds: the build this event runs
-		}
-		for _, f := range o.Files {
-			s.RivalFiles = append(s.RivalFiles, cfg.Resolve(f))
-		}
-	}
-	return s
 }
 
 // program is the program engine i runs: its command, or where the command

@@ -195,16 +195,13 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 		return nil, err
 	}
 	ev := &Event{cfg: cfg, out: out, shard: shard}
+	ents, notices, err := entrants(cfg, out)
+	if err != nil {
+		return nil, err
+	}
+	ev.notices = notices
 	for i, e := range cfg.Engines {
-		ent, notices, err := entrant(cfg, i, out)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range notices {
-			if !slices.Contains(ev.notices, n) { // said once, not once per engine
-				ev.notices = append(ev.notices, n)
-			}
-		}
+		ent := ents[i]
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
 			file := engine.FolderName(e.Name) + ".log" // one name, one file: the config refuses two names of one file
 			l := transcript.New(filepath.Join(out, "transcripts", file), e.Name, cfg.Transcript.N)

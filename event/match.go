@@ -46,6 +46,9 @@ type Match struct {
 	// SyncEvery is how often a shard under an SPRT reads the batch folder
 	// (DefaultSyncEvery when 0).
 	SyncEvery time.Duration
+	// Confinement sandboxes and freezes the engines as an event's
+	// sandbox and freeze_idle do (confine).
+	Confinement Confinement
 
 	openings   string        // where Suite.Openings came from, for event.json
 	policy     config.Policy // outer-open's opening policy, for event.json
@@ -189,6 +192,15 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 				m.Plan.Director.Entrants[i].Spec.Dir = filepath.Join(dir, "engines", engine.FolderName(m.Plan.Director.Entrants[i].Spec.Name))
 			}
 		}
+	}
+	notices, err := m.confine()
+	if err != nil {
+		return err
+	}
+	for _, n := range notices {
+		s.send(Notice{Text: n})
+	}
+	if dir != "" {
 		var err error
 		if f, err = claim(dir, m.identity(), m.check); err != nil {
 			return err
@@ -286,6 +298,22 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	}
 	m.Plan.Counted = counted
 	return m.Plan.Run(drain, abort, kept)
+}
+
+// confine sandboxes and freezes the match's engines (Confinement), which
+// must not see the match's folder and the files it writes, its openings,
+// nor the folder the match is run from.
+func (m *Match) confine() ([]string, error) {
+	org := organizers{}
+	for _, f := range []string{m.Folder(), m.openings, m.PGN, m.SGF, m.Msg, m.Log, m.SampleFile()} {
+		if f != "" {
+			org.Hide = append(org.Hide, f)
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		org.Private = append(org.Private, wd)
+	}
+	return confine(m.Plan.Director.Entrants, nil, nil, m.Confinement, org, "sandbox")
 }
 
 // identity is what event.json keeps of the match.

@@ -66,7 +66,6 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		tellOnce(ents)
 		for _, e := range ents {
 			if err := bundled.Check(e.Spec); err != nil {
 				return err

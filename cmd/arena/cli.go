@@ -104,6 +104,7 @@ OPTIONS: -rule 0|1|4 (8, or an arena rule name)  -boardsize N  -games N  -rounds
   -sprt [elo0=E0] elo1=E1 [alpha=A] [beta=B]  -sendbyboard  -fatalerror
   -sgf FILE  -pgn FILE  -msg FILE  -log  -debug
   -sample [freq=F] [format=csv|bin|bin_lz4] [file=FILE]
+  and the arena's: -sandbox none|bwrap|auto  -freeze-idle
 `
 
 // cliEngine is one -engine (or -each) block; set marks what was given, so
@@ -164,6 +165,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		sgf, pgn   string
 		msg        string
 		sampling   *event.Sampling
+		conf       event.Confinement
 	)
 	// values reads the KEY=VALUE tokens after args[i], up to the next option.
 	values := func(i int) (int, []string) {
@@ -234,6 +236,15 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 			debug, transcript = true, true
 		case "-log":
 			transcript = true
+		case "-sandbox":
+			var v string
+			if i, v, err = next(i); err == nil {
+				if conf.Sandbox, err = config.ParseSandbox(v); err != nil {
+					return nil, usage("-sandbox: %v", err)
+				}
+			}
+		case "-freeze-idle":
+			conf.FreezeIdle = true
 		case "-sgf":
 			i, sgf, err = next(i)
 		case "-pgn":
@@ -308,6 +319,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	}
 	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CLI: &cliRun{openings: openFile, openingType: openType}, Debug: debug}
 	p.Match.PGN, p.Match.SGF, p.Match.Msg, p.Match.Sample = pgn, sgf, msg, sampling
+	p.Match.Confinement = conf
 	p.Match.FileStyle, p.Match.RuleCode = schedule.StyleCGomokuCli, cliRuleCode(rule)
 	if transcript {
 		p.Match.Log = cliLog

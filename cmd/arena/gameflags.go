@@ -115,25 +115,3 @@ func clockFlag(err error) string {
 	}
 	return "the clock flags"
 }
-
-// tellOnce leaves each engine told one max_memory, as in an event: its own
-// (-info max_memory=N) when it has one, else the limit's (-max-memory).
-// Told twice, an engine may size its hash to the first value before the
-// second shrinks it, and its peak stays.
-func tellOnce(ents []arbiter.Entrant) {
-	for i := range ents {
-		last := -1
-		for j, in := range ents[i].Infos {
-			if in.Key == engine.KeyMaxMemory {
-				last = j
-			}
-		}
-		kept := ents[i].Infos[:0]
-		for j, in := range ents[i].Infos {
-			if in.Key != engine.KeyMaxMemory || j == last {
-				kept = append(kept, in)
-			}
-		}
-		ents[i].Infos = kept
-	}
-}

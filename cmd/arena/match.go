@@ -60,6 +60,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	shard := fs.String("shard", "", "play one shard of a batch: K/N (shard K of N, from 0), auto (a Slurm array task) or auto/N (a Kubernetes Indexed Job of N completions); each shard writes OUT/shard-K-of-N, arena merge OUT joins them")
 	syncEvery := fs.Duration("sync", event.DefaultSyncEvery, "with -shard and -sprt: how often a shard reads the batch folder to learn whether the merged SPRT has decided")
 	recordsFlag := fs.String("records", "files", "game records in the folder beyond the journal: files (SGF and psq per game), collection (one games.sgf) or none")
+	var conf event.Confinement
+	fs.TextVar(&conf.Sandbox, "sandbox", config.SandboxNone, "run every engine in a sandbox, as an event's sandbox key: none, bwrap (an error where bubblewrap does not work) or auto (bwrap where it works)")
+	fs.BoolVar(&conf.FreezeIdle, "freeze-idle", false, "freeze each engine while it waits for its opponent, as an event's freeze_idle key (no pondering on the opponent's time)")
 	sampleFlag := fs.String("sample", "", "write training positions as c-gomoku-cli does: freq=F,format=csv|bin|bin_lz4,file=F (spaces or commas between; defaults freq=1, csv, sample.csv)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -97,6 +100,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	p.Match.Plan.Shard, p.Match.SyncEvery, p.Match.Records, p.Match.Sample = sh, *syncEvery, records, sampling
 	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.StartTimeout, p.Match.Plan.Games, p.Match.Plan.Gauntlet, p.Match.Plan.Director.Concurrency = *moveCap, *gf.startTimeout, *games, *gauntlet, *concurrency
 	p.Match.Plan.Director.Procedure = gf.procedure
+	p.Match.Confinement = conf
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
