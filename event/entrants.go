@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
+	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
@@ -105,79 +109,122 @@ func entrants(cfg *config.Event, out string) ([]arbiter.Entrant, []string, error
 	return ents, notices, err
 }
 
+// EngineSettings are one engine's settings, typed, as every front end
+// gives them: an event file's [[engine]] table under the event's own
+// settings, arena match's and arena check's flags, c-gomoku-cli's tokens.
+// Each front end keeps its own words for them and its own defaults where
+// its users expect them (c-gomoku-cli tells maxmemory= without holding
+// it); Entrant is the one builder of what the arbiter plays from them.
+type EngineSettings struct {
+	Name    string
+	Command string // a program, builtin:NAME, or a folder of Gomocup builds
+	Args    []string
+	// Dir is the working folder; "" is the front end's: an event's or a
+	// match's OUT/engines/NAME, else a fresh temporary one per process.
+	Dir   string
+	Env   []string
+	Clock clock.Control
+	// StartTimeout bounds START (0: engine.DefaultStartTimeout, applied
+	// by engine).
+	StartTimeout time.Duration
+	// Limits are held by the arbiter; a memory limit is also told
+	// (max_memory), unless Info replaces it. 0 is none, and tells nothing.
+	Limits                 engine.Limits
+	BoardMode, Swap2Colors bool
+	// Info are the engine's own INFO lines, in the order given: a later
+	// line replaces an earlier one of its key, and any replaces what the
+	// arena would tell (engine.Once).
+	Info []engine.Info
+	// Remote: the engine runs on its entrant's machine; here its relay
+	// runs (package remote), held to Limits and told nothing of them.
+	Remote bool
+}
+
+// Entrant is the entrant the arbiter plays from s: the program and its
+// folder, environment, limits, clock, and INFO lines (the memory limit's
+// max_memory, then Info, each key told once).
+func (s EngineSettings) Entrant() arbiter.Entrant {
+	spec := engine.Spec{Name: s.Name, Command: s.Command, Args: s.Args, Dir: s.Dir, Env: s.Env, StartTimeout: s.StartTimeout, Limits: s.Limits}
+	ent := arbiter.Entrant{Spec: spec, BoardMode: s.BoardMode, Swap2Colors: s.Swap2Colors, Clock: s.Clock}
+	var infos []engine.Info
+	if s.Limits.Memory > 0 && !s.Remote && !slices.ContainsFunc(s.Info, func(in engine.Info) bool { return strings.EqualFold(in.Key, engine.KeyMaxMemory) }) {
+		infos = append(infos, engine.MaxMemory(s.Limits.Memory))
+	}
+	if infos = engine.Once(append(infos, s.Info...)); len(infos) > 0 {
+		ent.Infos = infos
+	}
+	return ent
+}
+
+// Entrants are the entrants of list (EngineSettings.Entrant).
+func Entrants(list []EngineSettings) []arbiter.Entrant {
+	ents := make([]arbiter.Entrant, len(list))
+	for i, s := range list {
+		ents[i] = s.Entrant()
+	}
+	return ents
+}
+
 // entrant is engine i of the event, unconfined.
 func entrant(cfg *config.Event, i int, out string) (arbiter.Entrant, error) {
-	e := cfg.Engines[i]
-	if e.Remote {
-		return remoteEntrant(cfg, i, out), nil
-	}
-	dir := cfg.Resolve(e.Dir)
-	if dir == "" {
-		dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
-	}
-	command, err := program(cfg, i)
+	s, err := engineSettings(cfg, i, out)
 	if err != nil {
 		return arbiter.Entrant{}, err
 	}
-	spec := engine.Spec{Name: e.Name, Command: command, Args: e.Args, Dir: dir, Env: e.Env}
-	if cfg.StartTimeout != nil {
-		spec.StartTimeout = cfg.StartTimeout.Duration
+	return s.Entrant(), nil
+}
+
+// engineSettings are the settings of engine i of the event: its table's
+// over the event's, with the event's defaults (Gomocup's memory limit,
+// engine.DefaultMaxMemory; the working folder OUT/engines/NAME), and its
+// program resolved (program).
+func engineSettings(cfg *config.Event, i int, out string) (EngineSettings, error) {
+	e := cfg.Engines[i]
+	s := EngineSettings{Name: e.Name, Args: e.Args, Dir: cfg.Resolve(e.Dir), Env: e.Env, Clock: cfg.ClockOf(i),
+		BoardMode: e.BoardMode, Swap2Colors: e.Swap2Colors, Remote: e.Remote}
+	if s.Dir == "" || e.Remote {
+		s.Dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
 	}
-	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
-	// The event's limits, then the engine's own on top.
+	if e.Remote {
+		s.Command, s.Args, s.Env = "builtin:relay", []string{e.Name}, nil
+	} else {
+		var err error
+		if s.Command, err = program(cfg, i); err != nil {
+			return s, err
+		}
+	}
+	if cfg.StartTimeout != nil {
+		s.StartTimeout = cfg.StartTimeout.Duration
+	}
+	s.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
+	// The event's limits, then the engine's own on top; a remote
+	// entrant's relay is held to the event's defaults alone.
 	for _, l := range []struct {
 		memory, hard *config.Bytes
 		processes    *int
 	}{{cfg.MaxMemory, cfg.HardMemory, cfg.MaxProcesses}, {e.MaxMemory, e.HardMemory, e.MaxProcesses}} {
+		if e.Remote {
+			break
+		}
 		if l.memory != nil {
-			spec.Limits.Memory = l.memory.N
+			s.Limits.Memory = l.memory.N
 		}
 		if l.hard != nil {
-			spec.Limits.HardMemory = l.hard.N
+			s.Limits.HardMemory = l.hard.N
 		}
 		if l.processes != nil {
-			spec.Limits.Processes = *l.processes
+			s.Limits.Processes = *l.processes
 		}
 	}
-	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i)}
-	ent.Swap2Colors = e.Swap2Colors
-	if _, set := e.Info[engine.KeyMaxMemory]; !set {
-		ent.Infos = append(ent.Infos, engine.MaxMemory(spec.Limits.Memory))
-	}
 	keys := make([]string, 0, len(e.Info))
 	for k := range e.Info {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
+		s.Info = append(s.Info, engine.Info{Key: k, Value: e.Info[k]})
 	}
-	return ent, nil
-}
-
-// remoteEntrant is a remote engine e: its program is the relay (package
-// remote), a local process the driver treats like any engine, so clocks,
-// checks and records are the same as a local engine's. Nothing of the
-// entrant's runs here, so there is nothing to confine or freeze (it may
-// ponder on its own machine); its clock has the network allowance added to
-// its tolerance (config.Event.ClockOf).
-func remoteEntrant(cfg *config.Event, i int, out string) arbiter.Entrant {
-	e := cfg.Engines[i]
-	spec := engine.Spec{Name: e.Name, Command: "builtin:relay", Args: []string{e.Name}, Dir: filepath.Join(out, "engines", engine.FolderName(e.Name))}
-	if cfg.StartTimeout != nil {
-		spec.StartTimeout = cfg.StartTimeout.Duration
-	}
-	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
-	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i), Swap2Colors: e.Swap2Colors}
-	keys := make([]string, 0, len(e.Info))
-	for k := range e.Info {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
-	}
-	return ent
+	return s, nil
 }
 
 // program is the program engine i runs: its command, or where the command

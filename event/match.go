@@ -111,16 +111,33 @@ func readOpenings(file, format string, rule rules.Rule, size int, policy config.
 // UniqueNames suffixes engines that share a name with #1, #2, ... so
 // records and statistics can tell them apart (self-play).
 func UniqueNames(ents []arbiter.Entrant) {
+	names := make([]*string, len(ents))
+	for i := range ents {
+		names[i] = &ents[i].Spec.Name
+	}
+	uniqueNames(names)
+}
+
+// UniqueEngineNames is UniqueNames for engines' settings, before they
+// are built: a NAME: prefix then names one engine.
+func UniqueEngineNames(list []EngineSettings) {
+	names := make([]*string, len(list))
+	for i := range list {
+		names[i] = &list[i].Name
+	}
+	uniqueNames(names)
+}
+
+func uniqueNames(names []*string) {
 	count := map[string]int{}
-	for _, e := range ents {
-		count[e.Spec.Name]++
+	for _, n := range names {
+		count[*n]++
 	}
 	seen := map[string]int{}
-	for i := range ents {
-		n := ents[i].Spec.Name
-		if count[n] > 1 {
-			seen[n]++
-			ents[i].Spec.Name = fmt.Sprintf("%s#%d", n, seen[n])
+	for _, n := range names {
+		if count[*n] > 1 {
+			seen[*n]++
+			*n = fmt.Sprintf("%s#%d", *n, seen[*n])
 		}
 	}
 }

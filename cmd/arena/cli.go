@@ -468,7 +468,7 @@ func parseCliEngine(vals []string) (*cliEngine, error) {
 			e.options = append(e.options, engine.Info{Key: key, Value: val})
 		case settingByKey(k) != nil && settingByKey(k).inCli:
 			s := settingByKey(k)
-			err = s.set(&arbiter.Entrant{}, val) // checked now, applied by entrant
+			err = s.set(&event.EngineSettings{}, val) // checked now, applied by entrant
 			e.settings = append(e.settings, settingValue{s, val})
 		default:
 			return nil, fmt.Errorf("illegal syntax %q", v)
@@ -520,6 +520,8 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 		name = programName(fields[0])
 	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
+	// maxmemory= is told, not held, as c-gomoku-cli does (max_memory= holds
+	// it as well); an option.max_memory= replaces it (event.EngineSettings).
 	infos := []engine.Info{engine.MaxMemory(e.mem)}
 	if e.threads > 0 { // as c-gomoku-cli: no thread= sends no thread_num, and the engine keeps its own
 		infos = append(infos, engine.ThreadNum(e.threads))
@@ -531,16 +533,14 @@ func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
 		infos = append(infos, engine.MaxNode(e.nodes))
 	}
 	infos = append(infos, e.options...)
-	ent := arbiter.Entrant{
-		// Dir "": each process gets a fresh temporary working directory.
-		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:]},
-		BoardMode: boardMode, Infos: infos, Clock: ctl,
-	}
+	// Dir "": each process gets a fresh temporary working directory.
+	es := event.EngineSettings{Name: name, Command: fields[0], Args: fields[1:], BoardMode: boardMode, Info: infos, Clock: ctl}
 	for _, sv := range e.settings {
-		if err := sv.s.set(&ent, sv.v); err != nil {
+		if err := sv.s.set(&es, sv.v); err != nil {
 			return arbiter.Entrant{}, fmt.Errorf("%s=%s: %v", sv.s.key, sv.v, err)
 		}
 	}
+	ent := es.Entrant()
 	if err := ent.Clock.Validate(); err != nil {
 		return arbiter.Entrant{}, fmt.Errorf("%s: %v", cliClockToken(err), err)
 	}

@@ -67,25 +67,22 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 // with the per-engine settings of the flags.
 func (g *gameFlags) entrants(args []string) ([]arbiter.Entrant, error) {
 	ctl := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance, Hang: clock.DefaultHang}
-	var ents []arbiter.Entrant
+	var list []event.EngineSettings
 	for i, arg := range args {
 		name, cmd := engineArg(arg, i)
 		fields := strings.Fields(cmd)
 		if len(fields) == 0 {
 			return nil, fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)
 		}
-		ents = append(ents, arbiter.Entrant{
-			Spec:  engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: *g.startTimeout},
-			Clock: ctl,
-		})
+		list = append(list, event.EngineSettings{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: *g.startTimeout, Clock: ctl})
 	}
-	event.UniqueNames(ents)
-	if err := g.settings.apply(ents); err != nil {
+	event.UniqueEngineNames(list)
+	if err := g.settings.apply(list); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	for _, e := range ents {
+	for _, e := range list {
 		if err := e.Clock.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %s: engine %q: %v", errUsage, clockFlag(err), e.Spec.Name, err)
+			return nil, fmt.Errorf("%w: %s: engine %q: %v", errUsage, clockFlag(err), e.Name, err)
 		}
 	}
 	for _, l := range []struct {
@@ -94,14 +91,14 @@ func (g *gameFlags) entrants(args []string) ([]arbiter.Entrant, error) {
 		f    limitFlag
 		size bool
 	}{{"depth", "max_depth", g.depth, false}, {"nodes", "max_node", g.nodes, false}, {"threads", "thread_num", g.threads, false}} {
-		if err := l.f.apply(ents, l.flag, l.key, l.size); err != nil {
+		if err := l.f.apply(list, l.flag, l.key, l.size); err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	if err := g.infos.apply(ents, "info", "", false); err != nil {
+	if err := g.infos.apply(list, "info", "", false); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	return ents, nil
+	return event.Entrants(list), nil
 }
 
 // clockFlag is the flag of arena match that gives the clock setting a

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
@@ -462,13 +461,13 @@ func (l *limitFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 // apply turns the values into INFO lines: key is the INFO key, or "" for raw
 // KEY=VALUE settings. Values are whole numbers (sizes may end in K, M, G).
-func (l limitFlag) apply(ents []arbiter.Entrant, flagName, key string, size bool) error {
+func (l limitFlag) apply(ents []event.EngineSettings, flagName, key string, size bool) error {
 	for _, v := range l {
 		target := -1
 		if name, rest, ok := strings.Cut(v, ":"); ok && (key != "" || !strings.Contains(name, "=")) {
 			target = -2
 			for i, e := range ents {
-				if e.Spec.Name == name {
+				if e.Name == name {
 					target = i
 				}
 			}
@@ -496,7 +495,7 @@ func (l limitFlag) apply(ents []arbiter.Entrant, flagName, key string, size bool
 		}
 		for i := range ents {
 			if target < 0 || target == i {
-				ents[i].Infos = append(ents[i].Infos, info)
+				ents[i].Info = append(ents[i].Info, info)
 			}
 		}
 	}

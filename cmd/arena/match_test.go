@@ -151,8 +151,8 @@ func TestParseSPRT(t *testing.T) {
 }
 
 func TestLimitFlags(t *testing.T) {
-	ents := func() []arbiter.Entrant {
-		return []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
+	ents := func() []event.EngineSettings {
+		return []event.EngineSettings{{Name: "new"}, {Name: "old"}}
 	}
 	tests := []struct {
 		name       string
@@ -187,8 +187,8 @@ func TestLimitFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(e[0].Infos, tt.new) || !reflect.DeepEqual(e[1].Infos, tt.old) {
-				t.Errorf("new %v old %v; want %v and %v", e[0].Infos, e[1].Infos, tt.new, tt.old)
+			if !reflect.DeepEqual(e[0].Info, tt.new) || !reflect.DeepEqual(e[1].Info, tt.old) {
+				t.Errorf("new %v old %v; want %v and %v", e[0].Info, e[1].Info, tt.new, tt.old)
 			}
 		})
 	}
