@@ -346,7 +346,7 @@ func (c *checker) info() {
 	// reported.
 	var refused []string
 	for _, in := range infos {
-		lines, f, detail := e.Probe("INFO "+in.Key+" "+in.Value+"\n", time.Now().Add(infoWait), func(l engine.Line) bool {
+		lines, f, detail := e.Probe(in.Line(), time.Now().Add(infoWait), func(l engine.Line) bool {
 			return l.Kind == engine.LineError || l.Kind == engine.LineUnknown
 		})
 		if f == engine.FaultExit {

@@ -143,3 +143,32 @@ func MaxDepth(n int64) Info { return Info{KeyMaxDepth, strconv.FormatInt(n, 10)}
 
 // MaxNode limits the nodes the engine searches.
 func MaxNode(n int64) Info { return Info{KeyMaxNode, strconv.FormatInt(n, 10)} }
+
+// Line is the line that tells in, as the engine writes it: "INFO key
+// value\n", a line break inside the key or value made a space.
+func (in Info) Line() string { return string(appendInfo(nil, in)) }
+
+// ParseInfo reads an INFO line as Line writes it ("INFO key value", the
+// line break left off or not); ok is false for any other line. The relay
+// of a remote entrant reads the arbiter's lines so.
+func ParseInfo(line string) (in Info, ok bool) {
+	f := strings.Fields(line)
+	if len(f) != 3 || f[0] != "INFO" {
+		return Info{}, false
+	}
+	return Info{f[1], f[2]}, true
+}
+
+// TimeLeftLess is a time_left line in with d, the time that ran since it
+// was written, taken off (at least 0); the untimed value, and any other
+// line, as it is.
+func TimeLeftLess(in Info, d time.Duration) Info {
+	if in.Key != KeyTimeLeft {
+		return in
+	}
+	left, err := strconv.ParseInt(in.Value, 10, 64)
+	if err != nil || left >= unlimited {
+		return in
+	}
+	return Info{KeyTimeLeft, strconv.FormatInt(max(0, left-d.Milliseconds()), 10)}
+}

@@ -141,3 +141,25 @@ func TestGameInfosTellEachKeyOnce(t *testing.T) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
 }
+
+// An INFO line read back is the line written; time_left less the time
+// since is never negative, and the untimed value stays untimed.
+func TestInfoLineRoundTrip(t *testing.T) {
+	for _, in := range []Info{TimeLeft(clock.New(clock.Control{Match: time.Minute})), MaxMemory(1 << 20), Folder("/e/alpha")} {
+		if got, ok := ParseInfo(in.Line()); !ok || got != in {
+			t.Errorf("%q read back as %v, %v", in.Line(), got, ok)
+		}
+	}
+	if _, ok := ParseInfo("TURN 7,7"); ok {
+		t.Error("TURN read as an INFO line")
+	}
+	if got := TimeLeftLess(Info{KeyTimeLeft, "1500"}, 2*time.Second); got.Value != "0" {
+		t.Errorf("1500 ms less 2 s: %v", got)
+	}
+	if got := TimeLeftLess(Info{KeyTimeLeft, "1500"}, 500*time.Millisecond); got.Value != "1000" {
+		t.Errorf("1500 ms less 500 ms: %v", got)
+	}
+	if got := TimeLeftLess(TimeLeft(clock.New(clock.Control{})), time.Hour); got.Value != "2147483647" {
+		t.Errorf("untimed: %v", got)
+	}
+}
