@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
-	"gomoku-arena/event"
 	"gomoku-arena/engine"
+	"gomoku-arena/event"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 )
