@@ -317,6 +317,31 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	return m.Plan.Run(drain, abort, kept)
 }
 
+// About starts every engine of the match once, confined as the match
+// runs it (Confinement), and asks it ABOUT, as c-gomoku-cli does when it
+// starts an engine: the answers, one per entrant, zero for an engine that
+// did not start or answer (its games will say what is wrong with it). The
+// error is a sandbox that cannot be set up.
+func (m *Match) About() ([]engine.About, error) {
+	if _, err := m.confine(); err != nil {
+		return nil, err
+	}
+	ents := m.Plan.Director.Entrants
+	about := make([]engine.About, len(ents))
+	for i := range ents {
+		e, err := engine.Start(ents[i].Spec)
+		if err != nil {
+			continue
+		}
+		a, err := e.About(time.Now().Add(ents[i].Clock.Tolerance + time.Second))
+		e.Close()
+		if err == nil {
+			about[i] = a
+		}
+	}
+	return about, nil
+}
+
 // confine sandboxes and freezes the match's engines (Confinement), which
 // must not see the match's folder and the files it writes, its openings,
 // nor the folder the match is run from.

@@ -132,7 +132,9 @@ func runGomokuCli(args []string, stdout, stderr io.Writer) error {
 	if err := p.validate(); err != nil {
 		return err
 	}
-	p.CLI.askAbout(p)
+	if err := p.CLI.askAbout(p); err != nil {
+		return err
+	}
 	return p.play(stdout, stderr)
 }
 
@@ -391,25 +393,19 @@ type cliRun struct {
 // event.UniqueNames does), and the answers are what the "Load engine" lines
 // show. An engine that does not answer keeps its program's name; its
 // games will say what is wrong with it.
-func (c *cliRun) askAbout(p *matchPlan) {
-	c.about = make([]engine.About, len(p.Match.Plan.Director.Entrants))
-	for i := range p.Match.Plan.Director.Entrants {
-		spec := p.Match.Plan.Director.Entrants[i].Spec
-		e, err := engine.Start(spec)
-		if err != nil {
-			continue
-		}
-		a, err := e.About(time.Now().Add(p.Match.Plan.Director.Entrants[i].Clock.Tolerance + time.Second))
-		e.Close()
-		if err != nil {
-			continue
-		}
-		c.about[i] = a
+func (c *cliRun) askAbout(p *matchPlan) error {
+	about, err := p.Match.About()
+	if err != nil {
+		return err
+	}
+	c.about = about
+	for i, a := range about {
 		if c.engines[i].name == "" && a.Name != "" {
 			p.Match.Plan.Director.Entrants[i].Spec.Name = a.Name
 		}
 	}
 	event.UniqueNames(p.Match.Plan.Director.Entrants)
+	return nil
 }
 
 // cliSrand reads srand= as c-gomoku-cli's atoll does, for the same

@@ -62,3 +62,39 @@ func TestMatchSandboxedFromTheCommandLine(t *testing.T) {
 		})
 	}
 }
+
+// arena gomoku-cli -sandbox bwrap confines its engines as arena match's
+// -sandbox does, the ABOUT asked before the match included: the spy cannot
+// read its rival's folder (dir=).
+func TestGomokuCliSandboxed(t *testing.T) {
+	prog := hostileEngine(t)
+	for _, sandbox := range []string{"bwrap", "none"} {
+		t.Run(sandbox, func(t *testing.T) {
+			if sandbox == "bwrap" {
+				if _, err := engine.Bwrap(); err != nil {
+					t.Skip(err)
+				}
+			}
+			root := t.TempDir()
+			rivalDir := filepath.Join(root, "rival")
+			os.MkdirAll(rivalDir, 0o755)
+			secret := filepath.Join(rivalDir, "secret.txt")
+			os.WriteFile(secret, []byte("the rival's book"), 0o644)
+			msg := filepath.Join(root, "messages.txt")
+			args := []string{"gomoku-cli", "-sandbox", sandbox, "-games", "2", "-msg", msg,
+				"-engine", "cmd=" + prog + " read=" + secret, "name=spy", "tc=30",
+				"-engine", "cmd=builtin:greedy", "name=rival", "dir=" + rivalDir, "tc=30"}
+			if stdout, stderr, code := runArena(t, args...); code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			b, _ := os.ReadFile(msg)
+			want := map[string]string{"bwrap": "no", "none": "yes"}[sandbox]
+			if n := strings.Count(string(b), "read "+secret+" "+want); n < 2 {
+				t.Errorf("%d reports of reading %s: %s, want 2 or more\n%s", n, secret, want, b)
+			}
+			if other := map[string]string{"no": "yes", "yes": "no"}[want]; strings.Contains(string(b), "read "+secret+" "+other) {
+				t.Errorf("the spy could read %s: %s\n%s", secret, other, b)
+			}
+		})
+	}
+}
