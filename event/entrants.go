@@ -39,9 +39,9 @@ func checkEngines(cfg *config.Event) error {
 		return cfg.ErrAt(fmt.Sprintf("engine[%d].name", i), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
 			names[i], folder, folder+".log", j+1, names[j]))
 	}
-	rule, err := rules.ByName(cfg.Rule)
-	if err != nil {
-		return err
+	rule := cfg.Game()
+	if rule == nil {
+		return cfg.ErrAt("rule", fmt.Sprintf("no rule %q", cfg.Rule))
 	}
 	for i, e := range cfg.Engines {
 		if e.Remote {
@@ -131,6 +131,11 @@ type EngineSettings struct {
 	// (max_memory), unless Info replaces it. 0 is none, and tells nothing.
 	Limits                 engine.Limits
 	BoardMode, Swap2Colors bool
+	// TellMemory is a max_memory told without being held (c-gomoku-cli's
+	// maxmemory=); Threads, Depth and Nodes, when above 0, are told as
+	// thread_num, max_depth and max_node.
+	TellMemory            int64
+	Threads, Depth, Nodes int64
 	// Info are the engine's own INFO lines, in the order given: a later
 	// line replaces an earlier one of its key, and any replaces what the
 	// arena would tell (engine.Once).
@@ -147,8 +152,20 @@ func (s EngineSettings) Entrant() arbiter.Entrant {
 	spec := engine.Spec{Name: s.Name, Command: s.Command, Args: s.Args, Dir: s.Dir, Env: s.Env, StartTimeout: s.StartTimeout, Limits: s.Limits}
 	ent := arbiter.Entrant{Spec: spec, BoardMode: s.BoardMode, Swap2Colors: s.Swap2Colors, Clock: s.Clock}
 	var infos []engine.Info
-	if s.Limits.Memory > 0 && !s.Remote && !slices.ContainsFunc(s.Info, func(in engine.Info) bool { return strings.EqualFold(in.Key, engine.KeyMaxMemory) }) {
-		infos = append(infos, engine.MaxMemory(s.Limits.Memory))
+	tell := s.TellMemory
+	if s.Limits.Memory > 0 && !s.Remote {
+		tell = s.Limits.Memory
+	}
+	if tell > 0 && !slices.ContainsFunc(s.Info, func(in engine.Info) bool { return strings.EqualFold(in.Key, engine.KeyMaxMemory) }) {
+		infos = append(infos, engine.MaxMemory(tell))
+	}
+	for _, l := range []struct {
+		n    int64
+		info func(int64) engine.Info
+	}{{s.Threads, engine.ThreadNum}, {s.Depth, engine.MaxDepth}, {s.Nodes, engine.MaxNode}} {
+		if l.n > 0 {
+			infos = append(infos, l.info(l.n))
+		}
 	}
 	if infos = engine.Once(append(infos, s.Info...)); len(infos) > 0 {
 		ent.Infos = infos
@@ -232,9 +249,9 @@ func engineSettings(cfg *config.Event, i int, out string) (EngineSettings, error
 // (engine.GomocupBuild).
 func program(cfg *config.Event, i int) (string, error) {
 	e := cfg.Engines[i]
-	rule, err := rules.ByName(cfg.Rule)
-	if err != nil {
-		return "", err
+	rule := cfg.Game()
+	if rule == nil {
+		return "", cfg.ErrAt("rule", fmt.Sprintf("no rule %q", cfg.Rule))
 	}
 	c, err := engine.GomocupBuild(cfg.Command(e), rule.Code(), cfg.Size)
 	if err != nil {
@@ -258,4 +275,17 @@ func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
 		out = append(out, o.Stones)
 	}
 	return out, nil
+}
+
+// EngineSettingsOf are the settings of every engine of cfg, as the event
+// builds its entrants from them (before their sandbox).
+func EngineSettingsOf(cfg *config.Event) ([]EngineSettings, error) {
+	list := make([]EngineSettings, len(cfg.Engines))
+	for i := range cfg.Engines {
+		var err error
+		if list[i], err = engineSettings(cfg, i, cfg.OutputDir()); err != nil {
+			return nil, err
+		}
+	}
+	return list, nil
 }

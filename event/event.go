@@ -19,7 +19,6 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/results/standings"
-	"gomoku-arena/rules"
 	"gomoku-arena/schedule"
 )
 
@@ -174,9 +173,9 @@ func New(cfg *config.Event) (*Event, error) { return newEvent(cfg, schedule.Shar
 
 // newEvent is New for the whole event, or for one task of a spread event.
 func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
-	rule, err := rules.ByName(cfg.Rule)
-	if err != nil {
-		return nil, err
+	rule := cfg.Game()
+	if rule == nil {
+		return nil, cfg.ErrAt("rule", fmt.Sprintf("no rule %q", cfg.Rule))
 	}
 	format, err := pairing.ParseFormat(cfg.Format)
 	if err != nil {

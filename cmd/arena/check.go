@@ -66,10 +66,11 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		ents, err := gf.entrants(fs.Args())
+		list, err := gf.engines(fs.Args())
 		if err != nil {
 			return err
 		}
+		ents := event.Entrants(list)
 		for _, e := range ents {
 			if err := bundled.Check(e.Spec); err != nil {
 				return err

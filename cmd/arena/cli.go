@@ -8,16 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/sample"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
 
 // A drop-in for c-gomoku-cli (github.com/dhbloo/c-gomoku-cli, the fork of
@@ -25,7 +22,7 @@ import (
 // binary installed under the name c-gomoku-cli, accepts that tool's command
 // line so an author's scripts run unchanged, and plays the match with this
 // arbiter (matchPlan in match.go): the same games in the same order with
-// the same colours (schedule.StyleCGomokuCli), its lines on stdout (cliView)
+// the same colours (c-gomoku-cli's deals), its lines on stdout (cliView)
 // and its -sgf, -pgn and -msg files (record.WriteCGomokuCliSGF, ...).
 // docs/gomoku-cli.md says what matches and what still differs, and
 // scripts/compare-c-gomoku-cli.sh checks it against the real tool.
@@ -113,7 +110,7 @@ type cliEngine struct {
 	cmd, name                   string
 	match, turn, inc, tolerance time.Duration
 	depth, nodes, threads, mem  int64
-	options                     []engine.Info
+	options                     []event.Info
 	set                         map[string]bool
 	settings                    []settingValue // the arena's per-engine settings (settings.go)
 }
@@ -161,7 +158,8 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		debug      bool
 		transcript bool
 		sprt       *rating.SPRT
-		suite      schedule.Suite
+		order, _   = event.ParseOrder("sequential")
+		seed       uint64
 		openFile   string
 		openType   = rules.OffsetFormat
 		sgf, pgn   string
@@ -273,11 +271,11 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 					}
 					openType = val
 				case "order":
-					if suite.Order, err = schedule.ParseOrder(val); err != nil {
+					if order, err = event.ParseOrder(val); err != nil {
 						return nil, usage("-openings: %v", err)
 					}
 				case "srand":
-					if suite.Seed, err = cliSrand(val); err != nil {
+					if seed, err = cliSrand(val); err != nil {
 						return nil, usage("-openings srand=%q: not a whole number", val)
 					}
 				default:
@@ -319,42 +317,37 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
-	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CLI: &cliRun{openings: openFile, openingType: openType}, Debug: debug}
-	p.Match.PGN, p.Match.SGF, p.Match.Msg, p.Match.Sample = pgn, sgf, msg, sampling
-	p.Match.Confinement = conf
-	p.Match.FileStyle, p.Match.RuleCode = schedule.StyleCGomokuCli, cliRuleCode(rule)
+	setup := event.MatchSetup{Name: "gomoku-cli", Rule: rule, Size: size, MoveCap: drawAt, Concurrency: conc, // the start timeout: engine's default, as c-gomoku-cli has no flag for it
+		Games: games, Rounds: rounds, Gauntlet: gauntlet, SPRT: sprt, LoseOnly: loseOnly, FatalError: fatal,
+		PGN: pgn, SGF: sgf, Msg: msg, Sample: sampling, Confinement: conf, CGomokuCli: true, RuleCode: cliRuleCode(rule),
+		// Without a file every game starts on the empty board, as in
+		// c-gomoku-cli: not the rule's default openings (renju's 26).
+		Openings: openFile, OpeningsFormat: openType, Policy: config.PolicyStrict,
+		Order: order, Seed: seed, Pairs: repeat}
 	if transcript {
-		p.Match.Log = cliLog
+		setup.Log = cliLog
 	}
-	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.Concurrency = drawAt, conc // the start timeout: engine.DefaultStartTimeout, as c-gomoku-cli has no flag for it
-	p.Match.Plan.Games, p.Match.Plan.Rounds, p.Match.Plan.Gauntlet, p.Match.Plan.SPRT, p.Match.Plan.LoseOnly, p.Match.Plan.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
+	if trans {
+		setup.Transform, _ = event.ParseTransform("cycle")
+	}
+	cli := &cliRun{openings: openFile, openingType: openType}
 	for i, e := range engines {
 		if each != nil {
 			e.override(each)
 		}
-		ent, err := e.entrant(i, board)
+		es, err := e.engine(i, board)
 		if err != nil {
 			return nil, usage("engine %d: %v", i+1, err)
 		}
-		p.Match.Plan.Director.Entrants = append(p.Match.Plan.Director.Entrants, ent)
-		p.CLI.engines = append(p.CLI.engines, e)
+		setup.Engines = append(setup.Engines, es)
+		cli.engines = append(cli.engines, e)
 	}
-	event.UniqueNames(p.Match.Plan.Director.Entrants)
-	if trans {
-		suite.Transform = schedule.TransformCycle
+	event.UniqueEngineNames(setup.Engines)
+	m, err := setup.Match()
+	if err != nil {
+		return nil, err
 	}
-	suite.Pairs, suite.Style = repeat, schedule.StyleCGomokuCli
-	if err := suite.Validate(); err != nil {
-		return nil, usage("-openings: %v", err)
-	}
-	p.Match.Plan.Suite = suite
-	// Without a file every game starts on the empty board, as in
-	// c-gomoku-cli: not the rule's default openings (renju's 26).
-	if openFile != "" {
-		if err := p.Match.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
-			return nil, err
-		}
-	}
+	p := &matchPlan{Match: m, CLI: cli, Debug: debug}
 	return p, nil
 }
 
@@ -384,7 +377,7 @@ type cliRun struct {
 	openings    string         // -openings file=, for "Load opening file"
 	openingType string         // -openings type=
 	engines     []*cliEngine   // per entrant, as given (-each applied)
-	about       []engine.About // per entrant: its answer to ABOUT before the match
+	about       []event.About // per entrant: its answer to ABOUT before the match
 }
 
 // askAbout starts every engine once before the match and asks it ABOUT,
@@ -461,7 +454,7 @@ func parseCliEngine(vals []string) (*cliEngine, error) {
 		case strings.HasPrefix(k, "option."):
 			key := strings.TrimPrefix(k, "option.")
 			err = config.CheckInfo(key, val)
-			e.options = append(e.options, engine.Info{Key: key, Value: val})
+			e.options = append(e.options, event.Info{Key: key, Value: val})
 		case settingByKey(k) != nil && settingByKey(k).inCli:
 			s := settingByKey(k)
 			err = s.set(&event.EngineSettings{}, val) // checked now, applied by entrant
@@ -505,42 +498,32 @@ func (e *cliEngine) override(each *cliEngine) {
 	e.settings = append(e.settings, each.settings...) // after the engine's own: they win
 }
 
-// entrant is the engine as the director runs it.
-func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
+// engine is the engine's settings, as event.EngineSettings types them.
+func (e *cliEngine) engine(i int, boardMode bool) (event.EngineSettings, error) {
 	fields := strings.Fields(e.cmd)
 	if len(fields) == 0 {
-		return arbiter.Entrant{}, fmt.Errorf("no cmd=")
+		return event.EngineSettings{}, fmt.Errorf("no cmd=")
 	}
 	name := e.name
 	if name == "" {
 		name = programName(fields[0])
 	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
-	// maxmemory= is told, not held, as c-gomoku-cli does (max_memory= holds
-	// it as well); an option.max_memory= replaces it (event.EngineSettings).
-	infos := []engine.Info{engine.MaxMemory(e.mem)}
-	if e.threads > 0 { // as c-gomoku-cli: no thread= sends no thread_num, and the engine keeps its own
-		infos = append(infos, engine.ThreadNum(e.threads))
-	}
-	if e.depth > 0 {
-		infos = append(infos, engine.MaxDepth(e.depth))
-	}
-	if e.nodes > 0 {
-		infos = append(infos, engine.MaxNode(e.nodes))
-	}
-	infos = append(infos, e.options...)
-	// Dir "": each process gets a fresh temporary working directory.
-	es := event.EngineSettings{Name: name, Command: fields[0], Args: fields[1:], BoardMode: boardMode, Info: infos, Clock: ctl}
+	// maxmemory= is told, not held, as c-gomoku-cli does, and an
+	// option.max_memory= replaces it (event.EngineSettings); as in
+	// c-gomoku-cli no thread= sends no thread_num, and the engine keeps its
+	// own. Dir "": each process gets a fresh temporary working directory.
+	es := event.EngineSettings{Name: name, Command: fields[0], Args: fields[1:], BoardMode: boardMode, Clock: ctl,
+		TellMemory: e.mem, Threads: e.threads, Depth: e.depth, Nodes: e.nodes, Info: e.options}
 	for _, sv := range e.settings {
 		if err := sv.s.set(&es, sv.v); err != nil {
-			return arbiter.Entrant{}, fmt.Errorf("%s=%s: %v", sv.s.key, sv.v, err)
+			return event.EngineSettings{}, fmt.Errorf("%s=%s: %v", sv.s.key, sv.v, err)
 		}
 	}
-	ent := es.Entrant()
-	if err := ent.Clock.Validate(); err != nil {
-		return arbiter.Entrant{}, fmt.Errorf("%s: %v", cliClockToken(err), err)
+	if err := es.Clock.Validate(); err != nil {
+		return event.EngineSettings{}, fmt.Errorf("%s: %v", cliClockToken(err), err)
 	}
-	return ent, nil
+	return es, nil
 }
 
 // cliClockToken is the token of an -engine block that gives the clock

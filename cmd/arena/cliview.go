@@ -7,13 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
 
 // cliView prints a match the way c-gomoku-cli prints one, line for line
@@ -44,7 +42,7 @@ type cliView struct {
 	fatal  error
 	// encounters are the match's pairs in c-gomoku-cli's order, for the
 	// tournament update (the plan's, once it runs).
-	encounters func() []*schedule.Encounter
+	encounters func() []*event.Encounter
 	// loaded is, per table, the pair of engines it last started (by
 	// entrant), as a c-gomoku-cli worker keeps its two engines from game to
 	// game and starts them anew, with a "Load engine" line, when the pair
@@ -164,7 +162,7 @@ func (v *cliView) load(table int, black, white string) {
 		if ok && last[i] == e {
 			continue
 		}
-		var a engine.About
+		var a event.About
 		if e < len(v.plan.CLI.about) {
 			a = v.plan.CLI.about[e]
 		}

@@ -6,9 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
@@ -39,7 +37,7 @@ func addGameFlags(fs *flags) *gameFlags {
 	fs.Var(&g.threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
 	fs.Var(&g.infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
 	fs.TextVar(&g.procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
-	g.startTimeout = fs.Duration("start-timeout", engine.DefaultStartTimeout, "deadline for an engine to start and answer START")
+	g.startTimeout = fs.Duration("start-timeout", event.DefaultStartTimeout, "deadline for an engine to start and answer START")
 	return g
 }
 
@@ -63,9 +61,9 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 	return rule, size, nil
 }
 
-// entrants are the engines of the command line (ENGINE or NAME=ENGINE),
+// engines are the engines of the command line (ENGINE or NAME=ENGINE),
 // with the per-engine settings of the flags.
-func (g *gameFlags) entrants(args []string) ([]arbiter.Entrant, error) {
+func (g *gameFlags) engines(args []string) ([]event.EngineSettings, error) {
 	ctl := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance, Hang: clock.DefaultHang}
 	var list []event.EngineSettings
 	for i, arg := range args {
@@ -98,7 +96,7 @@ func (g *gameFlags) entrants(args []string) ([]arbiter.Entrant, error) {
 	if err := g.infos.apply(list, "info", "", false); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	return event.Entrants(list), nil
+	return list, nil
 }
 
 // clockFlag is the flag of arena match that gives the clock setting a

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
@@ -21,7 +20,6 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
 
 func runMatch(args []string, stdout, stderr io.Writer) error {
@@ -44,7 +42,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	gf := addGameFlags(fs)
 	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged (renju without a file: the 26 canonical openings, as in events)")
 	openingsFormat := fs.String("openings-format", "", "opening list format: offset or pos (default: detected per line)")
-	order := fs.String("order", schedule.OrderSequential.String(), "opening order: sequential, random, or passes (a new shuffle each pass through the list, as events deal)")
+	order := fs.String("order", "sequential", "opening order: sequential, random, or passes (a new shuffle each pass through the list, as events deal)")
 	seed := fs.Uint64("seed", 0, "seed for -order random|passes and -transform random (0 = from the clock, printed)")
 	transform := fs.String("transform", "none", "reuse openings under the 8 board symmetries: none, cycle (each pass through the list under the next symmetry) or random (a random symmetry per pair)")
 	concurrency := fs.Int("concurrency", 1, "games at once; an engine may play several games at once, each in its own process")
@@ -93,38 +91,34 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = event.NewMatchFolder()
 	}
-	p := &matchPlan{Match: event.NewMatch("match", rule, size), ReportEvery: *report,
-		Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
-	p.Match.Out, p.Match.PGN = *out, *pgn
-	p.Match.Plan.Shard, p.Match.SyncEvery, p.Match.Records, p.Match.Sample = sh, *syncEvery, records, sampling
-	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.StartTimeout, p.Match.Plan.Games, p.Match.Plan.Gauntlet, p.Match.Plan.Director.Concurrency = *moveCap, *gf.startTimeout, *games, *gauntlet, *concurrency
-	p.Match.Plan.Director.Procedure = gf.procedure
-	p.Match.Confinement = conf
+	setup := event.MatchSetup{Name: "match", Rule: rule, Size: size, StartTimeout: *gf.startTimeout, MoveCap: *moveCap, Concurrency: *concurrency,
+		Procedure: gf.procedure, Games: *games, Rounds: 1, Gauntlet: *gauntlet, Seed: *seed, Pairs: true, Shard: sh, SyncEvery: *syncEvery,
+		Openings: *openingsFile, OpeningsFormat: *openingsFormat, Policy: gf.policy, RuleOpenings: true,
+		Out: *out, PGN: *pgn, Records: records, Sample: sampling, Confinement: conf}
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
 			return fmt.Errorf("%w: -sprt: %v", errUsage, err)
 		}
-		p.Match.Plan.SPRT = &s
+		setup.SPRT = &s
 		if !flagSet(fs, "games") {
-			p.Match.Plan.Games = 100000
+			setup.Games = 100000
 		}
 	}
-	if p.Match.Plan.Director.Entrants, err = gf.entrants(fs.Args()); err != nil {
+	if setup.Engines, err = gf.engines(fs.Args()); err != nil {
 		return err
 	}
-	ord, err := schedule.ParseOrder(*order)
-	if err != nil {
+	if setup.Order, err = event.ParseOrder(*order); err != nil {
 		return fmt.Errorf("%w: -order: %v", errUsage, err)
 	}
-	tr, err := schedule.ParseTransform(*transform)
-	if err != nil {
+	if setup.Transform, err = event.ParseTransform(*transform); err != nil {
 		return fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
-	p.Match.Plan.Suite = schedule.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
-	if err := p.Match.LoadOpenings(*openingsFile, *openingsFormat, gf.policy); err != nil {
+	m, err := setup.Match()
+	if err != nil {
 		return err
 	}
+	p := &matchPlan{Match: m, ReportEvery: *report, Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
 	return p.play(stdout, stderr)
 }
 
@@ -294,7 +288,7 @@ func loserName(rec *record.Record) string {
 
 // statsLine is the periodic, parseable summary of one encounter: fields
 // separated by two spaces, none containing two spaces.
-func (p *matchPlan) statsLine(e *schedule.Encounter) string {
+func (p *matchPlan) statsLine(e *event.Encounter) string {
 	st := e.Stats()
 	w := e.WDL
 	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %s",
@@ -313,7 +307,7 @@ func (p *matchPlan) statsLine(e *schedule.Encounter) string {
 // summary prints the final result: for two engines the score, Elo, LOS,
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
-func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision string) {
+func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision string) {
 	m := p.Match.Plan
 	fmt.Fprintln(w)
 	for _, e := range encs {
@@ -350,14 +344,15 @@ func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision st
 		return
 	}
 	if m.Played() > 0 {
-		p.ratingTables(w, m)
+		p.ratingTables(w)
 	}
 }
 
 // ratingTables prints the match's Bradley–Terry rating list with 95%
 // intervals and the LOS matrix, and says when a sweep made it take virtual
 // draws (schedule.Match.Ratings).
-func (p *matchPlan) ratingTables(w io.Writer, m *schedule.Match) {
+func (p *matchPlan) ratingTables(w io.Writer) {
+	m := p.Match.Plan
 	names := make([]string, len(p.Match.Plan.Director.Entrants))
 	for i, e := range p.Match.Plan.Director.Entrants {
 		names[i] = e.Spec.Name
@@ -476,7 +471,7 @@ func (l limitFlag) apply(ents []event.EngineSettings, flagName, key string, size
 			}
 			v = rest
 		}
-		info := engine.Info{Key: key, Value: v}
+		info := event.Info{Key: key, Value: v}
 		if key == "" {
 			k, val, ok := strings.Cut(v, "=")
 			if !ok {
@@ -485,7 +480,7 @@ func (l limitFlag) apply(ents []event.EngineSettings, flagName, key string, size
 			if err := config.CheckInfo(k, val); err != nil {
 				return fmt.Errorf("-%s %q: %v", flagName, v, err)
 			}
-			info = engine.Info{Key: k, Value: val}
+			info = event.Info{Key: k, Value: val}
 		} else {
 			n, err := parseCount(v, size)
 			if err != nil {
