@@ -374,9 +374,9 @@ func cliRule(s string) (rules.Rule, error) {
 
 // cliRun is what a c-gomoku-cli command line needs beyond the match plan.
 type cliRun struct {
-	openings    string         // -openings file=, for "Load opening file"
-	openingType string         // -openings type=
-	engines     []*cliEngine   // per entrant, as given (-each applied)
+	openings    string        // -openings file=, for "Load opening file"
+	openingType string        // -openings type=
+	engines     []*cliEngine  // per entrant, as given (-each applied)
 	about       []event.About // per entrant: its answer to ABOUT before the match
 }
 
