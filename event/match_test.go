@@ -4,15 +4,18 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
 // testMatch is a match of pairs between the faulty engine, which exits on
@@ -121,5 +124,26 @@ func TestMatchSandboxHidesTheRival(t *testing.T) {
 		if a, ok := shown[realPathOf(rival)]; ok && a != engine.Hidden {
 			t.Errorf("%s: its rival's folder %s is %q", c.Entrant, rival, a)
 		}
+	}
+}
+
+// A gauntlet of four over two rounds: the first engine plays each other
+// a pair of games in turn, round 1 from the first opening, round 2 from
+// the second.
+func TestMatchGauntletSchedule(t *testing.T) {
+	m := NewMatch("t", nil, 15)
+	m.Plan.Games, m.Plan.Rounds, m.Plan.Gauntlet, m.Plan.Director.Entrants = 2, 2, true, make([]arbiter.Entrant, 4)
+	m.Plan.Suite = schedule.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}
+	encs, fixtures := m.Plan.Schedule()
+	var got [][3]int
+	for _, f := range fixtures {
+		got = append(got, [3]int{f.Black, f.White, f.Opening[0].X})
+	}
+	want := [][3]int{
+		{0, 1, 7}, {1, 0, 7}, {0, 2, 7}, {2, 0, 7}, {0, 3, 7}, {3, 0, 7}, // round 1: pair 0, first opening
+		{0, 1, 0}, {1, 0, 0}, {0, 2, 0}, {2, 0, 0}, {0, 3, 0}, {3, 0, 0}, // round 2: pair 1, second opening
+	}
+	if len(encs) != 3 || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d encounters, fixtures (black, white, opening x)\n%v\nwant\n%v", len(encs), got, want)
 	}
 }
