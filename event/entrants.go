@@ -89,15 +89,12 @@ func entrants(cfg *config.Event, out string) ([]arbiter.Entrant, []string, error
 	ents := make([]arbiter.Entrant, len(cfg.Engines))
 	files := make([][]string, len(cfg.Engines))
 	remote := make([]bool, len(cfg.Engines))
-	for i, e := range cfg.Engines {
-		var err error
-		if ents[i], err = entrant(cfg, i, out); err != nil {
+	for i := range cfg.Engines {
+		s, err := engineSettings(cfg, i, out)
+		if err != nil {
 			return nil, nil, err
 		}
-		for _, f := range e.Files {
-			files[i] = append(files[i], cfg.Resolve(f))
-		}
-		remote[i] = e.Remote
+		ents[i], files[i], remote[i] = s.Entrant(), s.Files, s.Remote
 	}
 	org := organizers{Hide: []string{out, cfg.File}, Private: []string{filepath.Dir(cfg.File)}}
 	for _, f := range []string{cfg.Openings, cfg.Remote.Cert, cfg.Remote.Key} {
@@ -121,8 +118,12 @@ type EngineSettings struct {
 	Args    []string
 	// Dir is the working folder; "" is the front end's: an event's or a
 	// match's OUT/engines/NAME, else a fresh temporary one per process.
-	Dir   string
-	Env   []string
+	Dir string
+	Env []string
+	// Files are the files and folders beside its program that the engine
+	// needs (weights, settings), as absolute or resolved paths: a sandbox
+	// shows them read-only, and hides them from its rivals.
+	Files []string
 	Clock clock.Control
 	// StartTimeout bounds START (0: engine.DefaultStartTimeout, applied
 	// by engine).
@@ -182,15 +183,6 @@ func Entrants(list []EngineSettings) []arbiter.Entrant {
 	return ents
 }
 
-// entrant is engine i of the event, unconfined.
-func entrant(cfg *config.Event, i int, out string) (arbiter.Entrant, error) {
-	s, err := engineSettings(cfg, i, out)
-	if err != nil {
-		return arbiter.Entrant{}, err
-	}
-	return s.Entrant(), nil
-}
-
 // engineSettings are the settings of engine i of the event: its table's
 // over the event's, with the event's defaults (Gomocup's memory limit,
 // engine.DefaultMaxMemory; the working folder OUT/engines/NAME), and its
@@ -199,6 +191,9 @@ func engineSettings(cfg *config.Event, i int, out string) (EngineSettings, error
 	e := cfg.Engines[i]
 	s := EngineSettings{Name: e.Name, Args: e.Args, Dir: cfg.Resolve(e.Dir), Env: e.Env, Clock: cfg.ClockOf(i),
 		BoardMode: e.BoardMode, Swap2Colors: e.Swap2Colors, Remote: e.Remote}
+	for _, f := range e.Files {
+		s.Files = append(s.Files, cfg.Resolve(f))
+	}
 	if s.Dir == "" || e.Remote {
 		s.Dir = filepath.Join(out, "engines", engine.FolderName(e.Name))
 	}

@@ -50,6 +50,7 @@ type Match struct {
 	// sandbox and freeze_idle do (confine).
 	Confinement Confinement
 
+	files      [][]string    // per entrant, its declared files (EngineSettings.Files), for the sandbox
 	openings   string        // where Suite.Openings came from, for event.json
 	policy     config.Policy // outer-open's opening policy, for event.json
 	seedChosen bool          // Suite.Seed was chosen by this run
@@ -355,7 +356,7 @@ func (m *Match) confine() ([]string, error) {
 	if wd, err := os.Getwd(); err == nil {
 		org.Private = append(org.Private, wd)
 	}
-	return confine(m.Plan.Director.Entrants, nil, nil, m.Confinement, org, "sandbox")
+	return confine(m.Plan.Director.Entrants, m.files, nil, m.Confinement, org, "sandbox")
 }
 
 // identity is what event.json keeps of the match.

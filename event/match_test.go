@@ -88,8 +88,9 @@ func TestMatchEndToEnd(t *testing.T) {
 }
 
 // A match sandboxed from its settings (Confinement, arena match's
-// -sandbox) shows each engine its own working folder and hides its
-// rival's, as an event's sandbox does (TestOneProgramSeveralEntrants).
+// -sandbox) shows each engine its own working folder and declared files
+// (-files) and hides its rival's, as an event's sandbox does
+// (TestOneProgramSeveralEntrants).
 func TestMatchSandboxHidesTheRival(t *testing.T) {
 	if _, err := engine.Bwrap(); err != nil {
 		t.Skip(err)
@@ -100,6 +101,9 @@ func TestMatchSandboxHidesTheRival(t *testing.T) {
 	for _, e := range s.Engines {
 		os.MkdirAll(e.Dir, 0o755)
 	}
+	weights := filepath.Join(root, "weights")
+	os.MkdirAll(weights, 0o755)
+	s.Engines[0].Files = []string{weights} // arena match -files once:weights
 	s.Confinement.Sandbox = config.SandboxBwrap
 	m, err := s.Match()
 	if err != nil {
@@ -123,6 +127,9 @@ func TestMatchSandboxHidesTheRival(t *testing.T) {
 		}
 		if a, ok := shown[realPathOf(rival)]; ok && a != engine.Hidden {
 			t.Errorf("%s: its rival's folder %s is %q", c.Entrant, rival, a)
+		}
+		if want := map[int]engine.Access{0: engine.ReadOnly}[i]; shown[realPathOf(weights)] != want {
+			t.Errorf("%s: the declared %s is %q, want %q", c.Entrant, weights, shown[realPathOf(weights)], want)
 		}
 	}
 }

@@ -82,6 +82,9 @@ func (s MatchSetup) Match() (*Match, error) {
 	m := NewMatch(s.Name, s.Rule, s.Size)
 	d := m.Plan.Director
 	d.Entrants = Entrants(s.Engines)
+	for _, e := range s.Engines {
+		m.files = append(m.files, e.Files)
+	}
 	d.StartTimeout, d.MoveCap, d.Procedure, d.Concurrency = s.StartTimeout, s.MoveCap, s.Procedure, s.Concurrency
 	p := m.Plan
 	p.Games, p.Rounds, p.Gauntlet, p.LoseOnly, p.FatalError, p.SPRT, p.Shard = s.Games, s.Rounds, s.Gauntlet, s.LoseOnly, s.FatalError, s.SPRT, s.Shard

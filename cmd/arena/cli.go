@@ -93,7 +93,7 @@ The command line of c-gomoku-cli, played by this arbiter.
 ENGINE_OPTIONS: cmd=COMMAND name=NAME tc=MATCH/TURN+INC (seconds) depth=N nodes=N
   maxmemory=BYTES thread=N tolerance=SECONDS option.KEY=VALUE
   and the arena's: board_mode=BOOL swap2_colors=BOOL hang=DURATION hard_memory=BYTES
-  max_processes=N dir=FOLDER env=KEY=VALUE
+  max_processes=N dir=FOLDER files=PATH env=KEY=VALUE
 
 OPTIONS: -rule 0|1|4 (8, or an arena rule name)  -boardsize N  -games N  -rounds N
   -gauntlet  -loseonly  -repeat  -transform  -concurrency N  -drawafter N

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,19 @@ var engineSettings = []engineSetting{
 				return fmt.Errorf("empty folder")
 			}
 			e.Dir = v
+			return nil
+		}},
+	{key: "files", flag: "files", example: "bin/weights", inCli: true,
+		usage: "a file or folder beside its program the engine needs, shown to it read-only under -sandbox; repeatable",
+		set: func(e *event.EngineSettings, v string) error {
+			if v == "" {
+				return fmt.Errorf("empty path")
+			}
+			abs, err := filepath.Abs(v)
+			if err != nil {
+				return err
+			}
+			e.Files = append(e.Files, abs)
 			return nil
 		}},
 	{key: "env", flag: "env", example: "OMP_NUM_THREADS=1", inCli: true,

@@ -183,6 +183,7 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 		{"hard_memory", `hard_memory = "1GiB"`, []string{"-hard-memory", "a:1GiB"}, "hard_memory=1GiB", func(e entrant) bool { return e.hard == 1<<30 }},
 		{"max_processes", "max_processes = 8", []string{"-max-processes", "a:8"}, "max_processes=8", func(e entrant) bool { return e.processes == 8 }},
 		{"dir", `dir = "/tmp/arena-a"`, []string{"-dir", "a:/tmp/arena-a"}, "dir=/tmp/arena-a", func(e entrant) bool { return e.dir == "/tmp/arena-a" }},
+		{"files", `files = ["WEIGHTS"]`, []string{"-files", "a:WEIGHTS"}, "files=WEIGHTS", nil},
 		{"env", `env = ["THREADS=2"]`, []string{"-env", "a:THREADS=2"}, "env=THREADS=2", func(e entrant) bool { return slices.Contains(e.env, "THREADS=2") }},
 		{"info", "[engine.info]\nhash = \"64\"", []string{"-info", "a:hash=64"}, "option.hash=64", func(e entrant) bool { return e.infos["hash"] == "64" }},
 		{"info max_memory", "[engine.info]\nmax_memory = \"64\"", []string{"-info", "a:max_memory=64"}, "option.max_memory=64", func(e entrant) bool { return e.infos["max_memory"] == "64" }},
@@ -203,6 +204,13 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.key, func(t *testing.T) {
 			dir := t.TempDir()
+			weights := filepath.Join(dir, "weights")
+			os.Mkdir(weights, 0o755)
+			c.file, c.token = strings.ReplaceAll(c.file, "WEIGHTS", weights), strings.ReplaceAll(c.token, "WEIGHTS", weights)
+			c.flag = slices.Clone(c.flag)
+			for i := range c.flag {
+				c.flag[i] = strings.ReplaceAll(c.flag[i], "WEIGHTS", weights)
+			}
 			path := filepath.Join(dir, "e.toml")
 			os.WriteFile(path, []byte("name = \"e\"\nrule = \"freestyle\"\n\n[[engine]]\nname = \"b\"\ncommand = \"builtin:random\"\n\n[[engine]]\nname = \"a\"\ncommand = \"builtin:greedy\"\n"+c.file+"\n"), 0o644)
 			cfg, err := config.Load(path)
@@ -212,6 +220,19 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 			list, err := event.EngineSettingsOf(cfg)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.want == nil { // on the settings, for the sandbox
+				want := []string{weights}
+				if !slices.Equal(list[1].Files, want) {
+					t.Errorf("event file: %v", list[1].Files)
+				}
+				fs := newFlags("match", "", "", io.Discard)
+				gf := addGameFlags(fs)
+				fs.Parse(c.flag)
+				if flagged, err := gf.engines([]string{"b=builtin:random", "a=builtin:greedy"}); err != nil || !slices.Equal(flagged[1].Files, want) {
+					t.Errorf("arena match %v: %v, %v", c.flag, flagged, err)
+				}
+				return
 			}
 			if e := of(list[1]); !c.want(e) {
 				t.Errorf("event file: %+v", e)
