@@ -51,6 +51,9 @@ type Finding struct {
 type Report struct {
 	Engine   string    `json:"engine"`
 	Findings []Finding `json:"findings"`
+	// Remembered, when set, is when the check this report is from was
+	// made: the engine was not checked again (Memory).
+	Remembered *time.Time `json:"remembered,omitempty"`
 }
 
 // Failed reports whether any finding is a fail.
@@ -95,6 +98,10 @@ type Settings struct {
 	// processors, at least one); one engine's checks run one after the
 	// other, so that its timings are its own.
 	Concurrency int
+	// Remember recalls the report of an engine checked under the same
+	// settings before, and keeps the new ones (Memory); its zero value
+	// checks every engine afresh.
+	Remember Memory
 }
 
 func (s *Settings) defaults() {
@@ -140,7 +147,19 @@ func Entrants(ctx context.Context, ents []arbiter.Entrant, s Settings, done func
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			reps[i] = Engine(ctx, ents[i], s)
+			k := ""
+			if s.Remember.Dir != "" {
+				k, _ = key(ents[i], s) // "" when the program cannot be read: the check says why
+			}
+			if r, ok := s.Remember.recall(k); ok {
+				reps[i] = r.Report
+				reps[i].Engine, reps[i].Remembered = ents[i].Spec.Name, &r.Checked
+			} else {
+				reps[i] = Engine(ctx, ents[i], s)
+				if ctx.Err() == nil {
+					s.Remember.keep(k, reps[i]) // one not kept is only checked again
+				}
+			}
 			if done != nil {
 				mu.Lock()
 				done(reps[i])

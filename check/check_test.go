@@ -196,3 +196,48 @@ func TestQuirksFound(t *testing.T) {
 		})
 	}
 }
+
+// The per-move budget advised to an engine that spends all of timeout_turn
+// keeps it within the clock in a long game (a quarter of the board filled),
+// whatever the clock: under a minute it is well under the 2,000 ms at
+// which an engine told 3,000 ms still lost on time.
+func TestMoveBudgetFitsTheClock(t *testing.T) {
+	for _, tc := range []struct {
+		ctl  clock.Control
+		size int
+	}{
+		{clock.Control{Match: time.Minute}, 15},
+		{clock.Control{Match: 3 * time.Minute}, 15},
+		{clock.Control{Match: 10 * time.Second, Increment: time.Second}, 15},
+		{clock.Control{Match: 15 * time.Minute}, 20},
+	} {
+		b := MoveBudget(tc.ctl, tc.size)
+		moves := time.Duration(tc.size * tc.size / 4)
+		if b*moves > tc.ctl.Match+moves*tc.ctl.Increment || b <= 0 {
+			t.Errorf("%+v on %dx%d: %v a move, %v for %d moves", tc.ctl, tc.size, tc.size, b, b*moves, moves)
+		}
+	}
+	if b := MoveBudget(clock.Control{Match: time.Minute}, 15); b >= 2*time.Second {
+		t.Errorf("under a minute: %v a move", b)
+	}
+}
+
+// The probes run under the settings given: an engine that exits on INFO
+// timeout_match 0 (as a public engine panics on it) is never told that
+// under a clock with a match time, and passes the check of the clock it
+// plays under; under no match time it is told it, and fails.
+func TestProbesUnderTheClockGiven(t *testing.T) {
+	t.Parallel()
+	s := testSettings(t, "freestyle")
+	const args = "builtin:faulty exit-on-info=timeout_match=0"
+	r := Engine(context.Background(), testEntrant("faulty", args, clock.Control{Match: 30 * time.Second, Tolerance: time.Second}), s)
+	for _, f := range r.Findings {
+		if f.Verdict == Fail {
+			t.Errorf("under a 30 s clock: %s: %s: %s", f.Check, f.Verdict, f.Seen)
+		}
+	}
+	r = Engine(context.Background(), testEntrant("faulty", args, clock.Control{Turn: 2 * time.Second, Tolerance: time.Second}), s)
+	if !r.Failed() {
+		t.Errorf("under a per-move clock alone (timeout_match 0) it passed: %+v", r.Findings)
+	}
+}

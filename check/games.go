@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -174,7 +175,7 @@ func (c *checker) timeFinding() {
 		remedy := "give it more time, or tell it less: info timeout_turn for this engine"
 		if ctl.Turn == 0 {
 			remedy = fmt.Sprintf("it seems to budget its move by INFO timeout_turn alone, which is the whole match time (%v) without a per-move limit: "+
-				"tell it a per-move budget (info timeout_turn = \"%d\" for this engine) or give it a per-move limit (clock turn)", ctl.Match, (ctl.Match / 20).Milliseconds())
+				"tell it a per-move budget (info timeout_turn = \"%d\" for this engine) or give it a per-move limit (clock turn)", ctl.Match, MoveBudget(ctl, c.s.Size).Milliseconds())
 		}
 		c.add("time", Fail, seen+": it spends (nearly) all its time on one move", remedy)
 	case lost:
@@ -298,4 +299,16 @@ func ownMoves(g gameRecord) int {
 
 func (c *checker) memoryRemedy() string {
 	return fmt.Sprintf("tell it less than the limit: info max_memory = \"%d\" for this engine (70%% of the limit), or raise max_memory", c.limit*7/10)
+}
+
+// MoveBudget is the per-move time to tell an engine that spends whatever
+// timeout_turn says, so that it keeps within ctl in a long game on a
+// board of size: the match time shared over a side's moves when a quarter
+// of the board is filled (56 on 15x15), plus the increment; at least 100
+// ms. Under a minute on 15x15 that is 1,071 ms: a twentieth of the match
+// time (3,000 ms), as was advised before, still lost games on time at
+// 2,000 ms a move.
+func MoveBudget(ctl clock.Control, size int) time.Duration {
+	moves := max(size*size/4, 1)
+	return max(100*time.Millisecond, ctl.Match/time.Duration(moves)+ctl.Increment)
 }

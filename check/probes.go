@@ -14,14 +14,19 @@ import (
 )
 
 // The probes put the engine in chosen positions and exchanges, each in a
-// process of its own, under a short per-move clock (probeTurn): they test
-// the protocol, not the engine's time management, which the games test
-// under the event's own clock.
+// process of its own, under the settings given: the INFO lines an event's
+// game sends, its clock's among them (an engine that cannot take INFO
+// timeout_match 0 is never told it under a clock with a match time). They
+// test the protocol, not the engine's time management, which the games
+// test: a probe waits for a move at most the clock's budget for one
+// (probeBudget), and a move that does not come only warns.
 const (
-	probeTurn = 2 * time.Second
-	infoWait  = 400 * time.Millisecond
-	endGrace  = engine.DefaultCloseGrace
-	endWait   = 4 * time.Second // after the grace, how long an exit still counts as one
+	// probeWaitCap bounds the wait for one probe move under a long clock
+	// or none: the probes do not judge time.
+	probeWaitCap = 30 * time.Second
+	infoWait     = 400 * time.Millisecond
+	endGrace     = engine.DefaultCloseGrace
+	endWait      = 4 * time.Second // after the grace, how long an exit still counts as one
 )
 
 // open starts a process of the engine, its output taped.
@@ -49,9 +54,24 @@ func (c *checker) start() (*engine.Engine, bool) {
 }
 
 // probeInfos are the INFO lines of a probe game: those an event's game
-// sends, with the probe clock.
+// sends, under the entrant's own clock.
 func (c *checker) probeInfos(e *engine.Engine) []engine.Info {
-	return c.gameInfos(e, clock.Control{Turn: probeTurn})
+	return c.gameInfos(e, c.ent.Clock)
+}
+
+// probeBudget is how long a probe waits for a move before the tolerance
+// and the slack: what the entrant's clock gives one move (its per-move
+// limit, or the whole match time), at most probeWaitCap.
+func (c *checker) probeBudget() time.Duration {
+	ctl := c.ent.Clock
+	budget := ctl.Turn
+	if budget <= 0 || ctl.Match > 0 && ctl.Match < budget {
+		budget = ctl.Match
+	}
+	if budget <= 0 || budget > probeWaitCap {
+		budget = probeWaitCap
+	}
+	return budget
 }
 
 // gameInfos are the INFO lines the arbiter sends at the start of a game
@@ -104,7 +124,7 @@ func (c *checker) moveDeadline(e *engine.Engine) time.Time {
 	if tol <= 0 {
 		tol = clock.DefaultTolerance
 	}
-	wait := probeTurn + tol + c.s.ProbeSlack
+	wait := c.probeBudget() + tol + c.s.ProbeSlack
 	if pid := e.Pid(); !c.warm[pid] {
 		c.warm[pid] = true
 		wait += c.startTimeout()
@@ -129,19 +149,20 @@ func severity(why string) Verdict {
 // probePos is the position of a probe game, as the check knows it.
 type probePos struct {
 	size   int
+	budget time.Duration       // probeBudget, for the words
 	slack  time.Duration       // Settings.ProbeSlack, for the words
 	stones map[rules.Point]int // 1 the engine's, 2 the opponent's
 }
 
 func (c *checker) newPos() *probePos {
-	return &probePos{size: c.s.Size, slack: c.s.ProbeSlack, stones: map[rules.Point]int{}}
+	return &probePos{size: c.s.Size, budget: c.probeBudget(), slack: c.s.ProbeSlack, stones: map[rules.Point]int{}}
 }
 
 // legal says what is wrong with the engine's reply in pos, "" if nothing.
 func (p *probePos) legal(r engine.Reply) string {
 	switch {
 	case r.Fault == engine.FaultTimeout:
-		return noMove + ms(probeTurn) + " and the tolerance, and " + ms(p.slack) + " more"
+		return noMove + ms(p.budget) + " and the tolerance, and " + ms(p.slack) + " more"
 	case r.Fault != "":
 		return fmt.Sprintf("%s %s", r.Fault, r.Detail)
 	case r.Move.X < 0 || r.Move.Y < 0 || r.Move.X >= p.size || r.Move.Y >= p.size:
@@ -152,8 +173,10 @@ func (p *probePos) legal(r engine.Reply) string {
 	return ""
 }
 
+// timeLeft tells the engine, before a probe's move, the time a game's
+// first move has under the entrant's clock.
 func (c *checker) timeLeft(e *engine.Engine) {
-	e.QueueInfo(engine.TimeLeft(clock.New(clock.Control{}))) // untimed: a probe is bounded by its own deadline
+	e.QueueInfo(engine.TimeLeft(clock.New(c.ent.Clock)))
 }
 
 func (c *checker) turn(e *engine.Engine, p *probePos, opp rules.Point) (engine.Reply, string) {
@@ -323,7 +346,7 @@ func (c *checker) info() {
 	// reported.
 	var refused []string
 	for _, in := range infos {
-		lines, f, detail := e.Probe("INFO "+in.Key+" "+in.Value+"\n", time.Now().Add(infoWait), func(l engine.Line) bool {
+		lines, f, detail := e.Probe(in.Line(), time.Now().Add(infoWait), func(l engine.Line) bool {
 			return l.Kind == engine.LineError || l.Kind == engine.LineUnknown
 		})
 		if f == engine.FaultExit {
@@ -335,11 +358,6 @@ func (c *checker) info() {
 			if in.Key == "rule" || in.Key == "rule_name" {
 				c.add("rule", Warn, fmt.Sprintf("answers INFO %s %s with %q: it may not know the rule", in.Key, in.Value, answer), "")
 			}
-		}
-	}
-	for _, in := range c.probeInfos(e) {
-		if in.Key == engine.KeyTimeoutTurn || in.Key == engine.KeyTimeoutMatch {
-			e.QueueInfo(in)
 		}
 	}
 	if _, why := c.turn(e, c.newPos(), rules.Point{X: c.s.Size / 2, Y: c.s.Size / 2}); why != "" {

@@ -70,7 +70,7 @@ func (c *checker) swap2Ask(stones []rules.Point, colors bool) string {
 	r := e.Swap2Board(stones, colors, c.moveDeadline(e))
 	switch {
 	case r.Fault == engine.FaultTimeout:
-		why := "no answer within " + ms(probeTurn) + " and the tolerance, and " + ms(c.s.ProbeSlack) + " more"
+		why := "no answer within " + ms(c.probeBudget()) + " and the tolerance, and " + ms(c.s.ProbeSlack) + " more"
 		for _, n := range r.Notes {
 			if strings.HasPrefix(n, "ERROR") || strings.HasPrefix(n, "UNKNOWN") {
 				why = fmt.Sprintf("%q, then %s", n, why)

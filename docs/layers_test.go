@@ -167,3 +167,28 @@ func TestLayersList(t *testing.T) {
 		}
 	}
 }
+
+// The command line parses and prints: it stands on event, which builds the
+// entrants, matches and events, and imports none of the packages that
+// play (arbiter), run engines (engine) or decide the games (schedule).
+func TestCommandStandsOnEvent(t *testing.T) {
+	pkgs := modulePackages(t)
+	if len(pkgs) == 0 || pkgs[0].Module == nil {
+		t.Fatal("go list -json ./... names no package of a module")
+	}
+	module := pkgs[0].Module.Path
+	for _, p := range pkgs {
+		if p.ImportPath != module+"/cmd/arena" {
+			continue
+		}
+		for _, imp := range p.Imports {
+			for _, below := range []string{"arbiter", "engine", "schedule"} {
+				if imp == module+"/"+below {
+					t.Errorf("cmd/arena imports %s: what it needs of it goes through event", below)
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("no package cmd/arena")
+}

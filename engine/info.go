@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"gomoku-arena/clock"
@@ -96,13 +97,36 @@ var gomocupCoded = map[string]bool{"freestyle": true, "standard": true, "renju":
 // GameInfos are the lines an engine is told before every game, in the order
 // they are sent: its time control, the rule, its working folder (an
 // absolute path, for persistent files; left out when empty), then extra
-// (the entrant's limits and options).
+// (the entrant's limits and options). Each key is told once (Once): an
+// entrant's own value replaces the arena's (info timeout_turn = "1500"
+// replaces the clock's), and a later line of extra an earlier one.
 func GameInfos(c clock.Control, r rules.Rule, folder string, extra []Info) []Info {
 	infos := append(ClockInfos(c), RuleInfos(r)...)
 	if folder != "" {
 		infos = append(infos, Folder(folder))
 	}
-	return append(infos, extra...)
+	return Once(append(infos, extra...))
+}
+
+// Once is infos with each key told once: where a key comes again, its
+// last value takes the place of its first line. An engine told a key twice
+// may act on the first value before the second arrives (Rapfi sizes its
+// hash to the first max_memory, and its peak stays there), so a default
+// and the value that replaces it are never both sent. Keys are compared
+// as engines read them, without regard to case.
+func Once(infos []Info) []Info {
+	first := map[string]int{}
+	out := make([]Info, 0, len(infos))
+	for _, in := range infos {
+		k := strings.ToLower(in.Key)
+		if i, seen := first[k]; seen {
+			out[i].Value = in.Value
+			continue
+		}
+		first[k] = len(out)
+		out = append(out, in)
+	}
+	return out
 }
 
 // Folder names the engine's working folder, for its persistent files.
@@ -119,3 +143,32 @@ func MaxDepth(n int64) Info { return Info{KeyMaxDepth, strconv.FormatInt(n, 10)}
 
 // MaxNode limits the nodes the engine searches.
 func MaxNode(n int64) Info { return Info{KeyMaxNode, strconv.FormatInt(n, 10)} }
+
+// Line is the line that tells in, as the engine writes it: "INFO key
+// value\n", a line break inside the key or value made a space.
+func (in Info) Line() string { return string(appendInfo(nil, in)) }
+
+// ParseInfo reads an INFO line as Line writes it ("INFO key value", the
+// line break left off or not); ok is false for any other line. The relay
+// of a remote entrant reads the arbiter's lines so.
+func ParseInfo(line string) (in Info, ok bool) {
+	f := strings.Fields(line)
+	if len(f) != 3 || f[0] != "INFO" {
+		return Info{}, false
+	}
+	return Info{f[1], f[2]}, true
+}
+
+// TimeLeftLess is a time_left line in with d, the time that ran since it
+// was written, taken off (at least 0); the untimed value, and any other
+// line, as it is.
+func TimeLeftLess(in Info, d time.Duration) Info {
+	if in.Key != KeyTimeLeft {
+		return in
+	}
+	left, err := strconv.ParseInt(in.Value, 10, 64)
+	if err != nil || left >= unlimited {
+		return in
+	}
+	return Info{KeyTimeLeft, strconv.FormatInt(max(0, left-d.Milliseconds()), 10)}
+}

@@ -128,3 +128,38 @@ func TestGameInfosOrder(t *testing.T) {
 		t.Errorf("limits: %v", got)
 	}
 }
+
+// Each key is told once: a default and the value that replaces it are
+// never both sent, and the value kept is the last one given, in the place
+// of the first.
+func TestGameInfosTellEachKeyOnce(t *testing.T) {
+	free, _ := rules.ByName("freestyle")
+	got := GameInfos(clock.Control{Match: time.Minute}, free, "", []Info{MaxMemory(367001600), {"hash", "64"}, {"max_memory", "134217728"}, {"TIMEOUT_TURN", "1500"}})
+	want := []Info{{"timeout_turn", "1500"}, {"timeout_match", "60000"}, {"rule", "0"}, {"game_type", "2"},
+		{"max_memory", "134217728"}, {"hash", "64"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+}
+
+// An INFO line read back is the line written; time_left less the time
+// since is never negative, and the untimed value stays untimed.
+func TestInfoLineRoundTrip(t *testing.T) {
+	for _, in := range []Info{TimeLeft(clock.New(clock.Control{Match: time.Minute})), MaxMemory(1 << 20), Folder("/e/alpha")} {
+		if got, ok := ParseInfo(in.Line()); !ok || got != in {
+			t.Errorf("%q read back as %v, %v", in.Line(), got, ok)
+		}
+	}
+	if _, ok := ParseInfo("TURN 7,7"); ok {
+		t.Error("TURN read as an INFO line")
+	}
+	if got := TimeLeftLess(Info{KeyTimeLeft, "1500"}, 2*time.Second); got.Value != "0" {
+		t.Errorf("1500 ms less 2 s: %v", got)
+	}
+	if got := TimeLeftLess(Info{KeyTimeLeft, "1500"}, 500*time.Millisecond); got.Value != "1000" {
+		t.Errorf("1500 ms less 500 ms: %v", got)
+	}
+	if got := TimeLeftLess(TimeLeft(clock.New(clock.Control{})), time.Hour); got.Value != "2147483647" {
+		t.Errorf("untimed: %v", got)
+	}
+}

@@ -1,6 +1,7 @@
 package event
 
 import (
+	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
 )
@@ -31,19 +32,28 @@ func Containments(cfg *config.Event) ([]Containment, error) {
 	if err := checkEngines(cfg); err != nil {
 		return nil, err
 	}
-	out := cfg.OutputDir()
-	var cs []Containment
+	ents, _, err := entrants(cfg, cfg.OutputDir())
+	if err != nil {
+		return nil, err
+	}
+	remote := make([]bool, len(ents))
 	for i, e := range cfg.Engines {
-		c := Containment{Entrant: e.Name}
-		if e.Remote {
+		remote[i] = e.Remote
+	}
+	return containments(ents, remote)
+}
+
+// containments describes what each of the confined entrants can reach.
+func containments(ents []arbiter.Entrant, remote []bool) ([]Containment, error) {
+	var cs []Containment
+	for i, ent := range ents {
+		c := Containment{Entrant: ent.Spec.Name}
+		if i < len(remote) && remote[i] {
 			c.Sandbox, c.Note = "remote", "remote: it runs on its entrant's machine; here only its relay runs"
 			cs = append(cs, c)
 			continue
 		}
-		ent, _, err := entrant(cfg, i, out)
-		if err != nil {
-			return nil, err
-		}
+		var err error
 		if s := ent.Spec.Sandbox; s != nil {
 			c.Sandbox = "bwrap"
 			if c.Paths, err = s.View(ent.Spec); err != nil {

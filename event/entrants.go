@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
@@ -37,9 +39,9 @@ func checkEngines(cfg *config.Event) error {
 		return cfg.ErrAt(fmt.Sprintf("engine[%d].name", i), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
 			names[i], folder, folder+".log", j+1, names[j]))
 	}
-	rule, err := rules.ByName(cfg.Rule)
-	if err != nil {
-		return err
+	rule := cfg.Game()
+	if rule == nil {
+		return cfg.ErrAt("rule", fmt.Sprintf("no rule %q", cfg.Rule))
 	}
 	for i, e := range cfg.Engines {
 		if e.Remote {
@@ -80,145 +82,167 @@ func runnable(spec engine.Spec, rule rules.Rule, size int) (string, error) {
 	return c, bundled.Check(spec)
 }
 
-// entrant is engine i of the event, and notices when its sandbox could not
-// be set up and it runs unconfined, or when its freeze falls back to
-// signals.
-func entrant(cfg *config.Event, i int, out string) (ent arbiter.Entrant, notices []string, err error) {
-	e := cfg.Engines[i]
-	if e.Remote {
-		return remoteEntrant(cfg, i, out), nil, nil
-	}
-	dir, within := cfg.Resolve(e.Dir), "" // a dir the organizer named is taken as named
-	if dir == "" {
-		dir, within = filepath.Join(out, "engines", engine.FolderName(e.Name)), out // below the output folder, no link is followed
-	}
-	command, err := program(cfg, i)
-	if err != nil {
-		return arbiter.Entrant{}, nil, err
-	}
-	spec := engine.Spec{Name: e.Name, Command: command, Args: e.Args, Dir: dir, Within: within, Env: e.Env}
-	if err := engine.CheckWorkDir(spec); err != nil {
-		return arbiter.Entrant{}, nil, fmt.Errorf("%s: engine %q: %w", cfg.File, e.Name, err)
-	}
-	if cfg.StartTimeout != nil {
-		spec.StartTimeout = cfg.StartTimeout.Duration
-	}
-	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory, FreezeIdle: cfg.FreezeIdle}
-	// The event's limits, then the engine's own on top.
-	for _, l := range []struct {
-		memory, hard *config.Bytes
-		processes    *int
-	}{{cfg.MaxMemory, cfg.HardMemory, cfg.MaxProcesses}, {e.MaxMemory, e.HardMemory, e.MaxProcesses}} {
-		if l.memory != nil {
-			spec.Limits.Memory = l.memory.N
+// entrants are the engines of the event, confined as it says (confine),
+// and notices when their sandbox could not be set up and they run
+// unconfined, or when their freeze falls back to signals.
+func entrants(cfg *config.Event, out string) ([]arbiter.Entrant, []string, error) {
+	ents := make([]arbiter.Entrant, len(cfg.Engines))
+	files := make([][]string, len(cfg.Engines))
+	remote := make([]bool, len(cfg.Engines))
+	for i := range cfg.Engines {
+		s, err := engineSettings(cfg, i, out)
+		if err != nil {
+			return nil, nil, err
 		}
-		if l.hard != nil {
-			spec.Limits.HardMemory = l.hard.N
-		}
-		if l.processes != nil {
-			spec.Limits.Processes = *l.processes
+		ents[i], files[i], remote[i] = s.Entrant(), s.Files, s.Remote
+		if err := engine.CheckWorkDir(ents[i].Spec); err != nil {
+			return nil, nil, fmt.Errorf("%s: engine %q: %w", cfg.File, s.Name, err)
 		}
 	}
-	if spec.Limits.FreezeIdle {
-		if _, err := engine.Freezer(); err != nil {
-			notices = append(notices, fmt.Sprintf("freeze_idle: %v; engines are frozen by SIGSTOP to each of their processes, which an engine that keeps starting new ones can dodge", err))
+	org := organizers{Hide: []string{out, cfg.File}, Private: []string{filepath.Dir(cfg.File)}}
+	for _, f := range []string{cfg.Openings, cfg.Remote.Cert, cfg.Remote.Key} {
+		if f != "" {
+			org.Hide = append(org.Hide, cfg.Resolve(f))
 		}
 	}
-	if cfg.Sandbox != config.SandboxNone {
-		bw, err := engine.Bwrap()
-		switch {
-		case err != nil && cfg.Sandbox == config.SandboxBwrap:
-			return arbiter.Entrant{}, nil, fmt.Errorf("%s: %w", cfg.File, err)
-		case err != nil:
-			notices = append(notices, fmt.Sprintf("%v; engines run unconfined", err))
-		default:
-			spec.Sandbox = sandbox(bw, cfg, e, out)
-			// A layout the sandbox cannot contain is refused before the
-			// event begins, under "auto" too: running it unconfined would
-			// be the silent failure the setting is there to prevent.
-			if err := spec.Sandbox.Check(spec); err != nil {
-				return arbiter.Entrant{}, nil, fmt.Errorf("%s: %w", cfg.File, err)
-			}
-		}
-	}
-	ent = arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i)}
-	ent.Swap2Colors = e.Swap2Colors
-	if _, set := e.Info[engine.KeyMaxMemory]; !set {
-		ent.Infos = append(ent.Infos, engine.MaxMemory(spec.Limits.Memory))
-	}
-	keys := make([]string, 0, len(e.Info))
-	for k := range e.Info {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
-	}
-	return ent, notices, nil
+	notices, err := confine(ents, files, remote, Confinement{Sandbox: cfg.Sandbox, FreezeIdle: cfg.FreezeIdle}, org, cfg.File)
+	return ents, notices, err
 }
 
-// remoteEntrant is a remote engine e: its program is the relay (package
-// remote), a local process the driver treats like any engine, so clocks,
-// checks and records are the same as a local engine's. Nothing of the
-// entrant's runs here, so there is nothing to confine or freeze (it may
-// ponder on its own machine); its clock has the network allowance added to
-// its tolerance (config.Event.ClockOf).
-func remoteEntrant(cfg *config.Event, i int, out string) arbiter.Entrant {
-	e := cfg.Engines[i]
-	spec := engine.Spec{Name: e.Name, Command: "builtin:relay", Args: []string{e.Name}, Dir: filepath.Join(out, "engines", engine.FolderName(e.Name)), Within: out}
-	if cfg.StartTimeout != nil {
-		spec.StartTimeout = cfg.StartTimeout.Duration
+// EngineSettings are one engine's settings, typed, as every front end
+// gives them: an event file's [[engine]] table under the event's own
+// settings, arena match's and arena check's flags, c-gomoku-cli's tokens.
+// Each front end keeps its own words for them and its own defaults where
+// its users expect them (c-gomoku-cli tells maxmemory= without holding
+// it); Entrant is the one builder of what the arbiter plays from them.
+type EngineSettings struct {
+	Name    string
+	Command string // a program, builtin:NAME, or a folder of Gomocup builds
+	Args    []string
+	// Dir is the working folder; "" is the front end's: an event's or a
+	// match's OUT/engines/NAME, else a fresh temporary one per process.
+	// Within is the folder Dir lies in that the arena made (the output
+	// folder): below it no link is followed (engine.WorkDir); "" for a
+	// folder the organizer named, taken as named.
+	Dir, Within string
+	Env         []string
+	// Files are the files and folders beside its program that the engine
+	// needs (weights, settings), as absolute or resolved paths: a sandbox
+	// shows them read-only, and hides them from its rivals.
+	Files []string
+	Clock clock.Control
+	// StartTimeout bounds START (0: engine.DefaultStartTimeout, applied
+	// by engine).
+	StartTimeout time.Duration
+	// Limits are held by the arbiter; a memory limit is also told
+	// (max_memory), unless Info replaces it. 0 is none, and tells nothing.
+	Limits                 engine.Limits
+	BoardMode, Swap2Colors bool
+	// TellMemory is a max_memory told without being held (c-gomoku-cli's
+	// maxmemory=); Threads, Depth and Nodes, when above 0, are told as
+	// thread_num, max_depth and max_node.
+	TellMemory            int64
+	Threads, Depth, Nodes int64
+	// Info are the engine's own INFO lines, in the order given: a later
+	// line replaces an earlier one of its key, and any replaces what the
+	// arena would tell (engine.Once).
+	Info []engine.Info
+	// Remote: the engine runs on its entrant's machine; here its relay
+	// runs (package remote), held to Limits and told nothing of them.
+	Remote bool
+}
+
+// Entrant is the entrant the arbiter plays from s: the program and its
+// folder, environment, limits, clock, and INFO lines (the memory limit's
+// max_memory, then Info, each key told once).
+func (s EngineSettings) Entrant() arbiter.Entrant {
+	spec := engine.Spec{Name: s.Name, Command: s.Command, Args: s.Args, Dir: s.Dir, Within: s.Within, Env: s.Env, StartTimeout: s.StartTimeout, Limits: s.Limits}
+	ent := arbiter.Entrant{Spec: spec, BoardMode: s.BoardMode, Swap2Colors: s.Swap2Colors, Clock: s.Clock}
+	var infos []engine.Info
+	tell := s.TellMemory
+	if s.Limits.Memory > 0 && !s.Remote {
+		tell = s.Limits.Memory
 	}
-	spec.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
-	ent := arbiter.Entrant{Spec: spec, BoardMode: e.BoardMode, Clock: cfg.ClockOf(i), Swap2Colors: e.Swap2Colors}
-	keys := make([]string, 0, len(e.Info))
-	for k := range e.Info {
-		keys = append(keys, k)
+	if tell > 0 && !slices.ContainsFunc(s.Info, func(in engine.Info) bool { return strings.EqualFold(in.Key, engine.KeyMaxMemory) }) {
+		infos = append(infos, engine.MaxMemory(tell))
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		ent.Infos = append(ent.Infos, engine.Info{Key: k, Value: e.Info[k]})
+	for _, l := range []struct {
+		n    int64
+		info func(int64) engine.Info
+	}{{s.Threads, engine.ThreadNum}, {s.Depth, engine.MaxDepth}, {s.Nodes, engine.MaxNode}} {
+		if l.n > 0 {
+			infos = append(infos, l.info(l.n))
+		}
+	}
+	if infos = engine.Once(append(infos, s.Info...)); len(infos) > 0 {
+		ent.Infos = infos
 	}
 	return ent
 }
 
-// sandbox is what a sandboxed engine e is shown besides its program and
-// working folder (the files its author declared, files), and what it must
-// not see: the event's output folder, its config, openings and TLS files,
-// the users' homes, and the other engines' working folders, programs and
-// declared files (engine.Sandbox shows it only its own, and hides whatever
-// of these lies inside them). The config's folder is the organizer's: no
-// folder shown to it may be or hold it.
-func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.Sandbox {
-	s := &engine.Sandbox{Bwrap: bw, Hide: []string{out, cfg.File, "/root", "/home"}, Private: []string{filepath.Dir(cfg.File)}}
-	if home, err := os.UserHomeDir(); err == nil {
-		s.Hide = append(s.Hide, home)
+// Entrants are the entrants of list (EngineSettings.Entrant).
+func Entrants(list []EngineSettings) []arbiter.Entrant {
+	ents := make([]arbiter.Entrant, len(list))
+	for i, s := range list {
+		ents[i] = s.Entrant()
 	}
-	for _, f := range []string{cfg.Openings, cfg.Remote.Cert, cfg.Remote.Key} {
-		if f != "" {
-			s.Hide = append(s.Hide, cfg.Resolve(f))
-		}
-	}
+	return ents
+}
+
+// engineSettings are the settings of engine i of the event: its table's
+// over the event's, with the event's defaults (Gomocup's memory limit,
+// engine.DefaultMaxMemory; the working folder OUT/engines/NAME), and its
+// program resolved (program).
+func engineSettings(cfg *config.Event, i int, out string) (EngineSettings, error) {
+	e := cfg.Engines[i]
+	s := EngineSettings{Name: e.Name, Args: e.Args, Dir: cfg.Resolve(e.Dir), Env: e.Env, Clock: cfg.ClockOf(i),
+		BoardMode: e.BoardMode, Swap2Colors: e.Swap2Colors, Remote: e.Remote}
 	for _, f := range e.Files {
-		s.Show = append(s.Show, cfg.Resolve(f))
+		s.Files = append(s.Files, cfg.Resolve(f))
 	}
-	for j, o := range cfg.Engines {
-		if o.Name == e.Name {
-			continue
-		}
-		dir := cfg.Resolve(o.Dir)
-		if dir == "" {
-			dir = filepath.Join(out, "engines", engine.FolderName(o.Name))
-		}
-		s.RivalDirs = append(s.RivalDirs, dir)
-		if c, err := program(cfg, j); err == nil && strings.ContainsRune(c, '/') {
-			s.RivalFiles = append(s.RivalFiles, c) // a folder of builds: the build this event runs
-		}
-		for _, f := range o.Files {
-			s.RivalFiles = append(s.RivalFiles, cfg.Resolve(f))
+	if s.Dir == "" || e.Remote { // below the output folder, no link is followed
+		s.Dir, s.Within = filepath.Join(out, "engines", engine.FolderName(e.Name)), out
+	}
+	if e.Remote {
+		s.Command, s.Args, s.Env = "builtin:relay", []string{e.Name}, nil
+	} else {
+		var err error
+		if s.Command, err = program(cfg, i); err != nil {
+			return s, err
 		}
 	}
-	return s
+	if cfg.StartTimeout != nil {
+		s.StartTimeout = cfg.StartTimeout.Duration
+	}
+	s.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
+	// The event's limits, then the engine's own on top; a remote
+	// entrant's relay is held to the event's defaults alone.
+	for _, l := range []struct {
+		memory, hard *config.Bytes
+		processes    *int
+	}{{cfg.MaxMemory, cfg.HardMemory, cfg.MaxProcesses}, {e.MaxMemory, e.HardMemory, e.MaxProcesses}} {
+		if e.Remote {
+			break
+		}
+		if l.memory != nil {
+			s.Limits.Memory = l.memory.N
+		}
+		if l.hard != nil {
+			s.Limits.HardMemory = l.hard.N
+		}
+		if l.processes != nil {
+			s.Limits.Processes = *l.processes
+		}
+	}
+	keys := make([]string, 0, len(e.Info))
+	for k := range e.Info {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		s.Info = append(s.Info, engine.Info{Key: k, Value: e.Info[k]})
+	}
+	return s, nil
 }
 
 // program is the program engine i runs: its command, or where the command
@@ -226,9 +250,9 @@ func sandbox(bw string, cfg *config.Event, e config.Engine, out string) *engine.
 // (engine.GomocupBuild).
 func program(cfg *config.Event, i int) (string, error) {
 	e := cfg.Engines[i]
-	rule, err := rules.ByName(cfg.Rule)
-	if err != nil {
-		return "", err
+	rule := cfg.Game()
+	if rule == nil {
+		return "", cfg.ErrAt("rule", fmt.Sprintf("no rule %q", cfg.Rule))
 	}
 	c, err := engine.GomocupBuild(cfg.Command(e), rule.Code(), cfg.Size)
 	if err != nil {
@@ -252,4 +276,17 @@ func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
 		out = append(out, o.Stones)
 	}
 	return out, nil
+}
+
+// EngineSettingsOf are the settings of every engine of cfg, as the event
+// builds its entrants from them (before their sandbox).
+func EngineSettingsOf(cfg *config.Event) ([]EngineSettings, error) {
+	list := make([]EngineSettings, len(cfg.Engines))
+	for i := range cfg.Engines {
+		var err error
+		if list[i], err = engineSettings(cfg, i, cfg.OutputDir()); err != nil {
+			return nil, err
+		}
+	}
+	return list, nil
 }

@@ -19,7 +19,6 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/results/standings"
-	"gomoku-arena/rules"
 	"gomoku-arena/schedule"
 )
 
@@ -179,9 +178,9 @@ func New(cfg *config.Event) (*Event, error) { return newEvent(cfg, schedule.Shar
 
 // newEvent is New for the whole event, or for one task of a spread event.
 func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
-	rule, err := rules.ByName(cfg.Rule)
-	if err != nil {
-		return nil, err
+	rule := cfg.Game()
+	if rule == nil {
+		return nil, cfg.ErrAt("rule", fmt.Sprintf("no rule %q", cfg.Rule))
 	}
 	format, err := pairing.ParseFormat(cfg.Format)
 	if err != nil {
@@ -193,9 +192,7 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 	}
 	d := &arbiter.Director{Event: cfg.Name, Rule: rule, Size: cfg.Size, MoveCap: cfg.MoveCap, Concurrency: cfg.Concurrency}
 	d.Procedure = cfg.OpeningProcedure
-	if d.Lifetime, err = arbiter.ParseLifetime(cfg.ProcessLifetime.String()); err != nil { // the config's words are the arbiter's
-		return nil, err
-	}
+	d.Lifetime = lifetime(cfg.ProcessLifetime)
 	if cfg.StartTimeout != nil {
 		d.StartTimeout = cfg.StartTimeout.Duration
 	}
@@ -203,16 +200,13 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 		return nil, err
 	}
 	ev := &Event{cfg: cfg, out: out, shard: shard}
+	ents, notices, err := entrants(cfg, out)
+	if err != nil {
+		return nil, err
+	}
+	ev.notices = notices
 	for i, e := range cfg.Engines {
-		ent, notices, err := entrant(cfg, i, out)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range notices {
-			if !slices.Contains(ev.notices, n) { // said once, not once per engine
-				ev.notices = append(ev.notices, n)
-			}
-		}
+		ent := ents[i]
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
 			file := engine.FolderName(e.Name) + ".log" // one name, one file: the config refuses two names of one file
 			l := transcript.New(out, filepath.Join("transcripts", file), e.Name, cfg.Transcript.N)

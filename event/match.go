@@ -46,7 +46,11 @@ type Match struct {
 	// SyncEvery is how often a shard under an SPRT reads the batch folder
 	// (DefaultSyncEvery when 0).
 	SyncEvery time.Duration
+	// Confinement sandboxes and freezes the engines as an event's
+	// sandbox and freeze_idle do (confine).
+	Confinement Confinement
 
+	files      [][]string    // per entrant, its declared files (EngineSettings.Files), for the sandbox
 	openings   string        // where Suite.Openings came from, for event.json
 	policy     config.Policy // outer-open's opening policy, for event.json
 	seedChosen bool          // Suite.Seed was chosen by this run
@@ -108,16 +112,33 @@ func readOpenings(file, format string, rule rules.Rule, size int, policy config.
 // UniqueNames suffixes engines that share a name with #1, #2, ... so
 // records and statistics can tell them apart (self-play).
 func UniqueNames(ents []arbiter.Entrant) {
+	names := make([]*string, len(ents))
+	for i := range ents {
+		names[i] = &ents[i].Spec.Name
+	}
+	uniqueNames(names)
+}
+
+// UniqueEngineNames is UniqueNames for engines' settings, before they
+// are built: a NAME: prefix then names one engine.
+func UniqueEngineNames(list []EngineSettings) {
+	names := make([]*string, len(list))
+	for i := range list {
+		names[i] = &list[i].Name
+	}
+	uniqueNames(names)
+}
+
+func uniqueNames(names []*string) {
 	count := map[string]int{}
-	for _, e := range ents {
-		count[e.Spec.Name]++
+	for _, n := range names {
+		count[*n]++
 	}
 	seen := map[string]int{}
-	for i := range ents {
-		n := ents[i].Spec.Name
-		if count[n] > 1 {
-			seen[n]++
-			ents[i].Spec.Name = fmt.Sprintf("%s#%d", n, seen[n])
+	for _, n := range names {
+		if count[*n] > 1 {
+			seen[*n]++
+			*n = fmt.Sprintf("%s#%d", *n, seen[*n])
 		}
 	}
 }
@@ -185,10 +206,19 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	var collection, samples *gameLog
 	if dir != "" {
 		for i := range m.Plan.Director.Entrants {
-			if m.Plan.Director.Entrants[i].Spec.Dir == "" {
-				m.Plan.Director.Entrants[i].Spec.Dir = filepath.Join(dir, "engines", engine.FolderName(m.Plan.Director.Entrants[i].Spec.Name))
+			if spec := &m.Plan.Director.Entrants[i].Spec; spec.Dir == "" { // below the match's folder, no link is followed
+				spec.Dir, spec.Within = filepath.Join(dir, "engines", engine.FolderName(spec.Name)), dir
 			}
 		}
+	}
+	notices, err := m.confine()
+	if err != nil {
+		return err
+	}
+	for _, n := range notices {
+		s.send(Notice{Text: n})
+	}
+	if dir != "" {
 		var err error
 		if f, err = claim(dir, m.identity(), m.check); err != nil {
 			return err
@@ -286,6 +316,47 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	}
 	m.Plan.Counted = counted
 	return m.Plan.Run(drain, abort, kept)
+}
+
+// About starts every engine of the match once, confined as the match
+// runs it (Confinement), and asks it ABOUT, as c-gomoku-cli does when it
+// starts an engine: the answers, one per entrant, zero for an engine that
+// did not start or answer (its games will say what is wrong with it). The
+// error is a sandbox that cannot be set up.
+func (m *Match) About() ([]engine.About, error) {
+	if _, err := m.confine(); err != nil {
+		return nil, err
+	}
+	ents := m.Plan.Director.Entrants
+	about := make([]engine.About, len(ents))
+	for i := range ents {
+		e, err := engine.Start(ents[i].Spec)
+		if err != nil {
+			continue
+		}
+		a, err := e.About(time.Now().Add(ents[i].Clock.Tolerance + time.Second))
+		e.Close()
+		if err == nil {
+			about[i] = a
+		}
+	}
+	return about, nil
+}
+
+// confine sandboxes and freezes the match's engines (Confinement), which
+// must not see the match's folder and the files it writes, its openings,
+// nor the folder the match is run from.
+func (m *Match) confine() ([]string, error) {
+	org := organizers{}
+	for _, f := range []string{m.Folder(), m.openings, m.PGN, m.SGF, m.Msg, m.Log, m.SampleFile()} {
+		if f != "" {
+			org.Hide = append(org.Hide, f)
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		org.Private = append(org.Private, wd)
+	}
+	return confine(m.Plan.Director.Entrants, m.files, nil, m.Confinement, org, "sandbox")
 }
 
 // identity is what event.json keeps of the match.

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"gomoku-arena/engine"
 )
 
 // tracker follows the protocol lines relayed between the arbiter and one
@@ -181,17 +183,12 @@ func (t *tracker) resync() []string {
 
 // timeLeftNow is INFO line in, with time_left reduced by the time since
 // it was relayed (the clock ran meanwhile); other lines as they are.
-func (t *tracker) timeLeftNow(in string) string {
-	f := strings.Fields(in)
-	if len(f) != 3 || f[1] != "time_left" {
-		return in
+func (t *tracker) timeLeftNow(line string) string {
+	in, ok := engine.ParseInfo(line)
+	if !ok || in.Key != engine.KeyTimeLeft {
+		return line
 	}
-	ms, err := strconv.ParseInt(f[2], 10, 64)
-	if err != nil || ms >= 2147483647 { // not a number, or untimed
-		return in
-	}
-	ms = max(0, ms-time.Since(t.leftAt).Milliseconds())
-	return "INFO time_left " + strconv.FormatInt(ms, 10)
+	return strings.TrimSuffix(engine.TimeLeftLess(in, time.Since(t.leftAt)).Line(), "\n")
 }
 
 func isNumber(s string) bool {

@@ -25,7 +25,16 @@ func TestMain(m *testing.M) {
 	if os.Getenv("ARENA_TEST_MAIN") == "1" {
 		os.Exit(arena(commandLine(os.Args), os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	// The checks' memory (check.DefaultMemory) is the test run's own, not
+	// the user's cache.
+	cache, err := os.MkdirTemp("", "arena-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 func runArena(t *testing.T, args ...string) (stdout, stderr string, code int) {

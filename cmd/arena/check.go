@@ -29,6 +29,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, `print {"engines":[{"engine":…,"findings":[{"check":…,"verdict":…,"seen":…,"remedy":…}]}]}`)
 	games := fs.Int("games", 2, "check games per engine, colours alternating")
 	concurrency := fs.Int("concurrency", 0, "engines checked at once (0 = half the processors)")
+	fresh := fs.Bool("fresh", false, "check every engine again, even one whose program was checked under the same settings before (see docs/check.md)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -43,8 +44,8 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		show = func(r check.Report) { printReport(stdout, r, false) }
 	}
 	if fs.NArg() == 1 && strings.HasSuffix(fs.Arg(0), ".toml") {
-		if flagsSetOtherThan(fs, "json", "concurrency") {
-			return fmt.Errorf("%w: an event's settings are its own: only -json and -concurrency go with EVENT.toml", errUsage)
+		if flagsSetOtherThan(fs, "json", "concurrency", "fresh") {
+			return fmt.Errorf("%w: an event's settings are its own: only -json, -concurrency and -fresh go with EVENT.toml", errUsage)
 		}
 		cfg, err := config.Load(fs.Arg(0))
 		if err != nil {
@@ -56,17 +57,20 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 		s := ev.CheckSettings()
 		s.Concurrency = *concurrency
+		if !*fresh {
+			s.Remember = check.DefaultMemory()
+		}
 		reps = ev.Check(drain, s, false, show)
 	} else {
 		rule, size, err := gf.game()
 		if err != nil {
 			return err
 		}
-		ents, err := gf.entrants(fs.Args())
+		list, err := gf.engines(fs.Args())
 		if err != nil {
 			return err
 		}
-		tellOnce(ents)
+		ents := event.Entrants(list)
 		for _, e := range ents {
 			if err := bundled.Check(e.Spec); err != nil {
 				return err
@@ -74,6 +78,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 		s := check.Settings{Rule: rule, Size: size, ArbiterOpens: gf.policy == config.PolicyArbiterOpens, Procedure: gf.procedure,
 			StartTimeout: *gf.startTimeout, Games: *games, Concurrency: *concurrency}
+		if !*fresh {
+			s.Remember = check.DefaultMemory()
+		}
 		reps = check.Entrants(drain, ents, s, show)
 	}
 	if *asJSON {
@@ -111,6 +118,9 @@ func checkFailed(ctx context.Context, reps []check.Report) error {
 func printReport(w io.Writer, r check.Report, onlyProblems bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", r.Engine)
+	if r.Remembered != nil {
+		fmt.Fprintf(&b, "  (as checked %s: the same program under the same settings; -fresh checks it again)\n", r.Remembered.UTC().Format("2006-01-02 15:04 UTC"))
+	}
 	for _, f := range r.Findings {
 		if onlyProblems && f.Verdict == check.Pass {
 			continue
@@ -132,4 +142,19 @@ func flagsSetOtherThan(fs *flags, names ...string) bool {
 		}
 	})
 	return other
+}
+
+// rememberedNote says how many of reps were remembered rather than made
+// (check.Memory), "" when none was.
+func rememberedNote(reps []check.Report) string {
+	n := 0
+	for _, r := range reps {
+		if r.Remembered != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of them as checked before: the same programs under the same settings)", n)
 }

@@ -8,16 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/sample"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
 
 // A drop-in for c-gomoku-cli (github.com/dhbloo/c-gomoku-cli, the fork of
@@ -25,7 +22,7 @@ import (
 // binary installed under the name c-gomoku-cli, accepts that tool's command
 // line so an author's scripts run unchanged, and plays the match with this
 // arbiter (matchPlan in match.go): the same games in the same order with
-// the same colours (schedule.StyleCGomokuCli), its lines on stdout (cliView)
+// the same colours (c-gomoku-cli's deals), its lines on stdout (cliView)
 // and its -sgf, -pgn and -msg files (record.WriteCGomokuCliSGF, ...).
 // docs/gomoku-cli.md says what matches and what still differs, and
 // scripts/compare-c-gomoku-cli.sh checks it against the real tool.
@@ -96,7 +93,7 @@ The command line of c-gomoku-cli, played by this arbiter.
 ENGINE_OPTIONS: cmd=COMMAND name=NAME tc=MATCH/TURN+INC (seconds) depth=N nodes=N
   maxmemory=BYTES thread=N tolerance=SECONDS option.KEY=VALUE
   and the arena's: board_mode=BOOL swap2_colors=BOOL hang=DURATION hard_memory=BYTES
-  max_processes=N dir=FOLDER env=KEY=VALUE
+  max_processes=N dir=FOLDER files=PATH env=KEY=VALUE
 
 OPTIONS: -rule 0|1|4 (8, or an arena rule name)  -boardsize N  -games N  -rounds N
   -gauntlet  -loseonly  -repeat  -transform  -concurrency N  -drawafter N
@@ -104,6 +101,7 @@ OPTIONS: -rule 0|1|4 (8, or an arena rule name)  -boardsize N  -games N  -rounds
   -sprt [elo0=E0] elo1=E1 [alpha=A] [beta=B]  -sendbyboard  -fatalerror
   -sgf FILE  -pgn FILE  -msg FILE  -log  -debug
   -sample [freq=F] [format=csv|bin|bin_lz4|binpack|binpack_lz4] [file=FILE]
+  and the arena's: -sandbox none|bwrap|auto  -freeze-idle
 `
 
 // cliEngine is one -engine (or -each) block; set marks what was given, so
@@ -112,7 +110,7 @@ type cliEngine struct {
 	cmd, name                   string
 	match, turn, inc, tolerance time.Duration
 	depth, nodes, threads, mem  int64
-	options                     []engine.Info
+	options                     []event.Info
 	set                         map[string]bool
 	settings                    []settingValue // the arena's per-engine settings (settings.go)
 }
@@ -131,7 +129,9 @@ func runGomokuCli(args []string, stdout, stderr io.Writer) error {
 	if err := p.validate(); err != nil {
 		return err
 	}
-	p.CLI.askAbout(p)
+	if err := p.CLI.askAbout(p); err != nil {
+		return err
+	}
 	return p.play(stdout, stderr)
 }
 
@@ -158,12 +158,14 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		debug      bool
 		transcript bool
 		sprt       *rating.SPRT
-		suite      schedule.Suite
+		order, _   = event.ParseOrder("sequential")
+		seed       uint64
 		openFile   string
 		openType   = rules.OffsetFormat
 		sgf, pgn   string
 		msg        string
 		sampling   *event.Sampling
+		conf       event.Confinement
 	)
 	// values reads the KEY=VALUE tokens after args[i], up to the next option.
 	values := func(i int) (int, []string) {
@@ -234,6 +236,15 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 			debug, transcript = true, true
 		case "-log":
 			transcript = true
+		case "-sandbox":
+			var v string
+			if i, v, err = next(i); err == nil {
+				if conf.Sandbox, err = config.ParseSandbox(v); err != nil {
+					return nil, usage("-sandbox: %v", err)
+				}
+			}
+		case "-freeze-idle":
+			conf.FreezeIdle = true
 		case "-sgf":
 			i, sgf, err = next(i)
 		case "-pgn":
@@ -260,11 +271,11 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 					}
 					openType = val
 				case "order":
-					if suite.Order, err = schedule.ParseOrder(val); err != nil {
+					if order, err = event.ParseOrder(val); err != nil {
 						return nil, usage("-openings: %v", err)
 					}
 				case "srand":
-					if suite.Seed, err = cliSrand(val); err != nil {
+					if seed, err = cliSrand(val); err != nil {
 						return nil, usage("-openings srand=%q: not a whole number", val)
 					}
 				default:
@@ -306,42 +317,38 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
-	p := &matchPlan{Match: event.NewMatch("gomoku-cli", rule, size), CLI: &cliRun{openings: openFile, openingType: openType}, Debug: debug}
-	p.Match.PGN, p.Match.SGF, p.Match.Msg, p.Match.Sample = pgn, sgf, msg, sampling
-	p.Match.FileStyle, p.Match.RuleCode = schedule.StyleCGomokuCli, cliRuleCode(rule)
+	setup := event.MatchSetup{Name: "gomoku-cli", Rule: rule, Size: size, MoveCap: drawAt, Concurrency: conc, // the start timeout: engine's default, as c-gomoku-cli has no flag for it
+		Games: games, Rounds: rounds, Gauntlet: gauntlet, SPRT: sprt, LoseOnly: loseOnly, FatalError: fatal,
+		PGN: pgn, SGF: sgf, Msg: msg, Sample: sampling, Confinement: conf, CGomokuCli: true, RuleCode: cliRuleCode(rule),
+		// Without a file every game starts on the empty board, as in
+		// c-gomoku-cli: not the rule's default openings (renju's 26).
+		Openings: openFile, OpeningsFormat: openType, Policy: config.PolicyStrict,
+		Order: order, Seed: seed, Pairs: repeat}
 	if transcript {
-		p.Match.Log = cliLog
+		setup.Log = cliLog
 	}
-	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.Concurrency = drawAt, conc // the start timeout: engine.DefaultStartTimeout, as c-gomoku-cli has no flag for it
-	p.Match.Plan.Director.Lifetime = arbiter.LifetimePair                            // its workers' engines: START every game, new ones when the pair changes
-	p.Match.Plan.Games, p.Match.Plan.Rounds, p.Match.Plan.Gauntlet, p.Match.Plan.SPRT, p.Match.Plan.LoseOnly, p.Match.Plan.FatalError = games, rounds, gauntlet, sprt, loseOnly, fatal
+	if trans {
+		setup.Transform, _ = event.ParseTransform("cycle")
+	}
+	cli := &cliRun{openings: openFile, openingType: openType}
+	setup.Lifetime = config.LifetimePair // its workers' engines: START every game, new ones when the pair changes
 	for i, e := range engines {
 		if each != nil {
 			e.override(each)
 		}
-		ent, err := e.entrant(i, board)
+		es, err := e.engine(i, board)
 		if err != nil {
 			return nil, usage("engine %d: %v", i+1, err)
 		}
-		p.Match.Plan.Director.Entrants = append(p.Match.Plan.Director.Entrants, ent)
-		p.CLI.engines = append(p.CLI.engines, e)
+		setup.Engines = append(setup.Engines, es)
+		cli.engines = append(cli.engines, e)
 	}
-	event.UniqueNames(p.Match.Plan.Director.Entrants)
-	if trans {
-		suite.Transform = schedule.TransformCycle
+	event.UniqueEngineNames(setup.Engines)
+	m, err := setup.Match()
+	if err != nil {
+		return nil, err
 	}
-	suite.Pairs, suite.Style = repeat, schedule.StyleCGomokuCli
-	if err := suite.Validate(); err != nil {
-		return nil, usage("-openings: %v", err)
-	}
-	p.Match.Plan.Suite = suite
-	// Without a file every game starts on the empty board, as in
-	// c-gomoku-cli: not the rule's default openings (renju's 26).
-	if openFile != "" {
-		if err := p.Match.LoadOpenings(openFile, openType, config.PolicyStrict); err != nil {
-			return nil, err
-		}
-	}
+	p := &matchPlan{Match: m, CLI: cli, Debug: debug}
 	return p, nil
 }
 
@@ -368,10 +375,10 @@ func cliRule(s string) (rules.Rule, error) {
 
 // cliRun is what a c-gomoku-cli command line needs beyond the match plan.
 type cliRun struct {
-	openings    string         // -openings file=, for "Load opening file"
-	openingType string         // -openings type=
-	engines     []*cliEngine   // per entrant, as given (-each applied)
-	about       []engine.About // per entrant: its answer to ABOUT before the match
+	openings    string        // -openings file=, for "Load opening file"
+	openingType string        // -openings type=
+	engines     []*cliEngine  // per entrant, as given (-each applied)
+	about       []event.About // per entrant: its answer to ABOUT before the match
 }
 
 // askAbout starts every engine once before the match and asks it ABOUT,
@@ -380,25 +387,19 @@ type cliRun struct {
 // event.UniqueNames does), and the answers are what the "Load engine" lines
 // show. An engine that does not answer keeps its program's name; its
 // games will say what is wrong with it.
-func (c *cliRun) askAbout(p *matchPlan) {
-	c.about = make([]engine.About, len(p.Match.Plan.Director.Entrants))
-	for i := range p.Match.Plan.Director.Entrants {
-		spec := p.Match.Plan.Director.Entrants[i].Spec
-		e, err := engine.Start(spec)
-		if err != nil {
-			continue
-		}
-		a, err := e.About(time.Now().Add(p.Match.Plan.Director.Entrants[i].Clock.Tolerance + time.Second))
-		e.Close()
-		if err != nil {
-			continue
-		}
-		c.about[i] = a
+func (c *cliRun) askAbout(p *matchPlan) error {
+	about, err := p.Match.About()
+	if err != nil {
+		return err
+	}
+	c.about = about
+	for i, a := range about {
 		if c.engines[i].name == "" && a.Name != "" {
 			p.Match.Plan.Director.Entrants[i].Spec.Name = a.Name
 		}
 	}
 	event.UniqueNames(p.Match.Plan.Director.Entrants)
+	return nil
 }
 
 // cliSrand reads srand= as c-gomoku-cli's atoll does, for the same
@@ -454,10 +455,10 @@ func parseCliEngine(vals []string) (*cliEngine, error) {
 		case strings.HasPrefix(k, "option."):
 			key := strings.TrimPrefix(k, "option.")
 			err = config.CheckInfo(key, val)
-			e.options = append(e.options, engine.Info{Key: key, Value: val})
+			e.options = append(e.options, event.Info{Key: key, Value: val})
 		case settingByKey(k) != nil && settingByKey(k).inCli:
 			s := settingByKey(k)
-			err = s.set(&arbiter.Entrant{}, val) // checked now, applied by entrant
+			err = s.set(&event.EngineSettings{}, val) // checked now, applied by entrant
 			e.settings = append(e.settings, settingValue{s, val})
 		default:
 			return nil, fmt.Errorf("illegal syntax %q", v)
@@ -498,42 +499,32 @@ func (e *cliEngine) override(each *cliEngine) {
 	e.settings = append(e.settings, each.settings...) // after the engine's own: they win
 }
 
-// entrant is the engine as the director runs it.
-func (e *cliEngine) entrant(i int, boardMode bool) (arbiter.Entrant, error) {
+// engine is the engine's settings, as event.EngineSettings types them.
+func (e *cliEngine) engine(i int, boardMode bool) (event.EngineSettings, error) {
 	fields := strings.Fields(e.cmd)
 	if len(fields) == 0 {
-		return arbiter.Entrant{}, fmt.Errorf("no cmd=")
+		return event.EngineSettings{}, fmt.Errorf("no cmd=")
 	}
 	name := e.name
 	if name == "" {
 		name = programName(fields[0])
 	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
-	infos := []engine.Info{engine.MaxMemory(e.mem)}
-	if e.threads > 0 { // as c-gomoku-cli: no thread= sends no thread_num, and the engine keeps its own
-		infos = append(infos, engine.ThreadNum(e.threads))
-	}
-	if e.depth > 0 {
-		infos = append(infos, engine.MaxDepth(e.depth))
-	}
-	if e.nodes > 0 {
-		infos = append(infos, engine.MaxNode(e.nodes))
-	}
-	infos = append(infos, e.options...)
-	ent := arbiter.Entrant{
-		// Dir "": each process gets a fresh temporary working directory.
-		Spec:      engine.Spec{Name: name, Command: fields[0], Args: fields[1:]},
-		BoardMode: boardMode, Infos: infos, Clock: ctl,
-	}
+	// maxmemory= is told, not held, as c-gomoku-cli does, and an
+	// option.max_memory= replaces it (event.EngineSettings); as in
+	// c-gomoku-cli no thread= sends no thread_num, and the engine keeps its
+	// own. Dir "": each process gets a fresh temporary working directory.
+	es := event.EngineSettings{Name: name, Command: fields[0], Args: fields[1:], BoardMode: boardMode, Clock: ctl,
+		TellMemory: e.mem, Threads: e.threads, Depth: e.depth, Nodes: e.nodes, Info: e.options}
 	for _, sv := range e.settings {
-		if err := sv.s.set(&ent, sv.v); err != nil {
-			return arbiter.Entrant{}, fmt.Errorf("%s=%s: %v", sv.s.key, sv.v, err)
+		if err := sv.s.set(&es, sv.v); err != nil {
+			return event.EngineSettings{}, fmt.Errorf("%s=%s: %v", sv.s.key, sv.v, err)
 		}
 	}
-	if err := ent.Clock.Validate(); err != nil {
-		return arbiter.Entrant{}, fmt.Errorf("%s: %v", cliClockToken(err), err)
+	if err := es.Clock.Validate(); err != nil {
+		return event.EngineSettings{}, fmt.Errorf("%s: %v", cliClockToken(err), err)
 	}
-	return ent, nil
+	return es, nil
 }
 
 // cliClockToken is the token of an -engine block that gives the clock

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"gomoku-arena/results/sample"
-	"gomoku-arena/schedule"
 )
 
 // cliDump is the block c-gomoku-cli prints before anything else
@@ -52,9 +51,9 @@ func cliDump(p *matchPlan) string {
 	} else {
 		line("sample", "")
 	}
-	line("random", flag(p.Match.Plan.Suite.Order == schedule.OrderRandom))
+	line("random", flag(p.Match.Plan.Suite.Order.String() == "random"))
 	line("repeat", flag(p.Match.Plan.Suite.Pairs))
-	line("transform", flag(p.Match.Plan.Suite.Transform != schedule.NoTransform))
+	line("transform", flag(p.Match.Plan.Suite.Transform.String() != "none"))
 	line("sprt", flag(p.Match.Plan.SPRT != nil))
 	line("gauntlet", flag(p.Match.Plan.Gauntlet))
 	if p.Match.Plan.Gauntlet {

@@ -7,13 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
 
 // cliView prints a match the way c-gomoku-cli prints one, line for line
@@ -44,7 +42,7 @@ type cliView struct {
 	fatal  error
 	// encounters are the match's pairs in c-gomoku-cli's order, for the
 	// tournament update (the plan's, once it runs).
-	encounters func() []*schedule.Encounter
+	encounters func() []*event.Encounter
 	index      map[string]int // entrant by name
 }
 
@@ -149,7 +147,7 @@ func cliFaultLine(rec *record.Record) string {
 // changes at the table, and none when it does not.
 func (v *cliView) load(table int, fresh []string) {
 	for _, name := range fresh {
-		var a engine.About
+		var a event.About
 		if e, ok := v.index[name]; ok && e < len(v.plan.CLI.about) {
 			a = v.plan.CLI.about[e]
 		}

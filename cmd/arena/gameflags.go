@@ -6,9 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
@@ -39,7 +37,7 @@ func addGameFlags(fs *flags) *gameFlags {
 	fs.Var(&g.threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
 	fs.Var(&g.infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
 	fs.TextVar(&g.procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
-	g.startTimeout = fs.Duration("start-timeout", engine.DefaultStartTimeout, "deadline for an engine to start and answer START")
+	g.startTimeout = fs.Duration("start-timeout", event.DefaultStartTimeout, "deadline for an engine to start and answer START")
 	return g
 }
 
@@ -63,29 +61,26 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 	return rule, size, nil
 }
 
-// entrants are the engines of the command line (ENGINE or NAME=ENGINE),
+// engines are the engines of the command line (ENGINE or NAME=ENGINE),
 // with the per-engine settings of the flags.
-func (g *gameFlags) entrants(args []string) ([]arbiter.Entrant, error) {
+func (g *gameFlags) engines(args []string) ([]event.EngineSettings, error) {
 	ctl := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance, Hang: clock.DefaultHang}
-	var ents []arbiter.Entrant
+	var list []event.EngineSettings
 	for i, arg := range args {
 		name, cmd := engineArg(arg, i)
 		fields := strings.Fields(cmd)
 		if len(fields) == 0 {
 			return nil, fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)
 		}
-		ents = append(ents, arbiter.Entrant{
-			Spec:  engine.Spec{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: *g.startTimeout},
-			Clock: ctl,
-		})
+		list = append(list, event.EngineSettings{Name: name, Command: fields[0], Args: fields[1:], StartTimeout: *g.startTimeout, Clock: ctl})
 	}
-	event.UniqueNames(ents)
-	if err := g.settings.apply(ents); err != nil {
+	event.UniqueEngineNames(list)
+	if err := g.settings.apply(list); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	for _, e := range ents {
+	for _, e := range list {
 		if err := e.Clock.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %s: engine %q: %v", errUsage, clockFlag(err), e.Spec.Name, err)
+			return nil, fmt.Errorf("%w: %s: engine %q: %v", errUsage, clockFlag(err), e.Name, err)
 		}
 	}
 	for _, l := range []struct {
@@ -94,14 +89,14 @@ func (g *gameFlags) entrants(args []string) ([]arbiter.Entrant, error) {
 		f    limitFlag
 		size bool
 	}{{"depth", "max_depth", g.depth, false}, {"nodes", "max_node", g.nodes, false}, {"threads", "thread_num", g.threads, false}} {
-		if err := l.f.apply(ents, l.flag, l.key, l.size); err != nil {
+		if err := l.f.apply(list, l.flag, l.key, l.size); err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	if err := g.infos.apply(ents, "info", "", false); err != nil {
+	if err := g.infos.apply(list, "info", "", false); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	return ents, nil
+	return list, nil
 }
 
 // clockFlag is the flag of arena match that gives the clock setting a
@@ -114,26 +109,4 @@ func clockFlag(err error) string {
 		}
 	}
 	return "the clock flags"
-}
-
-// tellOnce leaves each engine told one max_memory, as in an event: its own
-// (-info max_memory=N) when it has one, else the limit's (-max-memory).
-// Told twice, an engine may size its hash to the first value before the
-// second shrinks it, and its peak stays.
-func tellOnce(ents []arbiter.Entrant) {
-	for i := range ents {
-		last := -1
-		for j, in := range ents[i].Infos {
-			if in.Key == engine.KeyMaxMemory {
-				last = j
-			}
-		}
-		kept := ents[i].Infos[:0]
-		for j, in := range ents[i].Infos {
-			if in.Key != engine.KeyMaxMemory || j == last {
-				kept = append(kept, in)
-			}
-		}
-		ents[i].Infos = kept
-	}
 }

@@ -88,7 +88,7 @@ func TestStatusLineUnderSPRTHasNoETA(t *testing.T) {
 		var b bytes.Buffer
 		now := time.Now()
 		tm := &terminal{plain: plain{w: &b}, describe: func(event.GameStarted) string { return "" },
-			now: func() time.Time { return now }, running: map[arbiter.Key]*inPlay{}}
+			now: func() time.Time { return now }, running: map[gameKey]*inPlay{}}
 		tm.Observe(event.Began{Total: 100000, Capped: capped})
 		now = now.Add(time.Minute)
 		tm.done = 60

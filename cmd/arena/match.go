@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gomoku-arena/arbiter"
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
@@ -22,7 +20,6 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
 
 func runMatch(args []string, stdout, stderr io.Writer) error {
@@ -45,7 +42,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	gf := addGameFlags(fs)
 	openingsFile := fs.String("openings", "", "opening list file; each opening is played twice, colours exchanged (renju without a file: the 26 canonical openings, as in events)")
 	openingsFormat := fs.String("openings-format", "", "opening list format: offset or pos (default: detected per line)")
-	order := fs.String("order", schedule.OrderSequential.String(), "opening order: sequential, random, or passes (a new shuffle each pass through the list, as events deal)")
+	order := fs.String("order", "sequential", "opening order: sequential, random, or passes (a new shuffle each pass through the list, as events deal)")
 	seed := fs.Uint64("seed", 0, "seed for -order random|passes and -transform random (0 = from the clock, printed)")
 	transform := fs.String("transform", "none", "reuse openings under the 8 board symmetries: none, cycle (each pass through the list under the next symmetry) or random (a random symmetry per pair)")
 	concurrency := fs.Int("concurrency", 1, "games at once; an engine may play several games at once, each in its own process")
@@ -60,8 +57,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	shard := fs.String("shard", "", "play one shard of a batch: K/N (shard K of N, from 0), auto (a Slurm array task) or auto/N (a Kubernetes Indexed Job of N completions); each shard writes OUT/shard-K-of-N, arena merge OUT joins them")
 	syncEvery := fs.Duration("sync", event.DefaultSyncEvery, "with -shard and -sprt: how often a shard reads the batch folder to learn whether the merged SPRT has decided")
 	recordsFlag := fs.String("records", "files", "game records in the folder beyond the journal: files (SGF and psq per game), collection (one games.sgf) or none")
+	var conf event.Confinement
+	fs.TextVar(&conf.Sandbox, "sandbox", config.SandboxNone, "run every engine in a sandbox, as an event's sandbox key: none, bwrap (an error where bubblewrap does not work) or auto (bwrap where it works)")
+	fs.BoolVar(&conf.FreezeIdle, "freeze-idle", false, "freeze each engine while it waits for its opponent, as an event's freeze_idle key (no pondering on the opponent's time)")
 	sampleFlag := fs.String("sample", "", "write training positions as c-gomoku-cli does: freq=F,format=csv|bin|bin_lz4|binpack|binpack_lz4,file=F (spaces or commas between; defaults freq=1, csv, sample.csv)")
-	lifetime := fs.String("process-lifetime", "reuse", "how long an engine process lives: reuse (one per engine, RESTART between games), pair (c-gomoku-cli's: a new process when a table's pair changes, START every game) or game (a new process every game)")
+	var lifetime config.Lifetime
+	fs.TextVar(&lifetime, "process-lifetime", config.LifetimeReuse, "how long an engine process lives, as an event's process_lifetime key: reuse (one per engine, RESTART between games), pair (c-gomoku-cli's: a new process when a table's pair changes, START every game) or game (a new process every game)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -92,40 +93,34 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = event.NewMatchFolder()
 	}
-	p := &matchPlan{Match: event.NewMatch("match", rule, size), ReportEvery: *report,
-		Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
-	p.Match.Out, p.Match.PGN = *out, *pgn
-	p.Match.Plan.Shard, p.Match.SyncEvery, p.Match.Records, p.Match.Sample = sh, *syncEvery, records, sampling
-	p.Match.Plan.Director.MoveCap, p.Match.Plan.Director.StartTimeout, p.Match.Plan.Games, p.Match.Plan.Gauntlet, p.Match.Plan.Director.Concurrency = *moveCap, *gf.startTimeout, *games, *gauntlet, *concurrency
-	p.Match.Plan.Director.Procedure = gf.procedure
-	if p.Match.Plan.Director.Lifetime, err = arbiter.ParseLifetime(*lifetime); err != nil {
-		return fmt.Errorf("%w: -process-lifetime: %v", errUsage, err)
-	}
+	setup := event.MatchSetup{Name: "match", Rule: rule, Size: size, StartTimeout: *gf.startTimeout, MoveCap: *moveCap, Concurrency: *concurrency,
+		Procedure: gf.procedure, Games: *games, Rounds: 1, Gauntlet: *gauntlet, Seed: *seed, Pairs: true, Shard: sh, SyncEvery: *syncEvery,
+		Openings: *openingsFile, OpeningsFormat: *openingsFormat, Policy: gf.policy, RuleOpenings: true,
+		Out: *out, PGN: *pgn, Records: records, Sample: sampling, Confinement: conf, Lifetime: lifetime}
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
 			return fmt.Errorf("%w: -sprt: %v", errUsage, err)
 		}
-		p.Match.Plan.SPRT = &s
+		setup.SPRT = &s
 		if !flagSet(fs, "games") {
-			p.Match.Plan.Games = 100000
+			setup.Games = 100000
 		}
 	}
-	if p.Match.Plan.Director.Entrants, err = gf.entrants(fs.Args()); err != nil {
+	if setup.Engines, err = gf.engines(fs.Args()); err != nil {
 		return err
 	}
-	ord, err := schedule.ParseOrder(*order)
-	if err != nil {
+	if setup.Order, err = event.ParseOrder(*order); err != nil {
 		return fmt.Errorf("%w: -order: %v", errUsage, err)
 	}
-	tr, err := schedule.ParseTransform(*transform)
-	if err != nil {
+	if setup.Transform, err = event.ParseTransform(*transform); err != nil {
 		return fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
-	p.Match.Plan.Suite = schedule.Suite{Order: ord, Seed: *seed, Transform: tr, Pairs: true}
-	if err := p.Match.LoadOpenings(*openingsFile, *openingsFormat, gf.policy); err != nil {
+	m, err := setup.Match()
+	if err != nil {
 		return err
 	}
+	p := &matchPlan{Match: m, ReportEvery: *report, Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
 	return p.play(stdout, stderr)
 }
 
@@ -295,7 +290,7 @@ func loserName(rec *record.Record) string {
 
 // statsLine is the periodic, parseable summary of one encounter: fields
 // separated by two spaces, none containing two spaces.
-func (p *matchPlan) statsLine(e *schedule.Encounter) string {
+func (p *matchPlan) statsLine(e *event.Encounter) string {
 	st := e.Stats()
 	w := e.WDL
 	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %s",
@@ -314,7 +309,7 @@ func (p *matchPlan) statsLine(e *schedule.Encounter) string {
 // summary prints the final result: for two engines the score, Elo, LOS,
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
-func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision string) {
+func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision string) {
 	m := p.Match.Plan
 	fmt.Fprintln(w)
 	for _, e := range encs {
@@ -351,14 +346,15 @@ func (p *matchPlan) summary(w io.Writer, encs []*schedule.Encounter, decision st
 		return
 	}
 	if m.Played() > 0 {
-		p.ratingTables(w, m)
+		p.ratingTables(w)
 	}
 }
 
 // ratingTables prints the match's Bradley–Terry rating list with 95%
 // intervals and the LOS matrix, and says when a sweep made it take virtual
 // draws (schedule.Match.Ratings).
-func (p *matchPlan) ratingTables(w io.Writer, m *schedule.Match) {
+func (p *matchPlan) ratingTables(w io.Writer) {
+	m := p.Match.Plan
 	names := make([]string, len(p.Match.Plan.Director.Entrants))
 	for i, e := range p.Match.Plan.Director.Entrants {
 		names[i] = e.Spec.Name
@@ -462,13 +458,13 @@ func (l *limitFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 // apply turns the values into INFO lines: key is the INFO key, or "" for raw
 // KEY=VALUE settings. Values are whole numbers (sizes may end in K, M, G).
-func (l limitFlag) apply(ents []arbiter.Entrant, flagName, key string, size bool) error {
+func (l limitFlag) apply(ents []event.EngineSettings, flagName, key string, size bool) error {
 	for _, v := range l {
 		target := -1
 		if name, rest, ok := strings.Cut(v, ":"); ok && (key != "" || !strings.Contains(name, "=")) {
 			target = -2
 			for i, e := range ents {
-				if e.Spec.Name == name {
+				if e.Name == name {
 					target = i
 				}
 			}
@@ -477,7 +473,7 @@ func (l limitFlag) apply(ents []arbiter.Entrant, flagName, key string, size bool
 			}
 			v = rest
 		}
-		info := engine.Info{Key: key, Value: v}
+		info := event.Info{Key: key, Value: v}
 		if key == "" {
 			k, val, ok := strings.Cut(v, "=")
 			if !ok {
@@ -486,7 +482,7 @@ func (l limitFlag) apply(ents []arbiter.Entrant, flagName, key string, size bool
 			if err := config.CheckInfo(k, val); err != nil {
 				return fmt.Errorf("-%s %q: %v", flagName, v, err)
 			}
-			info = engine.Info{Key: k, Value: val}
+			info = event.Info{Key: k, Value: val}
 		} else {
 			n, err := parseCount(v, size)
 			if err != nil {
@@ -496,7 +492,7 @@ func (l limitFlag) apply(ents []arbiter.Entrant, flagName, key string, size bool
 		}
 		for i := range ents {
 			if target < 0 || target == i {
-				ents[i].Infos = append(ents[i].Infos, info)
+				ents[i].Info = append(ents[i].Info, info)
 			}
 		}
 	}

@@ -94,24 +94,6 @@ func TestMatchRoundRobinRatingList(t *testing.T) {
 	}
 }
 
-func TestMatchGauntletSchedule(t *testing.T) {
-	p := &matchPlan{Match: event.NewMatch("t", nil, 15)}
-	p.Match.Plan.Games, p.Match.Plan.Rounds, p.Match.Plan.Gauntlet, p.Match.Plan.Director.Entrants = 2, 2, true, make([]arbiter.Entrant, 4)
-	p.Match.Plan.Suite = schedule.Suite{Pairs: true, Openings: []rules.Opening{{Stones: []rules.Point{{X: 7, Y: 7}}, Line: 1}, {Stones: []rules.Point{{X: 0, Y: 0}}, Line: 2}}}
-	encs, fixtures := p.Match.Plan.Schedule()
-	var got [][3]int
-	for _, f := range fixtures {
-		got = append(got, [3]int{f.Black, f.White, f.Opening[0].X})
-	}
-	want := [][3]int{
-		{0, 1, 7}, {1, 0, 7}, {0, 2, 7}, {2, 0, 7}, {0, 3, 7}, {3, 0, 7}, // round 1: pair 0, first opening
-		{0, 1, 0}, {1, 0, 0}, {0, 2, 0}, {2, 0, 0}, {0, 3, 0}, {3, 0, 0}, // round 2: pair 1, second opening
-	}
-	if len(encs) != 3 || !reflect.DeepEqual(got, want) {
-		t.Errorf("%d encounters, fixtures (black, white, opening x)\n%v\nwant\n%v", len(encs), got, want)
-	}
-}
-
 func TestMatchBadOpeningNamesTheLine(t *testing.T) {
 	dir := t.TempDir()
 	book := filepath.Join(dir, "book.txt")
@@ -151,8 +133,8 @@ func TestParseSPRT(t *testing.T) {
 }
 
 func TestLimitFlags(t *testing.T) {
-	ents := func() []arbiter.Entrant {
-		return []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
+	ents := func() []event.EngineSettings {
+		return []event.EngineSettings{{Name: "new"}, {Name: "old"}}
 	}
 	tests := []struct {
 		name       string
@@ -187,8 +169,8 @@ func TestLimitFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(e[0].Infos, tt.new) || !reflect.DeepEqual(e[1].Infos, tt.old) {
-				t.Errorf("new %v old %v; want %v and %v", e[0].Infos, e[1].Infos, tt.new, tt.old)
+			if !reflect.DeepEqual(e[0].Info, tt.new) || !reflect.DeepEqual(e[1].Info, tt.old) {
+				t.Errorf("new %v old %v; want %v and %v", e[0].Info, e[1].Info, tt.new, tt.old)
 			}
 		})
 	}

@@ -11,7 +11,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/record"
@@ -36,7 +35,7 @@ type printer interface {
 // names a running game on the status line.
 func newPrinter(w io.Writer, quiet bool, describe func(event.GameStarted) string) printer {
 	if !quiet && isTerminal(w) {
-		return &terminal{plain: plain{w: w}, describe: describe, now: time.Now, running: map[arbiter.Key]*inPlay{}}
+		return &terminal{plain: plain{w: w}, describe: describe, now: time.Now, running: map[gameKey]*inPlay{}}
 	}
 	return &plain{w: w, quiet: quiet}
 }
@@ -121,6 +120,9 @@ func scoreText(rec *record.Record) string {
 }
 
 // terminal prints the plain lines with a live status line below them.
+// gameKey is a game in play: its round and its number.
+type gameKey struct{ round, number int }
+
 type terminal struct {
 	plain
 	describe func(event.GameStarted) string
@@ -133,7 +135,7 @@ type terminal struct {
 	done    int
 	start   time.Time
 	drawn   time.Time // last status line, to redraw at most a few times a second
-	running map[arbiter.Key]*inPlay
+	running map[gameKey]*inPlay
 }
 
 // inPlay is what the status line shows of a running game.
@@ -152,10 +154,10 @@ func (t *terminal) Observe(u event.Update) {
 	case event.Replanned:
 		t.total = u.Total - t.before
 	case event.GameStarted:
-		t.running[arbiter.Key{Round: u.Round, Number: u.Number}] = &inPlay{names: t.describe(u)}
+		t.running[gameKey{u.Round, u.Number}] = &inPlay{names: t.describe(u)}
 		t.status()
 	case event.MovePlayed:
-		g := t.running[arbiter.Key{Round: u.Round, Number: u.Number}]
+		g := t.running[gameKey{u.Round, u.Number}]
 		if g == nil {
 			return
 		}
@@ -164,7 +166,7 @@ func (t *terminal) Observe(u event.Update) {
 			t.status()
 		}
 	case event.GameFinished:
-		delete(t.running, arbiter.KeyOf(u.Record))
+		delete(t.running, gameKey{u.Record.Round, u.Record.Game})
 		t.done++
 		t.clearStatus()
 		fmt.Fprintln(t.w, term.Clean(gameLine(u.Record)))

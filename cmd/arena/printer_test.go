@@ -73,7 +73,7 @@ func TestPrinterStyles(t *testing.T) {
 		{"plain.golden", func(b *bytes.Buffer) printer { return newPrinter(b, false, describe) }},
 		{"quiet.golden", func(b *bytes.Buffer) printer { return newPrinter(b, true, describe) }},
 		{"terminal.golden", func(b *bytes.Buffer) printer {
-			return &terminal{plain: plain{w: b}, describe: describe, now: clock, running: map[arbiter.Key]*inPlay{}}
+			return &terminal{plain: plain{w: b}, describe: describe, now: clock, running: map[gameKey]*inPlay{}}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -156,7 +156,7 @@ func TestNoticeGetsItsOwnLine(t *testing.T) {
 	var b bytes.Buffer
 	tick := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	p := &terminal{plain: plain{w: &b}, describe: func(g event.GameStarted) string { return g.Black + " vs " + g.White },
-		now: func() time.Time { tick = tick.Add(time.Second); return tick }, running: map[arbiter.Key]*inPlay{}}
+		now: func() time.Time { tick = tick.Add(time.Second); return tick }, running: map[gameKey]*inPlay{}}
 	v := eventView{printer: p, stdout: &b, stderr: &b}
 	v.Observe(event.Began{Name: "e", Total: 4})
 	v.Observe(event.GameStarted{Round: 1, Number: 1, Black: "alpha", White: "beta"})

@@ -159,6 +159,7 @@ func interrupts(stderr io.Writer) (drain, abort context.Context, stop func()) {
 // force is set.
 func checkBeforeRun(ctx context.Context, ev *event.Event, force bool, stdout io.Writer) error {
 	s := ev.CheckSettings()
+	s.Remember = check.DefaultMemory()
 	said := false
 	reps := ev.Check(ctx, s, true, func(r check.Report) {
 		for _, f := range r.Findings {
@@ -184,7 +185,7 @@ func checkBeforeRun(ctx context.Context, ev *event.Event, force bool, stdout io.
 	switch {
 	case len(failed) == 0:
 		if len(reps) > 0 && !said {
-			fmt.Fprintf(stdout, "checked the entrants under the event's settings: all %d pass\n", len(reps))
+			fmt.Fprintf(stdout, "checked the entrants under the event's settings: all %d pass%s\n", len(reps), rememberedNote(reps))
 		}
 		return nil
 	case force:

@@ -3,12 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"gomoku-arena/arbiter"
-	"gomoku-arena/engine"
+	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 )
 
@@ -29,71 +29,83 @@ type engineSetting struct {
 	usage   string
 	isBool  bool
 	inCli   bool // a gomoku-cli token too (c-gomoku-cli has its own for the clock and memory)
-	set     func(e *arbiter.Entrant, v string) error
+	set     func(e *event.EngineSettings, v string) error
 	example string // a value for the usage text
 }
 
 var engineSettings = []engineSetting{
 	{key: "board_mode", flag: "board-mode", isBool: true, inCli: true,
 		usage: "send the whole position (BOARD) before every move instead of TURN",
-		set:   func(e *arbiter.Entrant, v string) error { return setBool(&e.BoardMode, v) }},
+		set:   func(e *event.EngineSettings, v string) error { return setBool(&e.BoardMode, v) }},
 	{key: "swap2_colors", flag: "swap2-colors", isBool: true, inCli: true,
 		usage: "SWAP2BOARD stone lines carry a colour field (x,y,1 Black, x,y,2 White), as Rapfi wants",
-		set:   func(e *arbiter.Entrant, v string) error { return setBool(&e.Swap2Colors, v) }},
+		set:   func(e *event.EngineSettings, v string) error { return setBool(&e.Swap2Colors, v) }},
 	{key: "match", flag: "tc", example: "20s", usage: "match time per side per game (0 = none)",
-		set: func(e *arbiter.Entrant, v string) error { return setDuration(&e.Clock.Match, v) }},
+		set: func(e *event.EngineSettings, v string) error { return setDuration(&e.Clock.Match, v) }},
 	{key: "turn", flag: "turn", example: "5s", usage: "time limit per move (0 = none)",
-		set: func(e *arbiter.Entrant, v string) error { return setDuration(&e.Clock.Turn, v) }},
+		set: func(e *event.EngineSettings, v string) error { return setDuration(&e.Clock.Turn, v) }},
 	{key: "increment", flag: "inc", example: "1s", usage: "increment per move",
-		set: func(e *arbiter.Entrant, v string) error { return setDuration(&e.Clock.Increment, v) }},
+		set: func(e *event.EngineSettings, v string) error { return setDuration(&e.Clock.Increment, v) }},
 	{key: "tolerance", flag: "tolerance", example: "1s", usage: "lateness accepted before a move loses on time",
-		set: func(e *arbiter.Entrant, v string) error { return setDuration(&e.Clock.Tolerance, v) }},
+		set: func(e *event.EngineSettings, v string) error { return setDuration(&e.Clock.Tolerance, v) }},
 	{key: "hang", flag: "hang", example: "5m", inCli: true, usage: "the longest wait for one move, timed or not",
-		set: func(e *arbiter.Entrant, v string) error { return setDuration(&e.Clock.Hang, v) }},
+		set: func(e *event.EngineSettings, v string) error { return setDuration(&e.Clock.Hang, v) }},
 	{key: "max_memory", flag: "max-memory", example: "350MiB",
 		usage: "memory limit, measured after every move (over it loses) and told as INFO max_memory; bytes, or with K, M, G, MiB, GB...",
-		set: func(e *arbiter.Entrant, v string) error {
+		set: func(e *event.EngineSettings, v string) error {
 			n, err := parseBytes(v)
 			if err != nil {
 				return err
 			}
-			e.Spec.Limits.Memory = n
-			e.Infos = append(e.Infos, engine.MaxMemory(n))
+			e.Limits.Memory = n // told as max_memory by event.EngineSettings.Entrant
 			return nil
 		}},
 	{key: "hard_memory", flag: "hard-memory", example: "1GiB", inCli: true,
 		usage: "memory the kernel refuses the engine beyond (RLIMIT_DATA)",
-		set: func(e *arbiter.Entrant, v string) error {
+		set: func(e *event.EngineSettings, v string) error {
 			n, err := parseBytes(v)
-			e.Spec.Limits.HardMemory = n
+			e.Limits.HardMemory = n
 			return err
 		}},
 	{key: "max_processes", flag: "max-processes", example: "8", inCli: true,
 		usage: "processes and threads the engine may have at once",
-		set: func(e *arbiter.Entrant, v string) error {
+		set: func(e *event.EngineSettings, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
 				return fmt.Errorf("%q is not a whole number of 0 or more", v)
 			}
-			e.Spec.Limits.Processes = n
+			e.Limits.Processes = n
 			return nil
 		}},
 	{key: "dir", flag: "dir", example: "engines/x", inCli: true,
 		usage: "working directory (default: a fresh temporary one per process)",
-		set: func(e *arbiter.Entrant, v string) error {
+		set: func(e *event.EngineSettings, v string) error {
 			if v == "" {
 				return fmt.Errorf("empty folder")
 			}
-			e.Spec.Dir = v
+			e.Dir = v
+			return nil
+		}},
+	{key: "files", flag: "files", example: "bin/weights", inCli: true,
+		usage: "a file or folder beside its program the engine needs, shown to it read-only under -sandbox; repeatable",
+		set: func(e *event.EngineSettings, v string) error {
+			if v == "" {
+				return fmt.Errorf("empty path")
+			}
+			abs, err := filepath.Abs(v)
+			if err != nil {
+				return err
+			}
+			e.Files = append(e.Files, abs)
 			return nil
 		}},
 	{key: "env", flag: "env", example: "OMP_NUM_THREADS=1", inCli: true,
 		usage: "an environment variable KEY=VALUE for the engine; repeatable",
-		set: func(e *arbiter.Entrant, v string) error {
+		set: func(e *event.EngineSettings, v string) error {
 			if err := config.CheckEnv(v); err != nil {
 				return err
 			}
-			e.Spec.Env = append(e.Spec.Env, v)
+			e.Env = append(e.Env, v)
 			return nil
 		}},
 }
@@ -177,7 +189,7 @@ func (ef *engineFlags) define(fs *flag.FlagSet) {
 
 // apply sets the settings on the entrants, in the order given: a later
 // value wins, so "-tc 20s -tc old:1m" gives old a minute.
-func (ef *engineFlags) apply(ents []arbiter.Entrant) error {
+func (ef *engineFlags) apply(ents []event.EngineSettings) error {
 	for _, sv := range ef.values {
 		target, v, err := settingTarget(ents, sv)
 		if err != nil {
@@ -188,7 +200,7 @@ func (ef *engineFlags) apply(ents []arbiter.Entrant) error {
 				continue
 			}
 			if err := sv.s.set(&ents[i], v); err != nil {
-				return fmt.Errorf("-%s %s: engine %q: %v", sv.s.flag, sv.v, ents[i].Spec.Name, err)
+				return fmt.Errorf("-%s %s: engine %q: %v", sv.s.flag, sv.v, ents[i].Name, err)
 			}
 		}
 	}
@@ -197,10 +209,10 @@ func (ef *engineFlags) apply(ents []arbiter.Entrant) error {
 
 // settingTarget splits [NAME:]VALUE: the engine it names (-1 for all) and
 // the value. A bool flag also takes a lone NAME (true for that engine).
-func settingTarget(ents []arbiter.Entrant, sv settingValue) (int, string, error) {
+func settingTarget(ents []event.EngineSettings, sv settingValue) (int, string, error) {
 	byName := func(name string) int {
 		for i, e := range ents {
-			if e.Spec.Name == name {
+			if e.Name == name {
 				return i
 			}
 		}

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"gomoku-arena/event"
+	"gomoku-arena/internal/config"
 )
 
 // Each rule about settings is checked in one place, whichever front end
@@ -139,5 +144,131 @@ command = "builtin:random"
 				}
 			})
 		}
+	}
+}
+
+// Each per-engine setting reaches the entrant as the same value, whichever
+// front end it is given in: an event file's [[engine]] key, arena match's
+// flag for one engine, c-gomoku-cli's token (where it has one), each
+// through event.EngineSettings and its one builder.
+func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
+	type entrant = struct {
+		memory, hard int64
+		processes    int
+		board, swap2 bool
+		match, turn  time.Duration
+		inc, tol     time.Duration
+		hang         time.Duration
+		dir          string
+		env          []string
+		infos        map[string]string
+	}
+	cases := []struct {
+		key   string
+		file  string   // lines of the [[engine]] table
+		flag  []string // arena match's, for engine a
+		token string   // c-gomoku-cli's, "" where it has none
+		want  func(e entrant) bool
+	}{
+		{"board_mode", "board_mode = true", []string{"-board-mode=a"}, "board_mode=true", func(e entrant) bool { return e.board }},
+		{"swap2_colors", "swap2_colors = true", []string{"-swap2-colors=a"}, "swap2_colors=true", func(e entrant) bool { return e.swap2 }},
+		{"clock.match", "[engine.clock]\nmatch = \"20s\"", []string{"-tc", "a:20s"}, "tc=20/20", func(e entrant) bool { return e.match == 20*time.Second }},
+		{"clock.turn", "[engine.clock]\nmatch = \"20s\"\nturn = \"5s\"", []string{"-tc", "a:20s", "-turn", "a:5s"}, "tc=20/5", func(e entrant) bool { return e.turn == 5*time.Second }},
+		{"clock.increment", "[engine.clock]\nmatch = \"20s\"\nincrement = \"1s\"", []string{"-tc", "a:20s", "-inc", "a:1s"}, "tc=20/20+1", func(e entrant) bool { return e.inc == time.Second }},
+		{"clock.tolerance", "[engine.clock]\ntolerance = \"2s\"", []string{"-tolerance", "a:2s"}, "tolerance=2", func(e entrant) bool { return e.tol == 2*time.Second }},
+		{"clock.hang", "[engine.clock]\nhang = \"1m\"", []string{"-hang", "a:1m"}, "hang=1m", func(e entrant) bool { return e.hang == time.Minute }},
+		{"max_memory", `max_memory = "100MiB"`, []string{"-max-memory", "a:100MiB"}, "", func(e entrant) bool {
+			return e.memory == 100<<20 && e.infos["max_memory"] == "104857600"
+		}},
+		{"hard_memory", `hard_memory = "1GiB"`, []string{"-hard-memory", "a:1GiB"}, "hard_memory=1GiB", func(e entrant) bool { return e.hard == 1<<30 }},
+		{"max_processes", "max_processes = 8", []string{"-max-processes", "a:8"}, "max_processes=8", func(e entrant) bool { return e.processes == 8 }},
+		{"dir", `dir = "/tmp/arena-a"`, []string{"-dir", "a:/tmp/arena-a"}, "dir=/tmp/arena-a", func(e entrant) bool { return e.dir == "/tmp/arena-a" }},
+		{"files", `files = ["WEIGHTS"]`, []string{"-files", "a:WEIGHTS"}, "files=WEIGHTS", nil},
+		{"env", `env = ["THREADS=2"]`, []string{"-env", "a:THREADS=2"}, "env=THREADS=2", func(e entrant) bool { return slices.Contains(e.env, "THREADS=2") }},
+		{"info", "[engine.info]\nhash = \"64\"", []string{"-info", "a:hash=64"}, "option.hash=64", func(e entrant) bool { return e.infos["hash"] == "64" }},
+		{"info max_memory", "[engine.info]\nmax_memory = \"64\"", []string{"-info", "a:max_memory=64"}, "option.max_memory=64", func(e entrant) bool { return e.infos["max_memory"] == "64" }},
+	}
+	of := func(es event.EngineSettings) entrant {
+		a := es.Entrant()
+		e := entrant{memory: a.Spec.Limits.Memory, hard: a.Spec.Limits.HardMemory, processes: a.Spec.Limits.Processes, board: a.BoardMode, swap2: a.Swap2Colors,
+			match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Spec.Dir, env: a.Spec.Env, infos: map[string]string{}}
+		for _, in := range a.Infos {
+			if _, twice := e.infos[in.Key]; twice {
+				e.infos[in.Key] = "told twice"
+				continue
+			}
+			e.infos[in.Key] = in.Value
+		}
+		return e
+	}
+	for _, c := range cases {
+		t.Run(c.key, func(t *testing.T) {
+			dir := t.TempDir()
+			weights := filepath.Join(dir, "weights")
+			os.Mkdir(weights, 0o755)
+			c.file, c.token = strings.ReplaceAll(c.file, "WEIGHTS", weights), strings.ReplaceAll(c.token, "WEIGHTS", weights)
+			c.flag = slices.Clone(c.flag)
+			for i := range c.flag {
+				c.flag[i] = strings.ReplaceAll(c.flag[i], "WEIGHTS", weights)
+			}
+			path := filepath.Join(dir, "e.toml")
+			os.WriteFile(path, []byte("name = \"e\"\nrule = \"freestyle\"\n\n[[engine]]\nname = \"b\"\ncommand = \"builtin:random\"\n\n[[engine]]\nname = \"a\"\ncommand = \"builtin:greedy\"\n"+c.file+"\n"), 0o644)
+			cfg, err := config.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list, err := event.EngineSettingsOf(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == nil { // on the settings, for the sandbox
+				want := []string{weights}
+				if !slices.Equal(list[1].Files, want) {
+					t.Errorf("event file: %v", list[1].Files)
+				}
+				fs := newFlags("match", "", "", io.Discard)
+				gf := addGameFlags(fs)
+				fs.Parse(c.flag)
+				if flagged, err := gf.engines([]string{"b=builtin:random", "a=builtin:greedy"}); err != nil || !slices.Equal(flagged[1].Files, want) {
+					t.Errorf("arena match %v: %v, %v", c.flag, flagged, err)
+				}
+				return
+			}
+			if e := of(list[1]); !c.want(e) {
+				t.Errorf("event file: %+v", e)
+			}
+			fs := newFlags("match", "", "", io.Discard)
+			gf := addGameFlags(fs)
+			if err := fs.Parse(c.flag); err != nil {
+				t.Fatal(err)
+			}
+			flagged, err := gf.engines([]string{"b=builtin:random", "a=builtin:greedy"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := of(flagged[1]); !c.want(e) {
+				t.Errorf("arena match %v: %+v", c.flag, e)
+			}
+			if c.token == "" {
+				return
+			}
+			p, err := parseCli([]string{"-engine", "cmd=builtin:random", "name=b", "-engine", "cmd=builtin:greedy", "name=a", c.token}, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := p.Match.Plan.Director.Entrants[1]
+			e := entrant{memory: a.Spec.Limits.Memory, hard: a.Spec.Limits.HardMemory, processes: a.Spec.Limits.Processes, board: a.BoardMode, swap2: a.Swap2Colors,
+				match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Spec.Dir, env: a.Spec.Env, infos: map[string]string{}}
+			for _, in := range a.Infos {
+				if _, twice := e.infos[in.Key]; twice {
+					e.infos[in.Key] = "told twice"
+					continue
+				}
+				e.infos[in.Key] = in.Value
+			}
+			if !c.want(e) {
+				t.Errorf("gomoku-cli %s: %+v", c.token, e)
+			}
+		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/event"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 )
@@ -21,8 +22,8 @@ import (
 // every engine or with NAME: for one, a later value winning; a value that
 // cannot be used is an error naming the flag and the engine.
 func TestEngineSettingFlags(t *testing.T) {
-	ents := func() []arbiter.Entrant {
-		return []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
+	ents := func() []event.EngineSettings {
+		return []event.EngineSettings{{Name: "new"}, {Name: "old"}}
 	}
 	tests := []struct {
 		name    string
@@ -76,8 +77,8 @@ func TestEngineSettingFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !tt.check(e) {
-				t.Errorf("entrants %+v", e)
+			if built := event.Entrants(e); !tt.check(built) {
+				t.Errorf("entrants %+v", built)
 			}
 		})
 	}

@@ -185,6 +185,16 @@ type Event struct {
 	// (output, openings, engine commands and dirs) are relative to its folder.
 	File string `toml:"-"`
 	src  []byte
+	rule rules.Rule // Rule, parsed once by check
+}
+
+// Game is the event's rule, parsed once when the file was checked; nil
+// for a rule name that names none (check refuses such a file).
+func (ev *Event) Game() rules.Rule {
+	if ev.rule == nil {
+		ev.rule, _ = rules.ByName(ev.Rule)
+	}
+	return ev.rule
 }
 
 var typeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
@@ -278,6 +288,7 @@ func (ev *Event) check() error {
 	if err != nil {
 		return ev.ErrAt("rule", err.Error())
 	}
+	ev.rule = rule
 	if err := rules.CheckSize(rule, ev.Size); err != nil {
 		return ev.ErrAt("size", err.Error())
 	}

@@ -48,6 +48,13 @@
 //	                   next command
 //	info-delay=DURATION sleep that long on every INFO line before going on,
 //	                   so its ERROR comes after the next command was written
+//	info-once          exit with status 3 on an INFO line whose key it was
+//	                   already told in this game (time_left, told before
+//	                   every move, excepted), as an engine that acts on the
+//	                   first value it is told (a hash sized to the first
+//	                   max_memory) forfeits when it is told another
+//	exit-on-info=KEY=VALUE exit with status 3 on the line INFO KEY VALUE, as
+//	                   a public engine panics on timeout_match 0
 //	rif                take part in the arena's RIF extension (RIFPROBE OK;
 //	                   simple legal answers to RIFOPEN, RIFSWAP, RIFOFFER,
 //	                   RIFCHOOSE); without it RIF commands are UNKNOWN
@@ -144,13 +151,14 @@ const (
 )
 
 type options struct {
-	crashAt, assertAt, hangAt, deafAt, doubleAt, illegalAt, offboardAt, negativeAt, malformedAt, exitAfterMove int
-	messages, stderrFlood, longLine, hog, forkBomb                                                             int
-	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder, infoError, rif       bool
-	think, slowStart, sleep, infoDelay                                                                         time.Duration
-	say                                                                                                        string
-	habits                                                                                                     habits // habits.go
-	q                                                                                                          quirks // quirks.go
+	crashAt, assertAt, hangAt, deafAt, doubleAt, illegalAt, offboardAt, negativeAt, malformedAt, exitAfterMove     int
+	messages, stderrFlood, longLine, hog, forkBomb                                                                 int
+	garbage, suggest, silentStart, refuseStart, unknownRestart, ignoreEnd, spawn, ponder, infoError, rif, infoOnce bool
+	think, slowStart, sleep, infoDelay                                                                             time.Duration
+	say                                                                                                            string
+	exitOnInfo                                                                                                     [2]string // exit-on-info's key and value
+	habits                                                                                                         habits    // habits.go
+	q                                                                                                              quirks    // quirks.go
 }
 
 func parseArgs(args []string) (options, error) {
@@ -165,7 +173,7 @@ func parseArgs(args []string) (options, error) {
 		"garbage": &o.garbage, "suggest": &o.suggest, "silent-start": &o.silentStart,
 		"refuse-start": &o.refuseStart, "unknown-restart": &o.unknownRestart,
 		"ignore-end": &o.ignoreEnd, "spawn-child": &o.spawn, "ponder": &o.ponder,
-		"info-error": &o.infoError, "rif": &o.rif,
+		"info-error": &o.infoError, "rif": &o.rif, "info-once": &o.infoOnce,
 	}
 	durs := map[string]*time.Duration{"think": &o.think, "slow-start": &o.slowStart, "sleep": &o.sleep, "info-delay": &o.infoDelay}
 	for _, a := range args {
@@ -194,6 +202,12 @@ func parseArgs(args []string) (options, error) {
 			*durs[key] = d
 		case key == "say":
 			o.say = val
+		case key == "exit-on-info":
+			k, v, ok := strings.Cut(val, "=")
+			if !ok || k == "" {
+				return o, fmt.Errorf("%s: want KEY=VALUE, got %q", key, val)
+			}
+			o.exitOnInfo = [2]string{k, v}
 		default:
 			if handled, err := o.q.set(key, val); handled {
 				if err != nil {
@@ -305,9 +319,10 @@ type brain struct {
 	out   *bufio.Writer
 	errw  io.Writer
 	size  int
-	board []int8 // 0 empty, 1 own, 2 opponent's, 3 blocked
-	order []int  // board indices from the centre outwards
-	moves int    // own moves requested in this game
+	board []int8            // 0 empty, 1 own, 2 opponent's, 3 blocked
+	order []int             // board indices from the centre outwards
+	moves int               // own moves requested in this game
+	told  map[string]string // INFO keys told in this game, and their values (info-once)
 
 	pondered atomic.Int64 // ns spent thinking since the last move (ponder)
 	hog      []byte       // memory held (hog)
@@ -373,7 +388,9 @@ func (b *brain) run() int {
 				b.say("OK")
 			}
 		case "INFO":
-			b.info(rest)
+			if !b.info(rest) {
+				return ExitCrash
+			}
 		case "":
 		case "ABOUT":
 			if b.o.q.silentAbout {
@@ -440,18 +457,36 @@ var gomocupInfo = map[string]bool{
 	"rule": true, "evaluate": true, "folder": true, "max_depth": true, "max_node": true, "thread_num": true,
 }
 
-// info takes one INFO line: info-delay, then info-error's complaint.
-func (b *brain) info(rest string) {
+// info takes one INFO line: info-delay, then info-error's complaint; false
+// when the engine exits on it (info-once, exit-on-info).
+func (b *brain) info(rest string) bool {
 	time.Sleep(b.o.infoDelay)
 	key, val, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	val = strings.TrimSpace(val)
+	if e := b.o.exitOnInfo; e[0] != "" && strings.EqualFold(key, e[0]) && val == e[1] {
+		fmt.Fprintf(b.errw, "panic: cannot take INFO %s %s\n", key, val)
+		return false
+	}
+	if b.o.infoOnce && !strings.EqualFold(key, "time_left") {
+		if b.told == nil {
+			b.told = map[string]string{}
+		}
+		k := strings.ToLower(key)
+		if was, twice := b.told[k]; twice {
+			fmt.Fprintf(b.errw, "INFO %s told twice in one game: %s, then %s\n", key, was, val)
+			return false
+		}
+		b.told[k] = val
+	}
 	b.o.habits.info(key, val)
 	if b.o.infoError && !gomocupInfo[strings.ToLower(key)] {
 		b.say("ERROR Unknown command: " + strings.ToUpper(strings.TrimSpace(val)))
 	}
+	return true
 }
 
 func (b *brain) newGame(size int) {
-	b.size, b.moves = size, 0
+	b.size, b.moves, b.told = size, 0, nil
 	b.board = make([]int8, size*size)
 	b.order = b.order[:0]
 	c := (size - 1) / 2

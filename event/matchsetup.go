@@ -1,0 +1,121 @@
+package event
+
+import (
+	"time"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/results/rating"
+	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
+)
+
+// MatchSetup are an authors' match's settings, typed, as arena match's
+// flags and c-gomoku-cli's tokens give them (each front end keeps its own
+// words); Match is the front door that turns them into a match, so a front
+// end parses and prints and builds nothing of the arbiter's or the
+// schedule's itself.
+type MatchSetup struct {
+	Name    string // the match's name in its records: "match", "gomoku-cli"
+	Rule    rules.Rule
+	Size    int
+	Engines []EngineSettings // built by EngineSettings.Entrant
+	// StartTimeout bounds START (0: engine.DefaultStartTimeout).
+	StartTimeout time.Duration
+	MoveCap      int             // a draw after this many stones; 0 none
+	Concurrency  int             // games at once
+	Lifetime     config.Lifetime // how long an engine process lives (process_lifetime)
+	Procedure    rules.Procedure
+	// Games per pair of engines, Rounds of the whole schedule.
+	Games, Rounds int
+	Gauntlet      bool // the first engine against each other, not a round robin
+	LoseOnly      bool // with Gauntlet: the files collect only the first engine's losses
+	FatalError    bool // the first forfeit stops the match
+	SPRT          *rating.SPRT
+	// The openings: the list in Openings (format "offset", "pos" or "" for
+	// detected per line), or without one the rule's own (RuleOpenings) or
+	// the empty board; dealt in Order with Seed, under Transform, each
+	// played twice with the colours exchanged (Pairs).
+	Openings, OpeningsFormat string
+	Policy                   config.Policy
+	RuleOpenings             bool
+	Order                    schedule.Order     // ParseOrder
+	Transform                schedule.Transform // ParseTransform
+	Seed                     uint64
+	Pairs                    bool
+	// CGomokuCli deals, colours, and writes PGN, SGF and messages as
+	// c-gomoku-cli does (schedule.StyleCGomokuCli); RuleCode is its rule
+	// number for its SGF.
+	CGomokuCli bool
+	RuleCode   string
+	Shard      schedule.Shard // TaskShard
+	SyncEvery  time.Duration
+	// Out is the folder of event.json, the journal and the games ("" none);
+	// PGN, SGF, Msg and Log are files every game is appended to.
+	Out, PGN, SGF, Msg, Log string
+	Records                 Records
+	Sample                  *Sampling
+	Confinement             Confinement
+}
+
+// ParseOrder reads an opening order's name: sequential, random, passes.
+func ParseOrder(s string) (schedule.Order, error) { return schedule.ParseOrder(s) }
+
+// ParseTransform reads an opening transform's name: none, cycle, random.
+func ParseTransform(s string) (schedule.Transform, error) { return schedule.ParseTransform(s) }
+
+// The vocabulary front ends print, as event gives it to them: an INFO line
+// (its key and value), an engine's answer to ABOUT, a pair of a match's
+// engines with its tallies.
+type (
+	Info      = engine.Info
+	About     = engine.About
+	Encounter = schedule.Encounter
+)
+
+// DefaultStartTimeout is the start timeout of an engine whose settings
+// give none (engine's, where it is applied).
+const DefaultStartTimeout = engine.DefaultStartTimeout
+
+// Match is the match of s: its entrants built (EngineSettings.Entrant),
+// its schedule, its openings loaded (an error names the list and the line).
+func (s MatchSetup) Match() (*Match, error) {
+	m := NewMatch(s.Name, s.Rule, s.Size)
+	d := m.Plan.Director
+	d.Entrants = Entrants(s.Engines)
+	for _, e := range s.Engines {
+		m.files = append(m.files, e.Files)
+	}
+	d.StartTimeout, d.MoveCap, d.Procedure, d.Concurrency = s.StartTimeout, s.MoveCap, s.Procedure, s.Concurrency
+	d.Lifetime = lifetime(s.Lifetime)
+	p := m.Plan
+	p.Games, p.Rounds, p.Gauntlet, p.LoseOnly, p.FatalError, p.SPRT, p.Shard = s.Games, s.Rounds, s.Gauntlet, s.LoseOnly, s.FatalError, s.SPRT, s.Shard
+	p.Suite = schedule.Suite{Order: s.Order, Seed: s.Seed, Transform: s.Transform, Pairs: s.Pairs}
+	if s.CGomokuCli {
+		p.Suite.Style, m.FileStyle = schedule.StyleCGomokuCli, schedule.StyleCGomokuCli
+	}
+	m.RuleCode = s.RuleCode
+	m.Out, m.PGN, m.SGF, m.Msg, m.Log = s.Out, s.PGN, s.SGF, s.Msg, s.Log
+	m.Records, m.Sample, m.SyncEvery, m.Confinement = s.Records, s.Sample, s.SyncEvery, s.Confinement
+	if err := p.Suite.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Openings != "" || s.RuleOpenings {
+		if err := m.LoadOpenings(s.Openings, s.OpeningsFormat, s.Policy); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// lifetime is the director's process lifetime for the settings' word.
+func lifetime(l config.Lifetime) arbiter.Lifetime {
+	switch l {
+	case config.LifetimePair:
+		return arbiter.LifetimePair
+	case config.LifetimeGame:
+		return arbiter.LifetimeGame
+	}
+	return arbiter.LifetimeReuse
+}
