@@ -78,8 +78,9 @@ func main() {
 		line := strings.TrimSpace(in.Text())
 		cmd, arg, _ := strings.Cut(line, " ")
 		switch strings.ToUpper(cmd) {
-		case "START":
+		case "START": // a game begins, as after RESTART (a runner may START a process again)
 			size, _ = strconv.Atoi(arg)
+			taken, moves = map[[2]int]bool{}, 0
 			for _, a := range attacks {
 				if f, ok := strings.CutPrefix(a, "hydra="); ok {
 					spawnHydra(f)
