@@ -59,7 +59,9 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		s.send(Notice{Text: n})
 	}
 	id := ev.identity()
-	f, err := claim(ev.out, id, ev.check)
+	// The same check as Verify's, on the tournament that plays on: Run
+	// continues from the rounds it paired.
+	f, err := claim(ev.out, id, ev.check, ev.t.Resume)
 	if err != nil {
 		return nil, err
 	}
@@ -80,11 +82,6 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Director.Close()
 	done := f.done
-	// The same check as Verify's, on the tournament that plays on: Run
-	// continues from the rounds it paired.
-	if err := ev.t.Resume(done); err != nil {
-		return nil, fmt.Errorf("journal %s: %w", filepath.Join(ev.out, JournalFile), err)
-	}
 	if err := restoreGames(ev.out, done); err != nil {
 		return nil, err
 	}

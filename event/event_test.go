@@ -426,7 +426,7 @@ func TestDifference(t *testing.T) {
 func TestFolderHasOneOwner(t *testing.T) {
 	cfg := smallEvent(t, "round-robin")
 	ev := runEvent(t, cfg)
-	f, err := claim(ev.Folder(), ev.identity(), ev.check)
+	f, err := claim(ev.Folder(), ev.identity(), ev.check, ev.t.Resume)
 	if err != nil {
 		t.Fatal(err)
 	}

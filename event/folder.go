@@ -40,7 +40,11 @@ type folder struct {
 // new. check, when the folder already holds an event, sees the old identity
 // and the new one and decides: an error refuses the folder; rewrite asks for
 // event.json to be written anew (an event that grew).
-func claim(dir string, id *Identity, check func(old, now *Identity) (rewrite bool, err error)) (*folder, error) {
+//
+// verify checks the journal's records against the schedule before
+// anything is written: a folder whose journal is refused is left as it
+// was (event.json included).
+func claim(dir string, id *Identity, check func(old, now *Identity) (rewrite bool, err error), verify func([]*record.Record) error) (*folder, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output folder: %w", err)
 	}
@@ -49,14 +53,14 @@ func claim(dir string, id *Identity, check func(old, now *Identity) (rewrite boo
 		return nil, err
 	}
 	f := &folder{dir: dir, lock: lock}
-	if err := f.open(id, check); err != nil {
+	if err := f.open(id, check, verify); err != nil {
 		f.close()
 		return nil, err
 	}
 	return f, nil
 }
 
-func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error)) error {
+func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error), verify func([]*record.Record) error) error {
 	path := filepath.Join(f.dir, IdentityFile)
 	id.Format = FormatVersion
 	write := true
@@ -76,13 +80,17 @@ func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error)
 			return fmt.Errorf("%s %w", f.dir, errNoIdentity)
 		}
 	}
-	if write {
-		if err := id.write(path); err != nil {
-			return err
-		}
-	}
 	f.journal, f.done, err = journal.Open(filepath.Join(f.dir, JournalFile))
-	return err
+	if err != nil {
+		return err
+	}
+	if err := verify(f.done); err != nil {
+		return fmt.Errorf("journal %s: %w", filepath.Join(f.dir, JournalFile), err)
+	}
+	if write {
+		return id.write(path)
+	}
+	return nil
 }
 
 // close closes the journal and gives up the folder.

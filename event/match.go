@@ -190,7 +190,11 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 			}
 		}
 		var err error
-		if f, err = claim(dir, m.identity(), m.check); err != nil {
+		resume := func(done []*record.Record) error {
+			m.encounters, _ = m.Plan.Schedule()
+			return m.Plan.Resume(done)
+		}
+		if f, err = claim(dir, m.identity(), m.check, resume); err != nil {
 			return err
 		}
 		defer f.close()
@@ -213,9 +217,8 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		}
 		defer samples.close()
 	}
-	m.encounters, _ = m.Plan.Schedule()
-	if err := m.Plan.Resume(done); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(dir, JournalFile), err)
+	if f == nil { // no folder: nothing to resume
+		m.encounters, _ = m.Plan.Schedule()
 	}
 	began := Began{Name: m.Plan.Director.Event, Identity: m.identity(), Total: len(m.Plan.Share()), Finished: len(done), Capped: m.Plan.SPRT != nil,
 		Done: done}

@@ -520,13 +520,21 @@ func (m *Spread) Problems() []string {
 // event without a shard) and journal.jsonl, each written whole, then the
 // game files, standings, crosstable and page as arena standings writes
 // them. Duplicate or misplaced games are refused: which copy is the game
-// is not for the merge to guess.
+// is not for the merge to guess. Everything it writes is checked first,
+// as arena standings would check it (Verify, the standings): a refused
+// merge writes nothing, and leaves the folder as the next merge wants it.
 func (m *Spread) Write() (*report.Report, error) {
 	if len(m.Duplicates) > 0 {
 		return nil, fmt.Errorf("%s: %d games journaled more than once (game %d first); not merged", m.Dir, len(m.Duplicates), m.Duplicates[0].Game)
 	}
 	if len(m.Misfits) > 0 {
 		return nil, fmt.Errorf("%s; not merged", m.Misfits[0])
+	}
+	if err := Verify(m.Identity, m.Records); err != nil {
+		return nil, fmt.Errorf("%s: the tasks' journals: %w; not merged", m.Dir, err)
+	}
+	if _, err := standingsReport(m.Identity, m.Records); err != nil {
+		return nil, fmt.Errorf("%s: %w; not merged", m.Dir, err)
 	}
 	lock, err := lockFolder(m.Dir)
 	if err != nil {
