@@ -242,7 +242,7 @@ func (ev *Event) identity() *Identity {
 	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule, Size: c.Size, MoveCap: c.MoveCap,
 		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
 		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
-		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String()}
+		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String(), OpeningSuite: suiteOf(ev.t.Openings)}
 	for i, a := range ev.t.Director.Entrants {
 		e := entrantOf(a)
 		// As the config wrote them: the event stays the same event when

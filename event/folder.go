@@ -70,9 +70,11 @@ func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error)
 		if old.Kind != id.Kind {
 			return fmt.Errorf("%s holds %s, not %s; use a new output folder", f.dir, kindName[old.Kind], kindName[id.Kind])
 		}
+		old, up := upgraded(old, id) // written only once the journal is checked (verify)
 		if write, err = check(old, id); err != nil {
 			return err
 		}
+		write = write || up
 	case !errors.Is(err, os.ErrNotExist):
 		return err
 	default:

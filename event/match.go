@@ -298,6 +298,14 @@ func (m *Match) identity() *Identity {
 		Match: &MatchSettings{Games: m.Plan.Games, Rounds: m.Plan.Rounds, Gauntlet: m.Plan.Gauntlet, Order: m.Plan.Suite.Order.String(),
 			Transform: m.Plan.Suite.Transform.String(), Pairs: m.Plan.Suite.Pairs, Seed: m.Plan.Suite.Seed, FatalError: m.Plan.FatalError,
 			Shard: m.Plan.Shard.String(), Sample: m.Sample.settings()}}
+	var list [][]rules.Point
+	for _, o := range m.Plan.Suite.Openings {
+		list = append(list, o.Stones)
+	}
+	id.OpeningSuite = suiteOf(list)
+	if m.Plan.Suite.Style == schedule.StyleCGomokuCli {
+		id.Match.Style = m.Plan.Suite.Style.String()
+	}
 	if t := m.Plan.SPRT; t != nil {
 		id.Match.SPRT = &SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.Plan.SPRTModel()}
 	}
