@@ -236,6 +236,16 @@ func TestResumeWritesNothingItRefuses(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(out, GamesDir)); err == nil {
 		t.Errorf("the refused run wrote game files from the refused journal")
 	}
+	// Nor is a withdrawal requested, or a rating list made, beside it.
+	if _, err := Withdraw(out, "r1", "asked"); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
+		t.Errorf("a withdrawal requested beside a forged journal: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(out, WithdrawalFile)); err == nil {
+		t.Errorf("the refused withdrawal wrote its request")
+	}
+	if _, err := GatherRatedGames([]string{out}); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
+		t.Errorf("a forged journal rated: %v", err)
+	}
 }
 
 // An engine's own words are kept: its protocol transcript when the event
