@@ -81,6 +81,12 @@ func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error)
 		if _, err := os.Stat(filepath.Join(f.dir, JournalFile)); err == nil {
 			return fmt.Errorf("%s %w", f.dir, errNoIdentity)
 		}
+		// A new folder: event.json before the journal, so that a crash
+		// between the two never leaves a journal without its event.
+		if err := id.write(path); err != nil {
+			return err
+		}
+		write = false
 	}
 	f.journal, f.done, err = journal.Open(filepath.Join(f.dir, JournalFile))
 	if err != nil {
