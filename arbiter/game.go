@@ -89,8 +89,13 @@ type Progress struct {
 	Forbidden []rules.Point
 }
 
-// maxMessages bounds the engine lines kept in one record.
-const maxMessages = 2000
+// maxMessages bounds the engine lines kept in one record, maxMessageBytes
+// their bytes together: a record stays far below the journal's line cap
+// (journal.MaxLine) whatever an engine writes.
+const (
+	maxMessages     = 2000
+	maxMessageBytes = 1 << 20
+)
 
 // side is one player during a game.
 type side struct {
@@ -461,11 +466,16 @@ func finish(ctx context.Context, rec *record.Record, winner rules.Color, end rec
 }
 
 func note(msgs []string, name string, notes []string) []string {
+	size := 0
+	for _, m := range msgs {
+		size += len(m)
+	}
 	for _, n := range notes {
-		if len(msgs) >= maxMessages {
+		m := name + ": " + n
+		if len(msgs) >= maxMessages || size+len(m) > maxMessageBytes {
 			break
 		}
-		msgs = append(msgs, name+": "+n)
+		msgs, size = append(msgs, m), size+len(m)
 	}
 	return msgs
 }

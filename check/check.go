@@ -24,6 +24,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/rules"
 )
 
@@ -37,7 +38,7 @@ const (
 )
 
 // The checks, in the order they are reported.
-var Names = []string{"start", "about", "info", "turn", "board", "restart", "end", "swap2", "rule", "time", "memory", "output"}
+var Names = []string{"start", "about", "info", "turn", "board", "restart", "end", "swap2", "rule", "time", "memory", "output", "files"}
 
 // Finding is one check's result for one engine.
 type Finding struct {
@@ -102,6 +103,22 @@ type Settings struct {
 	// settings before, and keeps the new ones (Memory); its zero value
 	// checks every engine afresh.
 	Remember Memory
+}
+
+// MaxGames bounds the check games of one engine (Settings.Games).
+const MaxGames = 100
+
+// Validate refuses settings a front end read that no check takes: a
+// negative number of games or of engines checked at once (0 is the
+// default, never a negative), or one past its bound.
+func (s Settings) Validate() error {
+	if s.Games < 0 || s.Games > MaxGames {
+		return fmt.Errorf("games: %d is not 0 (the default, 2) to %d", s.Games, MaxGames)
+	}
+	if s.Concurrency < 0 || s.Concurrency > bounds.MaxConcurrency {
+		return fmt.Errorf("concurrency: %d is not 0 (the default, half the processors) to %d", s.Concurrency, bounds.MaxConcurrency)
+	}
+	return nil
 }
 
 func (s *Settings) defaults() {
@@ -175,6 +192,7 @@ func Entrants(ctx context.Context, ents []arbiter.Entrant, s Settings, done func
 func Engine(ctx context.Context, ent arbiter.Entrant, s Settings) Report {
 	s.defaults()
 	c := newChecker(ctx, ent, s)
+	c.filesFinding() // whether or not it starts: what it would be shown
 	c.startTurnRestart()
 	if c.verdict("start") == Fail {
 		// Nothing else can be seen of an engine that does not start a game.

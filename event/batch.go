@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
@@ -70,10 +71,6 @@ type Duplicate struct {
 	Folders []string
 }
 
-// maxShards bounds the shard count a folder name may claim, so that a
-// hostile name cannot make the merge lay out billions of shards.
-const maxShards = 1 << 16
-
 var shardFolder = regexp.MustCompile(`^shard-([0-9]+)-of-([0-9]+)$`)
 
 // ReadBatch reads every shard folder of dir. It fails when the folder
@@ -120,8 +117,8 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 		}
 		k, err1 := strconv.Atoi(m[1])
 		n, err2 := strconv.Atoi(m[2])
-		if err1 != nil || err2 != nil || n < 1 || n > maxShards {
-			return nil, fmt.Errorf("%s: %s: a batch has 1 to %d shards", dir, e.Name(), maxShards)
+		if err1 != nil || err2 != nil || n < 1 || n > bounds.MaxShards {
+			return nil, fmt.Errorf("%s: %s: a batch has 1 to %d shards", dir, e.Name(), bounds.MaxShards)
 		}
 		if b.Count == 0 {
 			b.Count = n

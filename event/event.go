@@ -58,7 +58,9 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		s.send(Notice{Text: n})
 	}
 	id := ev.identity()
-	f, err := claim(ev.out, id, ev.check)
+	// The same check as Verify's, on the tournament that plays on: Run
+	// continues from the rounds it paired.
+	f, err := claim(ev.out, id, ev.check, ev.t.Resume)
 	if err != nil {
 		return nil, err
 	}
@@ -84,11 +86,6 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Director.Close()
 	done := f.done
-	// The same check as Verify's, on the tournament that plays on: Run
-	// continues from the rounds it paired.
-	if err := ev.t.Resume(done); err != nil {
-		return nil, fmt.Errorf("journal %s: %w", filepath.Join(ev.out, JournalFile), err)
-	}
 	if err := restoreGames(ev.out, done); err != nil {
 		return nil, err
 	}
@@ -247,7 +244,7 @@ func (ev *Event) identity() *Identity {
 	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule, Size: c.Size, MoveCap: c.MoveCap,
 		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
 		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
-		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String()}
+		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String(), OpeningSuite: suiteOf(ev.t.Openings)}
 	for i, a := range ev.t.Director.Entrants {
 		e := entrantOf(a)
 		// As the config wrote them: the event stays the same event when

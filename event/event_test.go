@@ -348,7 +348,9 @@ func TestEventJSONVersions(t *testing.T) {
 		name, json, want string
 	}{
 		{"older arena", `{"Name": "x", "Rule": "freestyle"}`, "no format version"},
-		{"newer arena", `{"format": 2, "kind": "event"}`, "format 2 is not one this arena reads (it reads format 1)"},
+		{"newer arena", `{"format": 3, "kind": "event"}`, "format 3 is not one this arena reads (it reads formats 1 to 2)"},
+		{"format 2 without its suite", `{"format": 2, "kind": "event"}`, "opening_suite is recorded from format 2 on"},
+		{"format 1 with a suite", `{"format": 1, "kind": "event", "opening_suite": {"digest": "", "openings": []}}`, "opening_suite is recorded from format 2 on"},
 		{"not a number", `{"format": "1"}`, `format "1" is not one this arena reads`},
 		{"unknown field", `{"format": 1, "kind": "event", "colour": "black"}`, `unknown field "colour"`},
 		{"unknown kind", `{"format": 1, "kind": "league"}`, `kind "league"`},
@@ -384,7 +386,7 @@ func TestEventJSONRoundTrip(t *testing.T) {
 		t.Errorf("read back differently: %s", d)
 	}
 	b, _ := os.ReadFile(path)
-	for _, want := range []string{`"format": 1`, `"kind": "event"`, `"match_ms": 30000`, `"pairing": "swiss"`, `"rounds": 3`} {
+	for _, want := range []string{`"format": 2`, `"opening_suite": {`, `"kind": "event"`, `"match_ms": 30000`, `"pairing": "swiss"`, `"rounds": 3`} {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("no %s in\n%s", want, b)
 		}
@@ -426,7 +428,7 @@ func TestDifference(t *testing.T) {
 func TestFolderHasOneOwner(t *testing.T) {
 	cfg := smallEvent(t, "round-robin")
 	ev := runEvent(t, cfg)
-	f, err := claim(ev.Folder(), ev.identity(), ev.check)
+	f, err := claim(ev.Folder(), ev.identity(), ev.check, ev.t.Resume)
 	if err != nil {
 		t.Fatal(err)
 	}

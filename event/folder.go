@@ -40,7 +40,11 @@ type folder struct {
 // new. check, when the folder already holds an event, sees the old identity
 // and the new one and decides: an error refuses the folder; rewrite asks for
 // event.json to be written anew (an event that grew).
-func claim(dir string, id *Identity, check func(old, now *Identity) (rewrite bool, err error)) (*folder, error) {
+//
+// verify checks the journal's records against the schedule before
+// anything is written: a folder whose journal is refused is left as it
+// was (event.json included).
+func claim(dir string, id *Identity, check func(old, now *Identity) (rewrite bool, err error), verify func([]*record.Record) error) (*folder, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output folder: %w", err)
 	}
@@ -49,14 +53,14 @@ func claim(dir string, id *Identity, check func(old, now *Identity) (rewrite boo
 		return nil, err
 	}
 	f := &folder{dir: dir, lock: lock}
-	if err := f.open(id, check); err != nil {
+	if err := f.open(id, check, verify); err != nil {
 		f.close()
 		return nil, err
 	}
 	return f, nil
 }
 
-func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error)) error {
+func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error), verify func([]*record.Record) error) error {
 	path := filepath.Join(f.dir, IdentityFile)
 	id.Format = FormatVersion
 	write := true
@@ -66,23 +70,35 @@ func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error)
 		if old.Kind != id.Kind {
 			return fmt.Errorf("%s holds %s, not %s; use a new output folder", f.dir, kindName[old.Kind], kindName[id.Kind])
 		}
+		old, up := upgraded(old, id) // written only once the journal is checked (verify)
 		if write, err = check(old, id); err != nil {
 			return err
 		}
+		write = write || up
 	case !errors.Is(err, os.ErrNotExist):
 		return err
 	default:
 		if _, err := os.Stat(filepath.Join(f.dir, JournalFile)); err == nil {
 			return fmt.Errorf("%s %w", f.dir, errNoIdentity)
 		}
-	}
-	if write {
+		// A new folder: event.json before the journal, so that a crash
+		// between the two never leaves a journal without its event.
 		if err := id.write(path); err != nil {
 			return err
 		}
+		write = false
 	}
 	f.journal, f.done, err = journal.Open(filepath.Join(f.dir, JournalFile))
-	return err
+	if err != nil {
+		return err
+	}
+	if err := verify(f.done); err != nil {
+		return fmt.Errorf("journal %s: %w", filepath.Join(f.dir, JournalFile), err)
+	}
+	if write {
+		return id.write(path)
+	}
+	return nil
 }
 
 // close closes the journal and gives up the folder.

@@ -15,11 +15,19 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/durable"
+	"gomoku-arena/rules"
+	"gomoku-arena/schedule"
 )
 
-// FormatVersion is the version of event.json this package writes, and the
-// only one it reads. docs/FORMATS.md describes every field.
-const FormatVersion = 1
+// FormatVersion is the version of event.json this package writes. It reads
+// this one and format 1, which has no opening_suite: its games' openings
+// are not checked against the schedule (Identity.Unchecked says so), and a
+// run that continues it records the suite (checked against the journal
+// first). docs/FORMATS.md describes every field.
+const FormatVersion = 2
+
+// oldestFormat is the oldest event.json format this package reads.
+const oldestFormat = 1
 
 // Kinds of event a folder can hold.
 const (
@@ -42,8 +50,12 @@ type Identity struct {
 	OpeningPolicy    string `json:"opening_policy,omitempty"`
 	// Openings is the opening list file, as the config or command line
 	// named it.
-	Openings string    `json:"openings,omitempty"`
-	Engines  []Entrant `json:"engines"`
+	Openings string `json:"openings,omitempty"`
+	// OpeningSuite is the opening list the games are dealt from, as read
+	// (format 2 on): the journal check compares every game's opening
+	// stones with the schedule's deal from it, without the list file.
+	OpeningSuite *OpeningSuite `json:"opening_suite,omitempty"`
+	Engines      []Entrant     `json:"engines"`
 
 	// A tournament's (kind "event").
 	Pairing   string   `json:"pairing,omitempty"` // round-robin, double-round-robin, swiss, gauntlet
@@ -63,6 +75,71 @@ type Identity struct {
 
 	// An authors' match's (kind "match").
 	Match *MatchSettings `json:"match,omitempty"`
+}
+
+// OpeningSuite is an opening list as event.json keeps it: each opening's
+// stones as [x, y] pairs, in the list's order and as written (the
+// schedule's symmetries are applied when they are dealt), and their
+// digest (schedule.Digest), which names the list in one line and catches
+// a list edited by hand. An event without openings has an empty list.
+type OpeningSuite struct {
+	Digest   string     `json:"digest"`
+	Openings [][][2]int `json:"openings"`
+}
+
+// suiteOf is the suite of an opening list.
+func suiteOf(list [][]rules.Point) *OpeningSuite {
+	s := &OpeningSuite{Digest: schedule.Digest(list), Openings: [][][2]int{}}
+	for _, o := range list {
+		stones := [][2]int{}
+		for _, p := range o {
+			stones = append(stones, [2]int{p.X, p.Y})
+		}
+		s.Openings = append(s.Openings, stones)
+	}
+	return s
+}
+
+// stones is the suite's list, once its digest is checked.
+func (s *OpeningSuite) stones() ([][]rules.Point, error) {
+	var list [][]rules.Point
+	for _, o := range s.Openings {
+		ps := []rules.Point{}
+		for _, p := range o {
+			ps = append(ps, rules.Point{X: p[0], Y: p[1]})
+		}
+		list = append(list, ps)
+	}
+	if d := schedule.Digest(list); d != s.Digest {
+		return nil, fmt.Errorf("event.json: opening_suite: the openings' digest is %s, not the %s it says", d, s.Digest)
+	}
+	return list, nil
+}
+
+// Unchecked names what the journal check of this event.json cannot check,
+// for a person to read: nothing for the current format.
+func (id *Identity) Unchecked() []string {
+	if id.OpeningSuite == nil {
+		return []string{fmt.Sprintf("event.json is format %d, which records no opening suite: the games' openings are not checked against the schedule (a run that continues the event records it)", id.Format)}
+	}
+	return nil
+}
+
+// upgraded is old as this package writes it, and whether that differs: a
+// format 1 event.json takes now's opening suite (and a match's style). The
+// caller checks the journal against now's schedule before writing it.
+func upgraded(old, now *Identity) (*Identity, bool) {
+	if old.Format >= FormatVersion {
+		return old, false
+	}
+	u := *old
+	u.Format, u.OpeningSuite = now.Format, now.OpeningSuite
+	if u.Match != nil && now.Match != nil {
+		m := *u.Match
+		m.Style = now.Match.Style
+		u.Match = &m
+	}
+	return &u, true
 }
 
 // Entrant is one engine of an event, as event.json keeps it.
@@ -104,6 +181,10 @@ type MatchSettings struct {
 	Order     string `json:"order"`     // of the openings: sequential, random or passes
 	Transform string `json:"transform"` // "", cycle or random
 	Pairs     bool   `json:"pairs"`     // each opening twice, colours exchanged
+	// Style is "c-gomoku-cli" for a match laid out as c-gomoku-cli lays
+	// it out (schedule.StyleCGomokuCli); empty for the arena's (format 2
+	// on; a format 1 file leaves it empty).
+	Style string `json:"style,omitempty"`
 	// Seed of the random order and transform; a match started with seed 0
 	// keeps the seed it chose here, so that it continues the same way.
 	Seed       uint64 `json:"seed"`
@@ -192,8 +273,8 @@ func ReadIdentity(path string) (*Identity, error) {
 		return nil, fmt.Errorf("%s: no format version: the folder was written by an older arena; this one reads format %d (play the event again in a new folder)", path, FormatVersion)
 	}
 	var v int
-	if err := json.Unmarshal(*probe.Format, &v); err != nil || v != FormatVersion {
-		return nil, fmt.Errorf("%s: format %s is not one this arena reads (it reads format %d)", path, *probe.Format, FormatVersion)
+	if err := json.Unmarshal(*probe.Format, &v); err != nil || v < oldestFormat || v > FormatVersion {
+		return nil, fmt.Errorf("%s: format %s is not one this arena reads (it reads formats %d to %d)", path, *probe.Format, oldestFormat, FormatVersion)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -204,12 +285,19 @@ func ReadIdentity(path string) (*Identity, error) {
 	if id.Kind != KindEvent && id.Kind != KindMatch {
 		return nil, fmt.Errorf("%s: kind %q: want %q or %q", path, id.Kind, KindEvent, KindMatch)
 	}
+	if (id.OpeningSuite != nil) != (id.Format >= 2) {
+		return nil, fmt.Errorf("%s: format %d: opening_suite is recorded from format 2 on, in every event.json of it", path, id.Format)
+	}
 	return &id, nil
 }
 
-// write stores the identity durably.
+// write stores the identity durably: in the current format, or in format
+// 1 when it does not know its opening suite (a format 1 folder merged).
 func (id *Identity) write(path string) error {
 	id.Format = FormatVersion
+	if id.OpeningSuite == nil {
+		id.Format = oldestFormat
+	}
 	b, err := json.MarshalIndent(id, "", "  ")
 	if err != nil {
 		return err

@@ -220,7 +220,11 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	}
 	if dir != "" {
 		var err error
-		if f, err = claim(dir, m.identity(), m.check); err != nil {
+		resume := func(done []*record.Record) error {
+			m.encounters, _ = m.Plan.Schedule()
+			return m.Plan.Resume(done)
+		}
+		if f, err = claim(dir, m.identity(), m.check, resume); err != nil {
 			return err
 		}
 		defer f.close()
@@ -243,9 +247,8 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		}
 		defer samples.close()
 	}
-	m.encounters, _ = m.Plan.Schedule()
-	if err := m.Plan.Resume(done); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(dir, JournalFile), err)
+	if f == nil { // no folder: nothing to resume
+		m.encounters, _ = m.Plan.Schedule()
 	}
 	began := Began{Name: m.Plan.Director.Event, Identity: m.identity(), Total: len(m.Plan.Share()), Finished: len(done), Capped: m.Plan.SPRT != nil,
 		Done: done}
@@ -366,6 +369,14 @@ func (m *Match) identity() *Identity {
 		Match: &MatchSettings{Games: m.Plan.Games, Rounds: m.Plan.Rounds, Gauntlet: m.Plan.Gauntlet, Order: m.Plan.Suite.Order.String(),
 			Transform: m.Plan.Suite.Transform.String(), Pairs: m.Plan.Suite.Pairs, Seed: m.Plan.Suite.Seed, FatalError: m.Plan.FatalError,
 			Shard: m.Plan.Shard.String(), Sample: m.Sample.settings()}}
+	var list [][]rules.Point
+	for _, o := range m.Plan.Suite.Openings {
+		list = append(list, o.Stones)
+	}
+	id.OpeningSuite = suiteOf(list)
+	if m.Plan.Suite.Style == schedule.StyleCGomokuCli {
+		id.Match.Style = m.Plan.Suite.Style.String()
+	}
 	if t := m.Plan.SPRT; t != nil {
 		id.Match.SPRT = &SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.Plan.SPRTModel()}
 	}

@@ -81,12 +81,17 @@ func (rg *RatedGames) add(first, second string, r bayeselo.Result) {
 }
 
 func (rg *RatedGames) readFolder(dir string) error {
-	if _, err := ReadIdentity(filepath.Join(dir, IdentityFile)); err != nil {
+	id, err := ReadIdentity(filepath.Join(dir, IdentityFile))
+	if err != nil {
 		return fmt.Errorf("%s is not an event or match folder: %w", dir, err)
 	}
-	recs, err := journal.Read(filepath.Join(dir, JournalFile))
+	path := filepath.Join(dir, JournalFile)
+	recs, err := journal.Read(path)
 	if err != nil {
 		return err
+	}
+	if err := Verify(id, recs); err != nil { // rated as arena standings counts them, or not at all
+		return fmt.Errorf("journal %s: %w", path, err)
 	}
 	for _, rec := range recs {
 		switch {

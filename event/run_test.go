@@ -192,6 +192,62 @@ func TestExtendingASwiss(t *testing.T) {
 	}
 }
 
+// A continued run checks the journal before it writes anything: a journal
+// whose game has its colours exchanged is refused, and the folder's
+// event.json is not rewritten for the extension asked (nor any other file
+// derived from the journal), so the folder stays as it was.
+func TestResumeWritesNothingItRefuses(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rounds int) string {
+		src := fmt.Sprintf("name = \"ext\"\nrule = \"freestyle\"\nformat = \"swiss\"\nrounds = %d\noutput = \"out\"\n[clock]\nmatch = \"30s\"\n", rounds)
+		for i := 0; i < 5; i++ {
+			src += fmt.Sprintf("[[engine]]\nname = \"r%d\"\ncommand = \"builtin:random\"\nargs = [\"seed=%d\"]\n", i, i+1)
+		}
+		return writeConfig(t, dir, "ext", src)
+	}
+	ev, _ := runOK(t, write(2))
+	out := ev.Folder()
+	path := filepath.Join(out, JournalFile)
+	b, _ := os.ReadFile(path)
+	var lines []string
+	forged := false
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		var m map[string]any
+		if !forged && json.Unmarshal([]byte(l), &m) == nil && m["end"] != "bye" {
+			m["black"], m["white"] = m["white"], m["black"]
+			delete(m, "black_about")
+			delete(m, "white_about")
+			nb, _ := json.Marshal(m)
+			l, forged = string(nb)+"\n", true
+		}
+		lines = append(lines, l)
+	}
+	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+	os.RemoveAll(filepath.Join(out, GamesDir))
+	before, _ := os.ReadFile(filepath.Join(out, IdentityFile))
+	ev = loadEvent(t, write(3))
+	ev.Extend = true
+	if _, _, err := runObserved(ev); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
+		t.Fatalf("a forged journal continued: %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, IdentityFile)); string(after) != string(before) {
+		t.Errorf("the refused run rewrote event.json:\n%s\nwas\n%s", after, before)
+	}
+	if _, err := os.Lstat(filepath.Join(out, GamesDir)); err == nil {
+		t.Errorf("the refused run wrote game files from the refused journal")
+	}
+	// Nor is a withdrawal requested, or a rating list made, beside it.
+	if _, err := Withdraw(out, "r1", "asked"); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
+		t.Errorf("a withdrawal requested beside a forged journal: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(out, WithdrawalFile)); err == nil {
+		t.Errorf("the refused withdrawal wrote its request")
+	}
+	if _, err := GatherRatedGames([]string{out}); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
+		t.Errorf("a forged journal rated: %v", err)
+	}
+}
+
 // An engine's own words are kept: its protocol transcript when the event
 // asks for one, and the last stderr lines of a crash in the record (the
 // game line printing them is tested in cmd/arena).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/schedule"
 )
@@ -36,8 +37,8 @@ func TaskShard(s string, getenv func(string) string) (schedule.Shard, error) {
 	if rest != "" {
 		n, ok := strings.CutPrefix(rest, "/")
 		var err error
-		if given, err = strconv.Atoi(n); !ok || err != nil || given < 1 {
-			return schedule.Shard{}, fmt.Errorf("shard %q: want auto, or auto/N with N the number of tasks", s)
+		if given, err = strconv.Atoi(n); !ok || err != nil || given < 1 || given > bounds.MaxShards {
+			return schedule.Shard{}, fmt.Errorf("shard %q: want auto, or auto/N with N the number of tasks (1 to %d)", s, bounds.MaxShards)
 		}
 	}
 	num := func(name string) (int, bool, error) {
@@ -78,6 +79,9 @@ func TaskShard(s string, getenv func(string) string) (schedule.Shard, error) {
 		}
 		if sh.Index >= count {
 			return schedule.Shard{}, fmt.Errorf("shard auto: task %d is shard %d but the array has %d tasks: submit the array as one range --array=MIN-MAX[:STEP]", id, sh.Index, count)
+		}
+		if err := sh.Validate(); err != nil {
+			return schedule.Shard{}, fmt.Errorf("shard auto: SLURM_ARRAY_TASK_COUNT=%d: %w", count, err)
 		}
 		return sh, nil
 	}

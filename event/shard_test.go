@@ -30,6 +30,11 @@ func TestTaskShardFromTheEnvironment(t *testing.T) {
 		{"kubernetes past the count", "auto/4", map[string]string{"JOB_COMPLETION_INDEX": "4"}, schedule.Shard{}, "0 <= K < N"},
 		{"no array", "auto", nil, schedule.Shard{}, "not in a job array"},
 		{"bad auto", "auto/x", nil, schedule.Shard{}, "auto/N"},
+		// One bound for every way a count arrives (bounds.MaxShards):
+		// past it, a task would wait on billions of folders.
+		{"given past the bound", "0/4294967297", nil, schedule.Shard{}, "at most 65536"},
+		{"auto/N past the bound", "auto/4294967297", map[string]string{"JOB_COMPLETION_INDEX": "0"}, schedule.Shard{}, "1 to 65536"},
+		{"slurm count past the bound", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4294967297"}, schedule.Shard{}, "at most 65536"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := TaskShard(tc.spec, func(k string) string { return tc.env[k] })

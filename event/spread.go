@@ -10,11 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
@@ -85,12 +87,22 @@ func (s *spread) folder(k int) string {
 
 // records reads every task's journal (only what was added since the last
 // read) and returns their records in the order one process journals them.
-func (s *spread) records() ([]*record.Record, error) {
+// A read costs the task folders that exist, not the count of tasks: the
+// folder is listed once, and the wait stops between two folders when ctx
+// ends.
+func (s *spread) records(ctx context.Context) ([]*record.Record, error) {
 	if s.checked == nil {
 		s.checked = map[int]bool{}
 	}
+	tasks, err := s.started()
+	if err != nil {
+		return nil, err
+	}
 	var all []*record.Record
-	for k := range s.shard.Count {
+	for _, k := range tasks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		dir := s.folder(k)
 		if !s.checked[k] {
 			id, err := ReadIdentity(filepath.Join(dir, IdentityFile))
@@ -113,6 +125,28 @@ func (s *spread) records() ([]*record.Record, error) {
 	}
 	sortRecords(all)
 	return all, nil
+}
+
+// started lists the tasks of this array whose folder exists, in order.
+func (s *spread) started() ([]int, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, fmt.Errorf("spread event: %w", err)
+	}
+	var out []int
+	for _, e := range entries {
+		sub := shardFolder.FindStringSubmatch(e.Name())
+		if sub == nil || !e.IsDir() {
+			continue
+		}
+		k, err1 := strconv.Atoi(sub[1])
+		n, err2 := strconv.Atoi(sub[2])
+		if err1 == nil && err2 == nil && n == s.shard.Count && k < n {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // sameSpread checks that a task's event.json is the event of id, but for
@@ -153,7 +187,7 @@ func (s *spread) await(ctx context.Context, keys []arbiter.Key) ([]*record.Recor
 	start := time.Now()
 	told := false
 	for {
-		all, err := s.records()
+		all, err := s.records(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -417,10 +451,9 @@ func shardCount(dir string) (int, error) {
 		if sub == nil || !e.IsDir() {
 			continue
 		}
-		var k, n int
-		fmt.Sscan(sub[1], &k)
-		fmt.Sscan(sub[2], &n)
-		if n < 1 || n > maxShards || k >= n || (count != 0 && n != count) {
+		k, err1 := strconv.Atoi(sub[1])
+		n, err2 := strconv.Atoi(sub[2])
+		if err1 != nil || err2 != nil || n < 1 || n > bounds.MaxShards || k >= n || (count != 0 && n != count) {
 			return 0, fmt.Errorf("%s: %s does not belong with the other shard folders: one folder holds one array's tasks", dir, e.Name())
 		}
 		count = n
@@ -489,13 +522,21 @@ func (m *Spread) Problems() []string {
 // event without a shard) and journal.jsonl, each written whole, then the
 // game files, standings, crosstable and page as arena standings writes
 // them. Duplicate or misplaced games are refused: which copy is the game
-// is not for the merge to guess.
+// is not for the merge to guess. Everything it writes is checked first,
+// as arena standings would check it (Verify, the standings): a refused
+// merge writes nothing, and leaves the folder as the next merge wants it.
 func (m *Spread) Write() (*report.Report, error) {
 	if len(m.Duplicates) > 0 {
 		return nil, fmt.Errorf("%s: %d games journaled more than once (game %d first); not merged", m.Dir, len(m.Duplicates), m.Duplicates[0].Game)
 	}
 	if len(m.Misfits) > 0 {
 		return nil, fmt.Errorf("%s; not merged", m.Misfits[0])
+	}
+	if err := Verify(m.Identity, m.Records); err != nil {
+		return nil, fmt.Errorf("%s: the tasks' journals: %w; not merged", m.Dir, err)
+	}
+	if _, err := standingsReport(m.Identity, m.Records); err != nil {
+		return nil, fmt.Errorf("%s: %w; not merged", m.Dir, err)
 	}
 	lock, err := lockFolder(m.Dir)
 	if err != nil {

@@ -200,3 +200,99 @@ func TestSpreadRefusesRemoteEntrants(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A forged Swiss round (two boards' colours exchanged in the pairer's
+// round file, and in the journals that played them) matches itself, but
+// not the pairing the seed and the results give: the merge refuses it and
+// writes nothing, so that once the honest files are back the next merge
+// goes through.
+func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
+	defer func(p time.Duration) { spreadPoll = p }(spreadPoll)
+	spreadPoll = 10 * time.Millisecond
+	spread := spreadConfig(t, t.TempDir(), "swiss")
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for k := range 2 {
+		ev, err := NewTask(spread, schedule.Shard{Index: k, Count: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() { _, errs[k] = ev.Run(context.Background(), context.Background(), newRecorder()) })
+	}
+	wg.Wait()
+	for k, err := range errs {
+		if err != nil {
+			t.Fatalf("task %d: %v", k, err)
+		}
+	}
+	out := spread.OutputDir()
+	// Round 2's first two boards exchange colours, in the round file and
+	// in every journal line of round 2 that names their entrants.
+	roundPath := filepath.Join(out, "shard-0-of-2", RoundsDir, "round-2.json")
+	honestRound, _ := os.ReadFile(roundPath)
+	var rf roundFile
+	if err := json.Unmarshal(honestRound, &rf); err != nil {
+		t.Fatal(err)
+	}
+	swapped := map[[2]string]bool{}
+	for i := range rf.Pairings[:2] {
+		p := &rf.Pairings[i]
+		if p.White < 0 {
+			t.Fatalf("round 2 board %d is a bye; the test wants two games", i+1)
+		}
+		swapped[[2]string{fmt.Sprintf("e%d", p.Black), fmt.Sprintf("e%d", p.White)}] = true
+		p.Black, p.White = p.White, p.Black
+	}
+	forged, _ := json.Marshal(rf)
+	os.WriteFile(roundPath, forged, 0o644)
+	honest := map[string][]byte{}
+	for k := range 2 {
+		path := filepath.Join(out, fmt.Sprintf("shard-%d-of-2", k), JournalFile)
+		b, _ := os.ReadFile(path)
+		honest[path] = b
+		var lines []string
+		for _, l := range strings.SplitAfter(string(b), "\n") {
+			var m map[string]any
+			if json.Unmarshal([]byte(l), &m) == nil && m["round"] == float64(2) && swapped[[2]string{fmt.Sprint(m["black"]), fmt.Sprint(m["white"])}] {
+				m["black"], m["white"] = m["white"], m["black"]
+				m["black_about"], m["white_about"] = m["white_about"], m["black_about"]
+				for _, k := range []string{"black_about", "white_about"} {
+					if m[k] == nil {
+						delete(m, k)
+					}
+				}
+				nb, _ := json.Marshal(m)
+				l = string(nb) + "\n"
+			}
+			lines = append(lines, l)
+		}
+		os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+	}
+	m, err := MergeSpread(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := m.Problems(); len(p) > 0 {
+		t.Fatalf("the forgery is not self-consistent (problems %q): the test no longer tests the schedule's check", p)
+	}
+	if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "not merged") {
+		t.Errorf("a forged round merged: %v", err)
+	}
+	for _, f := range []string{JournalFile, IdentityFile, "standings.md", PageFile, GamesDir} {
+		if _, err := os.Lstat(filepath.Join(out, f)); err == nil {
+			t.Errorf("the refused merge wrote %s", f)
+		}
+	}
+	// The honest files back: the merge goes through.
+	os.WriteFile(roundPath, honestRound, 0o644)
+	for path, b := range honest {
+		os.WriteFile(path, b, 0o644)
+	}
+	m, err = MergeSpread(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Write(); err != nil {
+		t.Fatalf("the honest merge after a refused one: %v", err)
+	}
+}

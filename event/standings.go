@@ -363,9 +363,13 @@ func Withdraw(folder, name, reason string) (string, error) {
 // round is paired, and there is none), the entrant is already withdrawn, or
 // a request for it is already waiting.
 func withdrawable(folder string, id *Identity, name string) error {
-	done, err := journal.Read(filepath.Join(folder, JournalFile))
+	path := filepath.Join(folder, JournalFile)
+	done, err := journal.Read(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
+	}
+	if err := Verify(id, done); err != nil { // a request is written only beside a journal believed
+		return fmt.Errorf("journal %s: %w", path, err)
 	}
 	last := 0
 	for _, rec := range done {

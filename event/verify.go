@@ -103,13 +103,52 @@ func (id *Identity) tournament() (*schedule.Tournament, error) {
 	if format != pairing.SwissFormat && n > 1 && n-1 > bounds.MaxGames/n/perPairing {
 		return nil, fmt.Errorf("event.json: %d engines in a %s event make more than the %d games one event may hold", n, format, bounds.MaxGames)
 	}
-	return &schedule.Tournament{Director: d, Format: format, Rounds: id.Rounds, ByePoints: id.ByePoints,
-		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter, OpeningsPerPairing: id.OpeningsPerPairing}, nil
+	t := &schedule.Tournament{Director: d, Format: format, Rounds: id.Rounds, ByePoints: id.ByePoints,
+		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter, OpeningsPerPairing: id.OpeningsPerPairing}
+	if id.OpeningSuite == nil {
+		t.OpeningsUnknown = true // format 1 (Identity.Unchecked)
+	} else if t.Openings, err = id.OpeningSuite.stones(); err != nil {
+		return nil, err
+	}
+	if len(t.Openings) < id.OpeningsPerPairing && !t.OpeningsUnknown {
+		return nil, fmt.Errorf("event.json: openings_per_pairing %d, but opening_suite holds %d openings", id.OpeningsPerPairing, len(t.Openings))
+	}
+	return t, nil
+}
+
+// suite sets s to the opening suite of a match's event.json: its list, its
+// order, transform and style. A format 1 file has no list: the schedule
+// deals no openings, as before, and Replay compares none.
+func (id *Identity) suite(s *schedule.Suite) error {
+	if id.OpeningSuite == nil {
+		return nil
+	}
+	list, err := id.OpeningSuite.stones()
+	if err != nil {
+		return err
+	}
+	for _, stones := range list {
+		s.Openings = append(s.Openings, rules.Opening{Stones: stones})
+	}
+	if s.Order, err = schedule.ParseOrder(id.Match.Order); err != nil {
+		return fmt.Errorf("event.json: match.order: %w", err)
+	}
+	if s.Transform, err = schedule.ParseTransform(id.Match.Transform); err != nil {
+		return fmt.Errorf("event.json: match.transform: %w", err)
+	}
+	switch id.Match.Style {
+	case "":
+	case schedule.StyleCGomokuCli.String():
+		s.Style = schedule.StyleCGomokuCli
+	default:
+		return fmt.Errorf("event.json: match.style %q: want %q or none", id.Match.Style, schedule.StyleCGomokuCli)
+	}
+	return nil
 }
 
 // schedule is the match an identity describes, enough to lay out its
 // schedule and count its games: entrants by name, games, rounds, pairs, the
-// shard and the SPRT (the openings are in the records).
+// shard, the SPRT and the opening suite (format 2 on).
 func (id *Identity) schedule() (*schedule.Match, error) {
 	s := id.Match
 	if s == nil {
@@ -120,6 +159,10 @@ func (id *Identity) schedule() (*schedule.Match, error) {
 		return nil, err
 	}
 	m := &schedule.Match{Director: d, Games: s.Games, Rounds: s.Rounds, Gauntlet: s.Gauntlet, Suite: schedule.Suite{Pairs: s.Pairs, Seed: s.Seed}}
+	if err := id.suite(&m.Suite); err != nil {
+		return nil, err
+	}
+	m.OpeningsUnknown = id.OpeningSuite == nil
 	if s.SPRT != nil {
 		m.SPRT = &rating.SPRT{Elo0: s.SPRT.Elo0, Elo1: s.SPRT.Elo1, Alpha: s.SPRT.Alpha, Beta: s.SPRT.Beta, Model: s.SPRT.Model}
 	}

@@ -110,7 +110,8 @@ func TestReconnectionByReplacementCounts(t *testing.T) {
 		}
 	}()
 	// Each connection is left open, and read until its engine is opened.
-	for range 3 {
+	var prev *session
+	for i := range 3 {
 		conn, _, err := dial(t, g.client(tokens["a"]))
 		if err != nil {
 			t.Fatal(err)
@@ -126,10 +127,21 @@ func TestReconnectionByReplacementCounts(t *testing.T) {
 				json.Unmarshal(data, &m)
 			}
 		}()
-		// The next connection replaces this one only once it is attached.
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			if st := g.streamsOf("a"); len(st) == 1 && attachedTo(st[0]) != nil && attachedTo(st[0]) == g.sessionOf("a") {
-				break
+		// The next connection replaces this one only once it is attached:
+		// a new session, not the one before it (the client's dial can
+		// return before the gateway has registered the new session, and
+		// the old one is still attached then).
+		// The third is one too many: it is never attached, the stream
+		// is forfeited.
+		for deadline := time.Now().Add(20 * time.Second); i < 2; time.Sleep(5 * time.Millisecond) {
+			if st := g.streamsOf("a"); len(st) == 1 {
+				if s := attachedTo(st[0]); s != nil && s != prev && s == g.sessionOf("a") {
+					prev = s
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the new connection was never attached")
 			}
 		}
 	}

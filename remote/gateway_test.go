@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -315,7 +316,87 @@ func relayInGame(t *testing.T, g *Gateway, start string, wait time.Duration) *bu
 		}
 	}
 	fmt.Fprintf(relay, "TURN 7,7\n")
+	// The gateway reads the relay in a goroutine of its own: the test's
+	// next connection is to find the move there, so wait until it is
+	// tracked (a connection before that is another case, and holds too:
+	// TestResyncBeforeTheMoveArrives).
+	for deadline := time.Now().Add(wait); !moveTracked(g, "a", "7,7,2"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the gateway never read the relay's TURN 7,7")
+		}
+	}
 	return r
+}
+
+// moveTracked reports whether entrant name's stream has stone among the
+// stones it would resync.
+func moveTracked(g *Gateway, name, stone string) bool {
+	for _, st := range g.streamsOf(name) {
+		st.mu.Lock()
+		has := slices.Contains(st.t.stones, stone)
+		st.mu.Unlock()
+		if has {
+			return true
+		}
+	}
+	return false
+}
+
+// A session that arrives while the arbiter's TURN is still on its way
+// through the relay is resynced without it, and then sent it: the engine
+// learns every move once, in order, and a later reconnection is resynced
+// with it (the move is never lost between the two).
+func TestResyncBeforeTheMoveArrives(t *testing.T) {
+	g, tokens := startGateway(t, time.Minute)
+	relay := relayFor(t, g, "a")
+	fmt.Fprint(relay, "START 15\nINFO rule 1\n")
+	r := bufio.NewReader(relay)
+	relay.SetReadDeadline(time.Now().Add(30 * time.Second))
+	for {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l == "L OK\n" {
+			break
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// in reads conn to its next "in" message.
+	in := func(conn *websocket.Conn) string {
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m message
+			json.Unmarshal(data, &m)
+			if m.T == "in" {
+				return m.L
+			}
+		}
+	}
+	conn, _, err := dial(t, g.client(tokens["a"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := in(conn), "START 15\nINFO rule 1"; got != want {
+		t.Fatalf("resync before the move %q, want %q", got, want)
+	}
+	fmt.Fprintf(relay, "TURN 7,7\n")
+	if got, want := in(conn), "TURN 7,7"; got != want {
+		t.Fatalf("after the resync the engine got %q, want %q", got, want)
+	}
+	conn.CloseNow()
+	conn, _, err = dial(t, g.client(tokens["a"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	if got, want := in(conn), "START 15\nINFO rule 1\nBOARD\n7,7,2\nDONE"; got != want {
+		t.Fatalf("resync after the move %q, want %q", got, want)
+	}
 }
 
 // wantSecondDisconnectForfeit reads the relay r to the gateway's exit line,

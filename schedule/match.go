@@ -28,6 +28,10 @@ type Match struct {
 	Rounds   int               // the whole schedule is played this many times
 	Gauntlet bool
 	Suite    Suite
+	// OpeningsUnknown: the Suite's openings are not the ones the journal's
+	// games were dealt from (an event.json of format 1 did not record
+	// them), so Replay does not compare openings.
+	OpeningsUnknown bool
 	// SPRT, if set, stops the match as soon as it decides (two entrants).
 	SPRT *rating.SPRT
 	// LoseOnly collects only the games the first entrant lost (see
@@ -293,7 +297,11 @@ func (m *Match) Replay(done []*record.Record) ([]MatchGame, error) {
 			m.broken = fmt.Errorf("game %d belongs to shard %d/%d, not to this shard %s", rec.Game, m.ShardOf(rec.Game, m.Shard.Count), m.Shard.Count, m.Shard)
 			return out, m.broken
 		}
-		if err := m.Director.CheckRecord(rec, m.fixtures[rec.Game-1]); err != nil {
+		err := m.Director.CheckRecord(rec, m.fixtures[rec.Game-1])
+		if err == nil && !m.OpeningsUnknown {
+			err = CheckOpening(rec, m.fixtures[rec.Game-1], m.Director.Procedure)
+		}
+		if err != nil {
 			m.broken = fmt.Errorf("game %d (%s vs %s): %w", rec.Game, rec.Black, rec.White, err)
 			return out, m.broken
 		}

@@ -2,9 +2,11 @@ package schedule
 
 import (
 	"fmt"
-	"gomoku-arena/arbiter"
 	"strconv"
 	"strings"
+
+	"gomoku-arena/arbiter"
+	"gomoku-arena/internal/bounds"
 )
 
 // Batches: a match's schedule is a pure function of its settings and seed
@@ -45,7 +47,7 @@ func ParseShard(s string) (Shard, error) {
 	sh.Index, err1 = strconv.Atoi(k)
 	sh.Count, err2 = strconv.Atoi(n)
 	if err1 != nil || err2 != nil {
-		return Shard{}, fmt.Errorf("shard %q: want K/N with whole numbers", s)
+		return Shard{}, fmt.Errorf("shard %q: want K/N with whole numbers (N at most %d)", s, bounds.MaxShards)
 	}
 	if sh.Count < 1 {
 		return Shard{}, fmt.Errorf("shard %q: want at least one shard", s)
@@ -53,13 +55,16 @@ func ParseShard(s string) (Shard, error) {
 	return sh, sh.Validate()
 }
 
-// Validate checks 0 <= Index < Count.
+// Validate checks 0 <= Index < Count <= bounds.MaxShards.
 func (s Shard) Validate() error {
 	if s == (Shard{}) {
 		return nil
 	}
 	if s.Count < 1 || s.Index < 0 || s.Index >= s.Count {
 		return fmt.Errorf("shard %d/%d: want K/N with 0 <= K < N", s.Index, s.Count)
+	}
+	if s.Count > bounds.MaxShards {
+		return fmt.Errorf("shard %d/%d: at most %d shards", s.Index, s.Count, bounds.MaxShards)
 	}
 	return nil
 }

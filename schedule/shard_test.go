@@ -76,7 +76,8 @@ func TestParseShard(t *testing.T) {
 		in   string
 		want Shard
 		ok   bool
-	}{{"0/4", Shard{0, 4}, true}, {"3/4", Shard{3, 4}, true}, {"4/4", Shard{}, false}, {"-1/4", Shard{}, false}, {"1", Shard{}, false}, {"a/b", Shard{}, false}, {"0/0", Shard{}, false}} {
+	}{{"0/4", Shard{0, 4}, true}, {"3/4", Shard{3, 4}, true}, {"4/4", Shard{}, false}, {"-1/4", Shard{}, false}, {"1", Shard{}, false}, {"a/b", Shard{}, false}, {"0/0", Shard{}, false},
+		{"0/65536", Shard{0, 65536}, true}, {"0/65537", Shard{}, false}, {"0/4294967297", Shard{}, false}, {"0/99999999999999999999", Shard{}, false}} {
 		got, err := ParseShard(tc.in)
 		if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
 			t.Errorf("ParseShard(%q) = %v, %v", tc.in, got, err)

@@ -1,6 +1,8 @@
 package schedule
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -141,6 +143,23 @@ func (s Suite) Deal(n, size int) []Deal {
 		deals[g] = d
 	}
 	return deals
+}
+
+// Digest is the SHA-256 of an opening list's stones, one opening a line
+// ("7,7 8,8"), as event.json records it beside them: the list the games
+// were dealt from, whatever file it was read from.
+func Digest(list [][]rules.Point) string {
+	h := sha256.New()
+	for _, o := range list {
+		for i, p := range o {
+			if i > 0 {
+				h.Write([]byte{' '})
+			}
+			h.Write([]byte(p.String()))
+		}
+		h.Write([]byte{'\n'})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // passOrder is the order of the list's n openings in the given pass of

@@ -31,7 +31,11 @@ type Tournament struct {
 	// rotate across the whole event in an order the Seed shuffles (a
 	// Suite in OrderPasses).
 	Openings [][]rules.Point
-	Seed     uint64
+	// OpeningsUnknown: the Openings are not the ones the journal's games
+	// were dealt from (an event.json of format 1 did not record them), so
+	// the journal check (Resume) does not compare openings.
+	OpeningsUnknown bool
+	Seed            uint64
 	// OpeningsPerPairing, when above 0, makes every pairing of a round
 	// robin or gauntlet a mini-match: the same OpeningsPerPairing openings
 	// for every pair (chosen from Openings by the Seed when it holds more;

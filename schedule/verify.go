@@ -3,10 +3,13 @@ package schedule
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
+	"gomoku-arena/rules"
 )
 
 // Checking a journal against the schedule. Each record is already
@@ -17,6 +20,45 @@ import (
 // them (the same pairRound), the match's pairs (Match.Replay). A record the
 // schedule does not give is refused, naming the game: a journal whose
 // colours were exchanged would move a win to the other entrant.
+
+// CheckOpening refuses a record whose opening is not the one the schedule
+// dealt its fixture f: the game's first stones are the dealt stones as
+// placed (the suite's symmetry included), each marked as the opening's, and
+// without an opening procedure no other stone is. A game replaced by
+// another of the same entrants and colours but another opening is refused
+// here, where names alone would take it.
+func CheckOpening(rec *record.Record, f arbiter.Fixture, proc rules.Procedure) error {
+	var played []rules.Point
+	for _, m := range rec.Moves {
+		if !m.Opening {
+			break
+		}
+		played = append(played, m.Point)
+	}
+	dealt := f.Opening
+	switch {
+	case len(played) < len(dealt) || !slices.Equal(played[:len(dealt)], dealt):
+		return fmt.Errorf("opening %s, but the schedule deals game %d %s", stones(played), f.Number, stones(dealt))
+	case proc == rules.NoProcedure && len(played) > len(dealt):
+		return fmt.Errorf("opening %s, but the schedule deals game %d %s and the event has no opening procedure", stones(played), f.Number, stones(dealt))
+	}
+	return nil
+}
+
+// stones writes an opening as "[7,7 8,8]", "none" when empty.
+func stones(ps []rules.Point) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(p.String())
+	}
+	return "[" + b.String() + "]"
+}
 
 // ScheduleCheck follows a tournament's journal record by record, in the
 // journal's order, and refuses the first record the schedule does not
@@ -237,6 +279,11 @@ func (c *ScheduleCheck) addBye(rec *record.Record) error {
 func (c *ScheduleCheck) addGame(rec *record.Record, f arbiter.Fixture) error {
 	if err := c.t.Director.CheckRecord(rec, f); err != nil {
 		return err
+	}
+	if !c.t.OpeningsUnknown {
+		if err := CheckOpening(rec, f, c.t.Director.Procedure); err != nil {
+			return err
+		}
 	}
 	k := arbiter.Key{Round: rec.Round, Number: rec.Game}
 	if c.seen[k] {

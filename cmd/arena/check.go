@@ -22,7 +22,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			"and through chosen positions and protocol exchanges, under the given settings (the flags of\n"+
 			"arena match), or for EVENT.toml under each entrant's own settings in the event. For each\n"+
 			"engine it reports findings: a check (start, about, info, turn, board, restart, end, swap2,\n"+
-			"rule, time, memory, output), a verdict (pass, warn, fail), what was seen and what to change.\n"+
+			"rule, time, memory, output, files), a verdict (pass, warn, fail), what was seen and what to change.\n"+
 			"fail means the engine would forfeit games under these settings; the exit status is then 1.\n"+
 			"docs/check.md explains every check.", stdout)
 	gf := addGameFlags(fs)
@@ -60,6 +60,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		if !*fresh {
 			s.Remember = check.DefaultMemory()
 		}
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("%w: -%v", errUsage, err)
+		}
 		reps = ev.Check(drain, s, false, show)
 	} else {
 		rule, size, err := gf.game()
@@ -80,6 +83,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			StartTimeout: *gf.startTimeout, Games: *games, Concurrency: *concurrency}
 		if !*fresh {
 			s.Remember = check.DefaultMemory()
+		}
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("%w: -%v", errUsage, err)
 		}
 		reps = check.Entrants(drain, ents, s, show)
 	}

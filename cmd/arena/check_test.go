@@ -89,3 +89,19 @@ func TestRunChecksANewEvent(t *testing.T) {
 		t.Fatalf("continued: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// A negative or absurd number of check games or engines at once is a usage
+// error naming the flag, never taken silently as the default.
+func TestCheckRefusesBadCounts(t *testing.T) {
+	for _, args := range [][]string{
+		{"-games", "-1"},
+		{"-concurrency", "-5"},
+		{"-games", "1000000"},
+		{"-concurrency", "100000"},
+	} {
+		_, errOut, code := runArena(t, append(append([]string{"check"}, args...), "builtin:random")...)
+		if code != 2 || !strings.Contains(errOut, args[0]+": "+args[1]) {
+			t.Errorf("arena check %s: exit %d, %q; want exit 2 naming %s", strings.Join(args, " "), code, errOut, args[0])
+		}
+	}
+}

@@ -230,3 +230,98 @@ func readPairs(t *testing.T, out string) string {
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }
+
+// A league game's record replaced by another game's of the same league
+// (another opening, its result kept), under the replaced game's round,
+// number and colours, replays by itself; only the schedule's deal says
+// it is not the game. arena standings and the resumed run refuse it
+// naming the opening, and both still accept a folder of format 1, whose
+// event.json recorded no opening suite, saying so.
+func TestLeagueGameWithAnotherOpeningIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeLeague(t, dir, 4, 2)
+	t.Chdir(dir)
+	if out, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 {
+		t.Fatalf("league: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out := filepath.Join(dir, "out")
+	path := filepath.Join(out, "journal.jsonl")
+	honest, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(honest), "\n"), "\n")
+	var recs []map[string]any
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, m)
+	}
+	opening := func(m map[string]any) string {
+		var o []any
+		for _, mv := range m["moves"].([]any) {
+			if mv.(map[string]any)["opening"] == true {
+				o = append(o, mv)
+			}
+		}
+		b, _ := json.Marshal(o)
+		return string(b)
+	}
+	first := 0
+	for i, m := range recs {
+		if m["game"] == float64(1) {
+			first = i
+		}
+	}
+	other := -1
+	for i, m := range recs {
+		if opening(m) != opening(recs[first]) {
+			other = i
+			break
+		}
+	}
+	if other < 0 {
+		t.Fatal("every game of the league has game 1's opening")
+	}
+	forged := map[string]any{}
+	for k, v := range recs[other] {
+		forged[k] = v
+	}
+	for _, k := range []string{"round", "game", "black", "white", "black_about", "white_about"} {
+		if v, ok := recs[first][k]; ok {
+			forged[k] = v
+		} else {
+			delete(forged, k)
+		}
+	}
+	b, _ := json.Marshal(forged)
+	lines[first] = string(b) + "\n"
+	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+	for _, args := range [][]string{{"standings", out}, {"run", "-quiet", cfg}} {
+		_, errOut, code := runArena(t, args...)
+		if code != 1 || !strings.Contains(errOut, "game 1") || !strings.Contains(errOut, "but the schedule deals game 1") {
+			t.Errorf("arena %s over a game with another opening: exit %d, %q; want exit 1 naming game 1's opening", args[0], code, errOut)
+		}
+	}
+	// A folder of format 1: its games' openings cannot be checked, and it
+	// still reads, saying so.
+	os.WriteFile(path, honest, 0o644)
+	idPath := filepath.Join(out, "event.json")
+	var id map[string]any
+	b, _ = os.ReadFile(idPath)
+	json.Unmarshal(b, &id)
+	id["format"] = 1
+	delete(id, "opening_suite")
+	b, _ = json.Marshal(id)
+	os.WriteFile(idPath, b, 0o644)
+	if _, errOut, code := runArena(t, "standings", out); code != 0 || !strings.Contains(errOut, "format 1, which records no opening suite") {
+		t.Errorf("standings of a format 1 folder: exit %d, %q; want 0 and the note", code, errOut)
+	}
+	// Continued, it records the suite (its journal checked against it).
+	if _, errOut, code := runArena(t, "run", "-quiet", cfg); code != 0 {
+		t.Fatalf("continuing a format 1 folder: exit %d, %s", code, errOut)
+	}
+	b, _ = os.ReadFile(idPath)
+	if !strings.Contains(string(b), `"opening_suite"`) || !strings.Contains(string(b), `"format": 2`) {
+		t.Errorf("the continued folder's event.json is still format 1:\n%s", b)
+	}
+}

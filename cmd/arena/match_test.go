@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -199,3 +200,37 @@ func BenchmarkMatchTurnConcurrency1(b *testing.B)  { benchMatch(b, 1, false) }
 func BenchmarkMatchTurnConcurrency2(b *testing.B)  { benchMatch(b, 2, false) }
 func BenchmarkMatchBoardConcurrency1(b *testing.B) { benchMatch(b, 1, true) }
 func BenchmarkMatchBoardConcurrency2(b *testing.B) { benchMatch(b, 2, true) }
+
+// A match game's record replaced by another game's (another opening of the
+// list, colours and number kept) is refused when the match is continued:
+// the journal check compares every game's opening with the suite's deal,
+// from the suite event.json records.
+func TestMatchGameWithAnotherOpeningIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.txt")
+	os.WriteFile(book, []byte("0,0\n-4,-4\n3,3\n-5,5\n"), 0o644)
+	out := filepath.Join(dir, "m")
+	args := []string{"match", "-quiet", "-rule", "freestyle", "-openings", book, "-games", "4", "-out", out, "builtin:greedy", "builtin:random"}
+	if o, errOut, code := runArena(t, args...); code != 0 {
+		t.Fatalf("match: exit %d\n%s%s", code, o, errOut)
+	}
+	path := filepath.Join(out, "journal.jsonl")
+	b, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	var first, third map[string]any
+	json.Unmarshal([]byte(lines[0]), &first)
+	json.Unmarshal([]byte(lines[2]), &third)
+	for _, k := range []string{"game", "black", "white", "black_about", "white_about"} {
+		if v, ok := first[k]; ok {
+			third[k] = v
+		} else {
+			delete(third, k)
+		}
+	}
+	forged, _ := json.Marshal(third)
+	lines[0] = string(forged) + "\n"
+	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+	if _, errOut, code := runArena(t, args...); code != exitError || !strings.Contains(errOut, "but the schedule deals game 1 [7,7]") {
+		t.Errorf("continued over a game with another opening: exit %d, %q; want %d naming game 1's opening", code, errOut, exitError)
+	}
+}

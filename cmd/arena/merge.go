@@ -55,6 +55,13 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	for _, p := range problems {
 		fmt.Fprintln(&out, "  "+p)
 	}
+	// Everything the merge writes is checked before the first file is
+	// written (ReadBatch replayed the games; the sample settings here).
+	s, err := b.Sampling()
+	if err != nil {
+		fmt.Fprint(stdout, term.CleanLines(out.String()))
+		return err
+	}
 	if err := b.Write(); err != nil {
 		fmt.Fprint(stdout, term.CleanLines(out.String()))
 		return err
@@ -65,10 +72,6 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	case event.RecordsCollection:
 		err = event.WriteCollection(filepath.Join(dir, event.CollectionFile), b.Records)
 	}
-	if err != nil {
-		return err
-	}
-	s, err := b.Sampling()
 	if err != nil {
 		return err
 	}

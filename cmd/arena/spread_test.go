@@ -211,3 +211,26 @@ func TestSlurmSpreadSwiss(t *testing.T) {
 		t.Errorf("the pairer's event.trf differs from one process's:\n%s\nwant\n%s", a, b)
 	}
 }
+
+// A shard count past bounds.MaxShards is refused by every command that
+// reads one, before anything is played or written: a task of 4294967297
+// once played a game, then spun reading folders that could not exist.
+func TestShardCountBeyondTheBound(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "e.toml")
+	os.WriteFile(cfg, []byte("name = \"e\"\n[[engine]]\nname = \"a\"\ncommand = \"builtin:random\"\n[[engine]]\nname = \"b\"\ncommand = \"builtin:random\"\n"), 0o644)
+	t.Chdir(dir)
+	for _, args := range [][]string{
+		{"run", "-quiet", "-shard", "0/4294967297", cfg},
+		{"run", "-quiet", "-shard", "auto/65537", cfg},
+		{"match", "-quiet", "-out", "batch", "-games", "2", "-shard", "0/4294967297", "builtin:random", "builtin:random"},
+	} {
+		_, errOut, code := runArena(t, args...)
+		if code != 2 || !strings.Contains(errOut, "65536") {
+			t.Errorf("arena %s: exit %d, %q; want exit 2 naming the bound 65536", strings.Join(args, " "), code, errOut)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("a refused shard left %d entries in the folder, want only the config", len(entries))
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"gomoku-arena/event"
 	"gomoku-arena/internal/brains"
@@ -23,6 +24,11 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 	rep, err := event.Rebuild(fs.Arg(0))
 	if err != nil {
 		return err
+	}
+	if id, err := event.ReadIdentity(filepath.Join(fs.Arg(0), event.IdentityFile)); err == nil {
+		for _, u := range id.Unchecked() {
+			fmt.Fprintln(stderr, "arena standings: note: "+u)
+		}
 	}
 	if err := printStandings(stdout, rep); err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 
 func TestWithdrawCommand(t *testing.T) {
 	dir := t.TempDir()
-	ident := `{"format": 1, "kind": "event", "name": "w", "pairing": "swiss", "rounds": 3, "engines": [{"name": "alpha"}, {"name": "beta"}]}`
+	ident := `{"format": 1, "kind": "event", "name": "w", "rule": "freestyle", "size": 15, "opening_procedure": "none", "pairing": "swiss", "rounds": 3, "engines": [{"name": "alpha"}, {"name": "beta"}]}`
 	if err := os.WriteFile(filepath.Join(dir, "event.json"), []byte(ident), 0o644); err != nil {
 		t.Fatal(err)
 	}

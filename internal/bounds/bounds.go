@@ -18,3 +18,10 @@ const MaxGames = 1 << 22
 // MaxOpeningsPerPairing bounds a league's mini-matches
 // (openings_per_pairing): Gomocup plays 12.
 const MaxOpeningsPerPairing = 1000
+
+// MaxShards bounds the shards of a batch and the tasks of a spread event
+// (-shard K/N, auto/N, a job array's count, a shard-K-of-N folder name):
+// a task waits on the others' folders, and a merge reads each one, so a
+// count from a flag, the environment or a folder name cannot ask for
+// billions of them. Slurm's own arrays stop at MaxArraySize (default 1001).
+const MaxShards = 1 << 16

@@ -74,16 +74,23 @@ func (t *Tail) Records() []*record.Record { return t.recs[:len(t.recs):len(t.rec
 // Reads together: what following a journal costs.
 func (t *Tail) BytesRead() int64 { return t.read }
 
+// MaxLine bounds a journal line, newline included. The arbiter's records
+// stay far below it (at most 2,000 engine messages of 1 MiB together, 20
+// stderr lines, the moves of one board); past it a line is not one of
+// theirs, and it is refused before it is held whole, so that a hostile
+// journal cannot make a reader hold gigabytes. A variable for tests.
+var MaxLine = 16 << 20
+
 // scan reads complete lines from r, which stands at t.offset, verifying
 // each (Lines), up to the end or to the first line that is not a record.
 func (t *Tail) scan(r io.Reader) error {
 	br := bufio.NewReader(&counter{r, &t.read})
 	for {
-		b, err := br.ReadBytes('\n')
+		line := t.lines + 1
+		b, err := readLine(br, MaxLine)
 		if errors.Is(err, io.EOF) {
 			return nil // b, if any, is a line being written
 		}
-		line := t.lines + 1
 		if err != nil {
 			return fmt.Errorf("journal %s:%d: %w", t.path, line, err)
 		}
@@ -96,6 +103,23 @@ func (t *Tail) scan(r io.Reader) error {
 		}
 		t.offset += int64(len(b))
 		t.lines++
+	}
+}
+
+// readLine reads one line, its newline included, refusing one longer than
+// max whether or not it is complete: a line being written past max is
+// refused too, rather than held while it grows.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		b, err := br.ReadSlice('\n')
+		if len(line)+len(b) > max {
+			return nil, fmt.Errorf("line longer than %d bytes: not a record", max)
+		}
+		line = append(line, b...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
 	}
 }
 

@@ -177,3 +177,23 @@ func TestTailWhileTheJournalGrows(t *testing.T) {
 		}
 	}
 }
+
+// A line past MaxLine is refused naming the file and line, before it is
+// held whole, complete or still growing: a 300 MB line once cost a reader
+// 1.43 GB.
+func TestTailRefusesALineBeyondTheCap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	var rec map[string]any
+	json.Unmarshal([]byte(line(2)), &rec)
+	rec["detail"] = strings.Repeat("x", MaxLine) // a record by itself, but no arbiter's
+	huge, _ := json.Marshal(rec)
+	for _, tc := range []struct{ name, body string }{
+		{"complete", line(1) + string(huge) + "\n"},
+		{"growing", line(1) + string(huge)},
+	} {
+		os.WriteFile(path, []byte(tc.body), 0o644)
+		if _, err := Read(path); err == nil || !strings.Contains(err.Error(), path+":2: line longer than") {
+			t.Errorf("%s: %v, want the line refused naming %s:2", tc.name, err, path)
+		}
+	}
+}
