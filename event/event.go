@@ -102,6 +102,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		ev.t.Task = sp.task()
 	}
 	ev.t.RoundDone = ev.writeTRF
+	ev.t.Decisions = decisionsDue(ev.out)
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
 	runErr := ev.t.Run(drain, abort, func(rec *record.Record) error {
@@ -119,6 +120,16 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 				return err
 			}
 			s.send(GameFinished{Record: rec})
+		}
+		if rec.End == record.Decided {
+			// The game ruled on, as the decision leaves it.
+			for _, r := range record.Ruled(append(pub.records(), rec)) {
+				if r.IsGame() && r.Game == rec.Game {
+					if err := writeGame(ev.out, r); err != nil {
+						return err
+					}
+				}
+			}
 		}
 		return pub.add(rec)
 	})

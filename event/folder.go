@@ -202,7 +202,7 @@ func writeGameFiles(out string, rec *record.Record, restore bool) error {
 // and writing its files leaves them missing, a machine that lost power may
 // leave them empty or torn.
 func restoreGames(out string, recs []*record.Record) error {
-	for _, rec := range recs {
+	for _, rec := range record.Ruled(recs) {
 		if !rec.IsGame() {
 			continue
 		}
@@ -213,10 +213,11 @@ func restoreGames(out string, recs []*record.Record) error {
 	return nil
 }
 
-// played counts the games among records (byes are records too).
+// played counts the games among records (byes are records too), as the
+// arbiter's decisions leave them (a voided game is not played).
 func played(recs []*record.Record) int {
 	n := 0
-	for _, r := range recs {
+	for _, r := range record.Ruled(recs) {
 		if r.IsGame() {
 			n++
 		}

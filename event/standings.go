@@ -61,7 +61,7 @@ func Rebuild(folder string) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, rec := range done {
+	for _, rec := range record.Ruled(done) {
 		if !rec.IsGame() {
 			continue
 		}
@@ -277,7 +277,7 @@ func page(id *Identity, rep *report.Report, done []*record.Record) report.Page {
 	}
 	about := map[string]string{}
 	var first, last time.Time
-	for _, rec := range done {
+	for _, rec := range record.Ruled(done) {
 		if !rec.IsGame() {
 			continue
 		}

@@ -54,9 +54,17 @@ type Tournament struct {
 	// Requests, if set, returns the organizer's withdrawal requests so
 	// far; it is asked before each Swiss round is paired.
 	Requests func() ([]WithdrawalRequest, error)
+	// Decisions, if set, returns the arbiter's decisions to journal now,
+	// given every record so far: decision lines (record.Decided) the
+	// journal does not hold yet, each fit to follow them. It is asked when
+	// the run begins, after each finished game and before each Swiss round
+	// is paired, so a decision made during a round counts from the next
+	// pairing.
+	Decisions func(all []*record.Record) ([]*record.Record, error)
 
-	check  *ScheduleCheck // the journal checked by Resume, for Run
-	broken error          // a record Resume refused: Run plays nothing
+	check   *ScheduleCheck  // the journal checked by Resume, for Run
+	refused map[string]bool // decisions (by id) that fit no game when they came
+	broken  error           // a record Resume refused: Run plays nothing
 }
 
 // Withdrawal rule. A Swiss entrant is withdrawn before a round is paired
@@ -216,12 +224,71 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 	}
 	done := t.check.all
 	all := append([]*record.Record(nil), done...)
+	decide := func() error {
+		if t.Decisions == nil {
+			return nil
+		}
+		ds, err := t.Decisions(all)
+		if len(ds) == 0 {
+			return err
+		}
+		// Rare: the records so far checked again, and each decision after them.
+		c, cerr := t.CheckSchedule()
+		if cerr == nil {
+			cerr = c.Add(all...)
+		}
+		if cerr != nil {
+			return cerr
+		}
+		for _, d := range ds {
+			if t.refused[d.Decision.ID] {
+				continue
+			}
+			if err := c.Add(d); err != nil {
+				// Said once and left out: a request that fits no game
+				// never stops the event (arena correct checks it first).
+				if t.refused == nil {
+					t.refused = map[string]bool{}
+				}
+				t.refused[d.Decision.ID] = true
+				if t.Notice != nil {
+					t.Notice(fmt.Sprintf("the arbiter's decision %s on game %d is not journaled: %v", d.Decision.ID, d.Game, err))
+				}
+				c, _ = t.CheckSchedule()
+				c.Add(all...)
+				continue
+			}
+			all = append(all, d)
+			if err := finished(d); err != nil {
+				return err
+			}
+			if t.Notice != nil {
+				t.Notice(fmt.Sprintf("round %d game %d (%s vs %s): the arbiter's decision: %s %s: %s", d.Round, d.Game, d.Black, d.White,
+					d.Decision.Kind, d.Decision.Result, d.Decision.Reason))
+			}
+		}
+		return err
+	}
 	t.Director.Finished = func(rec *record.Record) error {
+		if rec.IsGame() && decided(all, rec.Game) {
+			// Adjudicated while it was played: the arbiter's result stands.
+			if t.Notice != nil {
+				t.Notice(fmt.Sprintf("round %d game %d (%s vs %s) was adjudicated while in progress: its play (%s) is not counted",
+					rec.Round, rec.Game, rec.Black, rec.White, rec.ResultString()))
+			}
+			return decide()
+		}
 		all = append(all, rec)
-		return finished(rec)
+		if err := finished(rec); err != nil {
+			return err
+		}
+		return decide()
+	}
+	if err := decide(); err != nil {
+		return err
 	}
 	if t.Format == pairing.SwissFormat {
-		return t.runSwiss(drain, abort, &all)
+		return t.runSwiss(drain, abort, &all, decide)
 	}
 	if t.Task != nil {
 		return t.runTask(drain, abort, &all)
@@ -233,7 +300,34 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 	if err := t.journalByes(sched, all); err != nil {
 		return err
 	}
-	return t.Director.Play(drain, abort, remaining(t.fixtures(sched, 0), all))
+	return t.playAll(drain, abort, t.fixtures(sched, 0), &all)
+}
+
+// playAll plays the fixtures that have no result, again while the
+// arbiter voids games during the play (a voided game is played again).
+func (t *Tournament) playAll(drain, abort context.Context, fs []arbiter.Fixture, all *[]*record.Record) error {
+	left := -1
+	for {
+		rest := remaining(fs, *all)
+		if len(rest) == 0 || len(rest) == left || drain.Err() != nil || abort.Err() != nil {
+			return nil
+		}
+		if err := t.Director.Play(drain, abort, rest); err != nil {
+			return err
+		}
+		left = len(rest)
+	}
+}
+
+// decided reports whether game has a result among the records as the
+// arbiter's decisions leave them (record.Ruled).
+func decided(all []*record.Record, game int) bool {
+	for _, r := range record.Ruled(all) {
+		if r.IsGame() && r.Game == game {
+			return true
+		}
+	}
+	return false
 }
 
 // journalByes records the byes of the given rounds that the journal lacks.
@@ -384,10 +478,12 @@ func (t *Tournament) matchOpenings() [][]rules.Point {
 	return out
 }
 
-// remaining drops the fixtures that have a record.
+// remaining drops the fixtures that have a result, as the arbiter's
+// decisions leave them: a voided game is played again, an adjudicated one
+// is not played.
 func remaining(fs []arbiter.Fixture, done []*record.Record) []arbiter.Fixture {
 	have := map[arbiter.Key]bool{}
-	for _, r := range done {
+	for _, r := range record.Ruled(done) {
 		have[arbiter.KeyOf(r)] = true
 	}
 	var out []arbiter.Fixture
@@ -402,11 +498,15 @@ func remaining(fs []arbiter.Fixture, done []*record.Record) []arbiter.Fixture {
 // runSwiss pairs and plays one round at a time. Each round is paired from
 // the records of the rounds before it, so a resumed event pairs every round
 // exactly as it did the first time.
-func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Record) error {
+func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Record, decide func() error) error {
 	number := 0
 	var before []arbiter.Fixture // the round before's games
+	var laid []arbiter.Fixture   // every round's games so far
 	for r := 1; r <= t.Rounds; r++ {
 		pair := func() ([]pairing.Pairing, error) {
+			if err := decide(); err != nil {
+				return nil, err
+			}
 			_, added, err := t.withdrawals(r, *all)
 			if err != nil {
 				return nil, err
@@ -442,7 +542,10 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 		fs := t.fixtures([][]pairing.Pairing{ps}, number)
 		number += len(fs)
 		before = fs
-		if err := t.Director.Play(drain, abort, remaining(t.share(fs), *all)); err != nil {
+		laid = append(laid, fs...)
+		// A round's games, and the games of earlier rounds the arbiter
+		// voided: replayed before the next round is paired.
+		if err := t.playAll(drain, abort, t.share(laid), all); err != nil {
 			return err
 		}
 		if drain.Err() != nil || abort.Err() != nil {

@@ -38,6 +38,7 @@ func init() {
 		"serve":      {"serve the live page of event folders, running or finished", runServe},
 		"pair":       {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
 		"withdraw":   {"withdraw an engine from a Swiss event, as its organizer", runWithdraw},
+		"decide":     {"the arbiter's decision on a game: correct its result, void it (replayed), adjudicate it", runDecide},
 		"rules":      {"show what a position means under a rule (board, result, forbidden points)", runRules},
 		"connect":    {"play a remote entrant's games from this machine (arena connect URL -- ENGINE)", runConnect},
 		"tokens":     {"give remote entrants their tokens, revoke one; print the certificate's fingerprint", runTokens},
