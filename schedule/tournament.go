@@ -287,20 +287,26 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 	if err := decide(); err != nil {
 		return err
 	}
-	if t.Format == pairing.SwissFormat {
-		return t.runSwiss(drain, abort, &all, decide)
-	}
-	if t.Task != nil {
+	var err error
+	switch {
+	case t.Format == pairing.SwissFormat:
+		err = t.runSwiss(drain, abort, &all, decide)
+	case t.Task != nil:
 		return t.runTask(drain, abort, &all)
+	default:
+		var sched [][]pairing.Pairing
+		if sched, err = t.Schedule(); err != nil {
+			return err
+		}
+		if err := t.journalByes(sched, all); err != nil {
+			return err
+		}
+		err = t.playAll(drain, abort, t.fixtures(sched, 0), &all)
 	}
-	sched, err := t.Schedule()
 	if err != nil {
 		return err
 	}
-	if err := t.journalByes(sched, all); err != nil {
-		return err
-	}
-	return t.playAll(drain, abort, t.fixtures(sched, 0), &all)
+	return decide() // those made during the last games
 }
 
 // playAll plays the fixtures that have no result, again while the
