@@ -325,7 +325,7 @@ func PlannedGames(id *Identity, done []*record.Record) int {
 				}
 			}
 		}
-		return games
+		return games - withdrawnGames(id, done)
 	}
 	index := map[string]int{}
 	for i, e := range id.Engines {
@@ -371,4 +371,44 @@ func (ev *Event) writeTRF(round int, all []*record.Record) error {
 		return err
 	}
 	return durable.WriteFile(filepath.Join(ev.out, name), b.Bytes())
+}
+
+// withdrawnGames counts the games of a fixed schedule that are never played
+// because an entrant was withdrawn before them (schedule/withdraw.go).
+func withdrawnGames(id *Identity, done []*record.Record) int {
+	index := map[string]int{}
+	for i, e := range id.Engines {
+		index[e.Name] = i
+	}
+	out, _ := standings.Withdrawals(done, index)
+	if len(out) == 0 {
+		return 0
+	}
+	t, err := id.tournament()
+	if err != nil {
+		return 0
+	}
+	fs, err := t.Fixtures()
+	if err != nil {
+		return 0
+	}
+	played := map[int]bool{}
+	for _, r := range record.Ruled(done) {
+		if r.IsGame() {
+			played[r.Game] = true
+		}
+	}
+	n := 0
+	for _, f := range fs {
+		if played[f.Number] {
+			continue
+		}
+		for _, e := range []int{f.Black, f.White} {
+			if from, ok := out[e]; ok && from <= f.Round {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }

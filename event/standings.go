@@ -120,6 +120,16 @@ func standingsReport(id *Identity, done []*record.Record) (*report.Report, error
 	if opt.Withdrawn, err = standings.Withdrawals(done, index); err != nil {
 		return nil, err
 	}
+	if !swiss && len(opt.Withdrawn) > 0 {
+		// FIDE's rule for a round robin's withdrawal (schedule/withdraw.go).
+		t, err := id.tournament()
+		if err != nil {
+			return nil, err
+		}
+		if games, err = t.WithdrawnResults(games, opt.Withdrawn); err != nil {
+			return nil, err
+		}
+	}
 	rep, err := report.NewReport(id.Name, names, games, opt)
 	if err != nil {
 		return nil, err
@@ -345,9 +355,8 @@ func Withdraw(folder, name, reason string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	if id.Kind != KindEvent || id.Pairing != string(pairing.SwissFormat) {
-		return "", fmt.Errorf("%s holds %s paired as %q: withdrawals apply to Swiss events, whose rounds are paired as they come",
-			folder, kindName[id.Kind], id.Pairing)
+	if id.Kind != KindEvent {
+		return "", fmt.Errorf("%s holds %s: withdrawals apply to events", folder, kindName[id.Kind])
 	}
 	if !slices.ContainsFunc(id.Engines, func(e Entrant) bool { return e.Name == name }) {
 		return "", fmt.Errorf("%s: no engine %q in the event", folder, name)
@@ -376,7 +385,19 @@ func withdrawable(folder string, id *Identity, name string) error {
 			last = max(last, rec.Round)
 		}
 	}
-	if last >= id.Rounds {
+	if id.Pairing != string(pairing.SwissFormat) {
+		t, err := id.tournament()
+		if err != nil {
+			return err
+		}
+		from, err := t.WithdrawnFrom(name, done)
+		if err != nil {
+			return err
+		}
+		if from == 0 {
+			return fmt.Errorf("%s: %s has no game left to play: there is nothing to withdraw it from", folder, name)
+		}
+	} else if last >= id.Rounds {
 		return fmt.Errorf("%s: the event has reached its last round (round %d of %d): there is no round left to withdraw %s from",
 			folder, last, id.Rounds, name)
 	}

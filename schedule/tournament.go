@@ -224,6 +224,10 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 	}
 	done := t.check.all
 	all := append([]*record.Record(nil), done...)
+	adjudicated := map[int]bool{} // games with the arbiter's result and no record (see decided)
+	for _, r := range all {
+		noteDecision(adjudicated, r)
+	}
 	decide := func() error {
 		if t.Decisions == nil {
 			return nil
@@ -259,6 +263,7 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 				continue
 			}
 			all = append(all, d)
+			noteDecision(adjudicated, d)
 			if err := finished(d); err != nil {
 				return err
 			}
@@ -269,8 +274,34 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 		}
 		return err
 	}
+	fixed := t.Format != pairing.SwissFormat && t.Task == nil
+	out, err := standings.Withdrawals(all, t.names()) // kept up to date below
+	if err != nil {
+		return err
+	}
+	withdraw := func() error {
+		if !fixed {
+			return nil
+		}
+		return t.fixedWithdrawals(all, func(rec *record.Record) error {
+			all = append(all, rec)
+			if _, ok := out[t.index(rec.Black)]; !ok {
+				out[t.index(rec.Black)] = rec.Round
+			}
+			return finished(rec)
+		})
+	}
 	t.Director.Finished = func(rec *record.Record) error {
-		if rec.IsGame() && decided(all, rec.Game) {
+		if fixed && rec.IsGame() {
+			if withdrawnIn(out, rec.Round, t.index(rec.Black), t.index(rec.White)) {
+				if t.Notice != nil {
+					t.Notice(fmt.Sprintf("round %d game %d (%s vs %s) ended after an entrant's withdrawal: not counted",
+						rec.Round, rec.Game, rec.Black, rec.White))
+				}
+				return withdraw()
+			}
+		}
+		if rec.IsGame() && adjudicated[rec.Game] {
 			// Adjudicated while it was played: the arbiter's result stands.
 			if t.Notice != nil {
 				t.Notice(fmt.Sprintf("round %d game %d (%s vs %s) was adjudicated while in progress: its play (%s) is not counted",
@@ -282,12 +313,17 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 		if err := finished(rec); err != nil {
 			return err
 		}
-		return decide()
+		if err := decide(); err != nil {
+			return err
+		}
+		return withdraw()
 	}
 	if err := decide(); err != nil {
 		return err
 	}
-	var err error
+	if err := withdraw(); err != nil {
+		return err
+	}
 	switch {
 	case t.Format == pairing.SwissFormat:
 		err = t.runSwiss(drain, abort, &all, decide)
@@ -315,6 +351,13 @@ func (t *Tournament) playAll(drain, abort context.Context, fs []arbiter.Fixture,
 	left := -1
 	for {
 		rest := remaining(fs, *all)
+		if t.Format != pairing.SwissFormat {
+			out, err := standings.Withdrawals(*all, t.names())
+			if err != nil {
+				return err
+			}
+			rest = slices.DeleteFunc(rest, func(f arbiter.Fixture) bool { return withdrawnIn(out, f.Round, f.Black, f.White) })
+		}
 		if len(rest) == 0 || len(rest) == left || drain.Err() != nil || abort.Err() != nil {
 			return nil
 		}
@@ -325,15 +368,18 @@ func (t *Tournament) playAll(drain, abort context.Context, fs []arbiter.Fixture,
 	}
 }
 
-// decided reports whether game has a result among the records as the
-// arbiter's decisions leave them (record.Ruled).
-func decided(all []*record.Record, game int) bool {
-	for _, r := range record.Ruled(all) {
-		if r.IsGame() && r.Game == game {
-			return true
-		}
+// noteDecision keeps, in adjudicated, the games that have the arbiter's
+// result and no record of their own: an adjudication adds its game, a void
+// or a record of the game takes it out.
+func noteDecision(adjudicated map[int]bool, r *record.Record) {
+	switch {
+	case r.IsGame():
+		delete(adjudicated, r.Game)
+	case r.Decision != nil && r.Decision.Kind == record.Adjudicate:
+		adjudicated[r.Game] = true
+	case r.Decision != nil && r.Decision.Kind == record.Void:
+		delete(adjudicated, r.Game)
 	}
-	return false
 }
 
 // journalByes records the byes of the given rounds that the journal lacks.

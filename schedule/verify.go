@@ -48,13 +48,15 @@ type ScheduleCheck struct {
 	laid   map[int]arbiter.Fixture
 	played map[int]*record.Record
 	voided map[int]bool
+	// out maps each withdrawn entrant to the round it left from.
+	out map[int]int
 }
 
 // CheckSchedule returns a check of the tournament's journal, to be fed its
 // records in order (Add).
 func (t *Tournament) CheckSchedule() (*ScheduleCheck, error) {
 	c := &ScheduleCheck{t: t, names: t.names(), paired: map[int][]pairing.Pairing{}, byes: map[arbiter.Key]bool{}, seen: map[arbiter.Key]bool{},
-		laid: map[int]arbiter.Fixture{}, played: map[int]*record.Record{}, voided: map[int]bool{}}
+		laid: map[int]arbiter.Fixture{}, played: map[int]*record.Record{}, voided: map[int]bool{}, out: map[int]int{}}
 	if t.Format == pairing.SwissFormat {
 		return c, nil
 	}
@@ -104,6 +106,11 @@ func (c *ScheduleCheck) Add(recs ...*record.Record) error {
 			return fmt.Errorf("round %d: %s of %q: %w", rec.Round, rec.End, rec.Black, err)
 		}
 		c.all = append(c.all, rec)
+		if e, ok := c.names[rec.Black]; ok && rec.End == record.Withdrawn {
+			if _, seen := c.out[e]; !seen {
+				c.out[e] = rec.Round
+			}
+		}
 	}
 	return nil
 }
@@ -127,13 +134,16 @@ func (c *ScheduleCheck) add(rec *record.Record) error {
 	if t.Format != pairing.SwissFormat {
 		switch {
 		case rec.End == record.Withdrawn:
-			return errors.New("only a Swiss event withdraws entrants")
+			return c.addFixedWithdrawal(rec)
 		case rec.End == record.ByeEnd:
 			return c.addBye(rec)
 		}
 		f, ok := c.games[rec.Game]
 		if !ok {
 			return fmt.Errorf("the schedule has %d games", len(c.games))
+		}
+		if withdrawnIn(c.out, f.Round, f.Black, f.White) {
+			return errors.New("an entrant of this game was withdrawn before it (schedule/withdraw.go)")
 		}
 		return c.addGame(rec, f)
 	}
@@ -364,4 +374,22 @@ func (c *ScheduleCheck) Laid(game int) (round int, black, white string, ok bool)
 		return rec.Round, rec.Black, rec.White, true
 	}
 	return f.Round, c.t.Director.Entrants[f.Black].Spec.Name, c.t.Director.Entrants[f.White].Spec.Name, true
+}
+
+// addFixedWithdrawal checks a withdrawal from an event with a fixed
+// schedule: journaled once, from the round of the entrant's first game
+// without a result (schedule/withdraw.go).
+func (c *ScheduleCheck) addFixedWithdrawal(rec *record.Record) error {
+	e := c.names[rec.Black]
+	if from, ok := c.out[e]; ok {
+		return fmt.Errorf("%s was already withdrawn from round %d", rec.Black, from)
+	}
+	from, err := c.t.withdrawnFrom(e, c.all)
+	if err != nil {
+		return err
+	}
+	if from == 0 || rec.Round != from {
+		return fmt.Errorf("a withdrawal takes effect from the round of the entrant's first game without a result (%d; 0: none left)", from)
+	}
+	return nil
 }

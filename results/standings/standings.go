@@ -282,7 +282,9 @@ func newEvent(n int, games []GameResult, opt Options) (*event, error) {
 		if e < 0 || e >= n {
 			return nil, fmt.Errorf("withdrawal of entrant %d: not in 0..%d", e, n-1)
 		}
-		if lo, hi := ev.start[e], ev.start[e+1]; hi > lo && rounds[hi-1] >= from {
+		// A Swiss pairs a withdrawn entrant no more; a fixed schedule
+		// scores its games left as forfeits (schedule.WithdrawnResults).
+		if lo, hi := ev.start[e], ev.start[e+1]; opt.Swiss && hi > lo && rounds[hi-1] >= from {
 			return nil, fmt.Errorf("round %d: entrant %d has a game after its withdrawal from round %d", rounds[hi-1], e, from)
 		}
 		if opt.Swiss && from > 0 && played >= from {
