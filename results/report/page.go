@@ -1,8 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"html/template"
 	"io"
+
+	"gomoku-arena/internal/term"
 )
 
 // Page is an event's results as one printable HTML page, the files-only
@@ -116,5 +119,14 @@ side (Black moves first). Records: SGF (FF[4], GM[4]) and psq, as described in t
 `))
 
 // WritePage writes the page. Every name and text in it is escaped: engine
-// names and ABOUT answers are text, never markup.
-func WritePage(w io.Writer, p Page) error { return page.Execute(w, p) }
+// names and ABOUT answers are text, never markup, and the control
+// characters among them (ESC, BEL, a bidirectional override) are written as
+// escapes (term.Clean), never as raw bytes.
+func WritePage(w io.Writer, p Page) error {
+	var b bytes.Buffer
+	if err := page.Execute(&b, p); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, term.CleanLines(b.String()))
+	return err
+}
