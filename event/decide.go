@@ -168,7 +168,7 @@ func journalDecisions(folder string, id *Identity) error {
 		}
 		done = append(done, d)
 	}
-	if err := restoreGames(folder, done); err != nil {
+	if err := restoreGames(folder, id.heading(), done); err != nil {
 		return err
 	}
 	_, err = writeStandings(folder, id, done)

@@ -2,6 +2,7 @@ package event
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -85,7 +86,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	if err := ev.t.Resume(done); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", filepath.Join(ev.out, JournalFile), err)
 	}
-	if err := restoreGames(ev.out, done); err != nil {
+	if err := restoreGames(ev.out, id.heading(), done); err != nil {
 		return nil, err
 	}
 	if len(done) > 0 { // derived from the journal, and maybe left stale (see durable)
@@ -116,7 +117,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			}
 		}
 		if rec.IsGame() {
-			if err := writeGame(ev.out, rec); err != nil {
+			if err := writeGame(ev.out, id.heading(), rec); err != nil {
 				return err
 			}
 			s.send(GameFinished{Record: rec})
@@ -125,7 +126,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			// The game ruled on, as the decision leaves it.
 			for _, r := range record.Ruled(append(pub.records(), rec)) {
 				if r.IsGame() && r.Game == rec.Game {
-					if err := writeGame(ev.out, r); err != nil {
+					if err := writeGame(ev.out, id.heading(), r); err != nil {
 						return err
 					}
 				}
@@ -257,6 +258,10 @@ func (ev *Event) identity() *Identity {
 		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
 		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
 		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String()}
+	if !c.Details.Empty() {
+		d := c.Details
+		id.Details = &d
+	}
 	for i, a := range ev.t.Director.Entrants {
 		e := entrantOf(a)
 		// As the config wrote them: the event stays the same event when
@@ -277,6 +282,7 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 	grown := planned < now.Rounds
 	same := *old
 	same.Rounds = now.Rounds
+	same.Details = now.Details // the signed record's names, editable
 	if d := Difference(&same, now); d != "" {
 		return false, fmt.Errorf("%s holds a different event than %s (%s); use a new output folder", ev.out, ev.cfg.File, d)
 	}
@@ -286,7 +292,7 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 	if now.Rounds < planned {
 		return false, fmt.Errorf("%s now asks for %d rounds, but the event in %s was planned for %d; an event cannot shrink", ev.cfg.File, now.Rounds, ev.out, planned)
 	}
-	return grown, nil
+	return grown || Difference(&Identity{Details: old.Details}, &Identity{Details: now.Details}) != "", nil
 }
 
 // PlannedGames is the number of games the event or match of id will have,
@@ -361,6 +367,10 @@ func (ev *Event) writeTRF(round int, all []*record.Record) error {
 	trf, err := ev.t.TRF(ev.cfg.Name, ratings, all, round+1)
 	if err != nil {
 		return err
+	}
+	if d := ev.cfg.Details; !d.Empty() { // the organizer's header lines
+		trf.Name = cmp.Or(d.Title, trf.Name)
+		trf.City, trf.Federation, trf.StartDate, trf.EndDate, trf.ChiefArbiter = d.Venue, d.Federation, d.StartDate, d.EndDate, d.ChiefArbiter
 	}
 	var b bytes.Buffer
 	name, write := "event.trf", pairing.WriteTRF
