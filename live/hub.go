@@ -124,7 +124,7 @@ func (h *Hub) apply(it item) {
 		}
 		s.Live = !h.fromFiles.Load()
 		if s.Live && s.Started.IsZero() {
-			s.Started = it.at
+			s.setStarted(it.at)
 		}
 		msg = &message{Type: "state", Data: s}
 	case event.GameStarted:

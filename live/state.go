@@ -39,6 +39,12 @@ type State struct {
 	Pairing     string        `json:"pairing,omitempty"`
 	Rounds      int           `json:"rounds,omitempty"`
 	Started     time.Time     `json:"started"`
+	// StartedText is Started as the page shows it: in the event's one
+	// time zone (details.time_zone, UTC by default), named, as the
+	// printable page writes its times.
+	StartedText string `json:"started_text,omitempty"`
+	// Title is the event's full title, when its organizer gave one.
+	Title string `json:"title,omitempty"`
 	Total       int           `json:"total"`
 	Finished    int           `json:"finished"`
 	Live        bool          `json:"live"` // a running event follows; false: files only
@@ -53,6 +59,17 @@ type State struct {
 	order       []gameKey // finished games whose records are kept, oldest first
 	sprt        *rating.SPRT
 	pairs       bool // a match's games go in pairs (one opening, colours exchanged)
+	zone        *time.Location
+}
+
+// setStarted sets when the event began, and its text in the event's zone.
+func (s *State) setStarted(t time.Time) {
+	s.Started = t
+	loc := s.zone
+	if loc == nil {
+		loc = time.UTC
+	}
+	s.StartedText = t.In(loc).Format("2006-01-02 15:04") + " " + loc.String()
 }
 
 // Entrant is an engine of the event with what it says of itself (ABOUT).
@@ -163,6 +180,10 @@ func newState() *State {
 // lists every game of the event and every entrant's ABOUT.
 func (s *State) begin(id *event.Identity, total, finished int, done []*record.Record) {
 	s.Kind, s.Name, s.Rule, s.Size = id.Kind, id.Name, id.Rule, id.Size
+	s.zone = id.Details.Location()
+	if id.Details != nil {
+		s.Title = id.Details.Title
+	}
 	s.Procedure, s.Pairing = id.OpeningProcedure, id.Pairing
 	if id.Pairing == "swiss" {
 		s.Rounds = id.Rounds
@@ -183,7 +204,7 @@ func (s *State) begin(id *event.Identity, total, finished int, done []*record.Re
 		s.sprt = &rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
 	}
 	s.Games, s.records, s.order = s.Games[:0], map[gameKey]*record.Record{}, nil
-	for _, rec := range done {
+	for _, rec := range record.Ruled(done) { // as the arbiter's decisions leave them
 		if rec.IsGame() {
 			s.keep(rec)
 		}
@@ -340,7 +361,7 @@ func (s *State) keep(rec *record.Record) GameSummary {
 		s.order = slices.Delete(s.order, 0, over)
 	}
 	if !rec.Start.IsZero() && (s.Started.IsZero() || rec.Start.Before(s.Started)) {
-		s.Started = rec.Start // a continued event began with its first game
+		s.setStarted(rec.Start) // a continued event began with its first game
 	}
 	s.about(rec.Black, rec.BlackAbout)
 	s.about(rec.White, rec.WhiteAbout)

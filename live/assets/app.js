@@ -135,11 +135,11 @@ function renderAll() {
 
 function renderHeader() {
   document.title = state.name + " — gomoku-arena";
-  $("name").textContent = state.name;
+  $("name").textContent = state.title || state.name;
   const facts = [state.rule + " on " + state.size + "×" + state.size, state.time_control];
   if (state.pairing) facts.push(state.pairing + (state.rounds ? ", " + state.rounds + " rounds" : ""));
   if (state.opening_procedure && state.opening_procedure !== "none") facts.push("opening: " + state.opening_procedure);
-  if (state.started) facts.push("started " + new Date(state.started).toLocaleString());
+  if (state.started_text) facts.push("started " + state.started_text); // the event's one zone, named, as index.html
   $("facts").textContent = facts.join(" · ");
   $("progress").textContent =
     state.finished + (state.total ? " of " + state.total : "") + " games finished" + (state.live ? "" : " (from the event's files)");
