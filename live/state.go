@@ -29,37 +29,37 @@ const (
 // State is everything the page shows, as JSON. The page receives it whole
 // on connecting and then the messages that change it.
 type State struct {
-	Format      int           `json:"format"`
-	Kind        string        `json:"kind"` // "event" or "match"
-	Name        string        `json:"name"`
-	Rule        string        `json:"rule"`
-	Size        int           `json:"size"`
-	Procedure   string        `json:"opening_procedure"`
-	TimeControl string        `json:"time_control"`
-	Pairing     string        `json:"pairing,omitempty"`
-	Rounds      int           `json:"rounds,omitempty"`
-	Started     time.Time     `json:"started"`
+	Format      int       `json:"format"`
+	Kind        string    `json:"kind"` // "event" or "match"
+	Name        string    `json:"name"`
+	Rule        string    `json:"rule"`
+	Size        int       `json:"size"`
+	Procedure   string    `json:"opening_procedure"`
+	TimeControl string    `json:"time_control"`
+	Pairing     string    `json:"pairing,omitempty"`
+	Rounds      int       `json:"rounds,omitempty"`
+	Started     time.Time `json:"started"`
 	// StartedText is Started as the page shows it: in the event's one
 	// time zone (details.time_zone, UTC by default), named, as the
 	// printable page writes its times.
 	StartedText string `json:"started_text,omitempty"`
 	// Title is the event's full title, when its organizer gave one.
-	Title string `json:"title,omitempty"`
-	Total       int           `json:"total"`
-	Finished    int           `json:"finished"`
-	Live        bool          `json:"live"` // a running event follows; false: files only
-	Entrants    []Entrant     `json:"entrants"`
-	Standings   *Table        `json:"standings,omitempty"`
-	Crosstable  *Table        `json:"crosstable,omitempty"`
-	Running     []*Game       `json:"running"`
-	Games       []GameSummary `json:"games"`
-	Match       []*MatchView  `json:"match,omitempty"`
-	Notices     []string      `json:"notices,omitempty"`
-	records     map[gameKey]*record.Record
-	order       []gameKey // finished games whose records are kept, oldest first
-	sprt        *rating.SPRT
-	pairs       bool // a match's games go in pairs (one opening, colours exchanged)
-	zone        *time.Location
+	Title      string        `json:"title,omitempty"`
+	Total      int           `json:"total"`
+	Finished   int           `json:"finished"`
+	Live       bool          `json:"live"` // a running event follows; false: files only
+	Entrants   []Entrant     `json:"entrants"`
+	Standings  *Table        `json:"standings,omitempty"`
+	Crosstable *Table        `json:"crosstable,omitempty"`
+	Running    []*Game       `json:"running"`
+	Games      []GameSummary `json:"games"`
+	Match      []*MatchView  `json:"match,omitempty"`
+	Notices    []string      `json:"notices,omitempty"`
+	records    map[gameKey]*record.Record
+	order      []gameKey // finished games whose records are kept, oldest first
+	sprt       *rating.SPRT
+	pairs      bool // a match's games go in pairs (one opening, colours exchanged)
+	zone       *time.Location
 }
 
 // setStarted sets when the event began, and its text in the event's zone.
