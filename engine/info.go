@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"gomoku-arena/clock"
@@ -119,3 +120,27 @@ func MaxDepth(n int64) Info { return Info{KeyMaxDepth, strconv.FormatInt(n, 10)}
 
 // MaxNode limits the nodes the engine searches.
 func MaxNode(n int64) Info { return Info{KeyMaxNode, strconv.FormatInt(n, 10)} }
+
+// RefusesExtension reports whether note (an engine's line as Reply.Notes
+// keeps it: "ERROR Unknown command: OUTER-OPEN") is an engine refusing one
+// of the arena's extension INFO keys (rule_name) that rule sends (RuleInfos):
+// an ERROR or UNKNOWN line naming the key or the value it was sent. Such a
+// refusal is the engine not knowing an extension, not an error of the game:
+// the record keeps it, the hall screen does not show it.
+func RefusesExtension(note string, r rules.Rule) bool {
+	kind, text, _ := strings.Cut(note, " ")
+	if kind != "ERROR" && kind != "UNKNOWN" {
+		return false
+	}
+	for _, in := range RuleInfos(r) {
+		if in.Key != KeyRuleName {
+			continue
+		}
+		for _, w := range []string{in.Key, in.Value} {
+			if namesCommand(text, []byte(w)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gomoku-arena/event"
+	"gomoku-arena/internal/term"
 )
 
 // Buffers. The event never waits for the page: an update that finds the
@@ -155,11 +156,11 @@ func (h *Hub) apply(it item) {
 			msg = &message{Type: "match", Data: s.counted(*it.count)}
 		}
 	case event.Notice:
-		s.Notices = append(s.Notices, u.Text)
+		s.Notices = append(s.Notices, term.Clean(u.Text))
 		if len(s.Notices) > maxMessages {
 			s.Notices = s.Notices[1:]
 		}
-		msg = &message{Type: "notice", Data: u.Text}
+		msg = &message{Type: "notice", Data: term.Clean(u.Text)}
 	}
 	if h.lost.Swap(false) {
 		msg = &message{Type: "state", Data: s}

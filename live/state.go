@@ -3,10 +3,12 @@ package live
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
@@ -266,9 +268,11 @@ func (s *State) moved(m event.MovePlayed, at time.Time) *moveDelta {
 	if m.Move.Color == rules.White {
 		mover = g.White
 	}
-	notes := make([]string, len(m.Notes))
-	for i, n := range m.Notes {
-		notes[i] = mover + ": " + n
+	notes := make([]string, 0, len(m.Notes))
+	for _, n := range m.Notes {
+		if !s.refusesExtension(n) {
+			notes = append(notes, mover+": "+n)
+		}
 	}
 	return s.placed(g, append(slices.Clip(m.Before), m.Move), m.Black, m.White, m.Timed, m.Forbidden, notes, at)
 }
@@ -294,9 +298,7 @@ func (s *State) placed(g *Game, stones []record.Move, black, white time.Duration
 	g.BlackMS, g.WhiteMS = clockMS(black, timed), clockMS(white, timed)
 	g.AtMS = at.UnixMilli()
 	g.ToMove = stones[len(stones)-1].Color.Opponent().String()
-	if notes == nil {
-		notes = []string{}
-	}
+	notes = cleanAll(notes) // never nil: the page's list
 	g.Messages = append(g.Messages, notes...)
 	d := &moveDelta{Round: g.Round, Number: g.Number, Moves: g.Moves[before:], Stones: len(g.Moves), Messages: notes}
 	if over := len(g.Messages) - maxMessages; over > 0 {
@@ -374,6 +376,7 @@ func (s *State) about(name, raw string) {
 		return
 	}
 	a := engine.ParseAbout(raw)
+	a.Name, a.Version, a.Author, a.Country = term.Clean(a.Name), term.Clean(a.Version), term.Clean(a.Author), term.Clean(a.Country)
 	for i := range s.Entrants {
 		if s.Entrants[i].Name == name {
 			s.Entrants[i].Program, s.Entrants[i].Version = a.Name, a.Version
@@ -393,7 +396,7 @@ func summaryOf(rec *record.Record) GameSummary {
 		res = "0-1"
 	}
 	return GameSummary{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White, Result: res,
-		End: string(rec.End), Detail: rec.Detail, Moves: len(rec.Moves), File: event.GameFile(rec)}
+		End: string(rec.End), Detail: term.Clean(rec.Detail), Moves: len(rec.Moves), File: event.GameFile(rec)}
 }
 
 func (s *State) standings(rep *report.Report) {
@@ -489,8 +492,17 @@ type Replay struct {
 }
 
 func replayOf(rec *record.Record) Replay {
-	r := Replay{GameSummary: summaryOf(rec), Rule: rec.Rule, Size: rec.Size, BlackAbout: rec.BlackAbout,
-		WhiteAbout: rec.WhiteAbout, Moves: []Move{}, Messages: rec.Messages, Five: winningRow(rec)}
+	r := Replay{GameSummary: summaryOf(rec), Rule: rec.Rule, Size: rec.Size, BlackAbout: term.Clean(rec.BlackAbout),
+		WhiteAbout: term.Clean(rec.WhiteAbout), Moves: []Move{}, Five: winningRow(rec)}
+	rule, _ := rules.ByName(rec.Rule)
+	var kept []string
+	for _, m := range rec.Messages { // "name: ERROR ...", as the record keeps them
+		_, note, _ := strings.Cut(m, ": ")
+		if rule == nil || !engine.RefusesExtension(note, rule) {
+			kept = append(kept, m)
+		}
+	}
+	r.Messages = cleanAll(kept)
 	for _, m := range rec.Moves {
 		r.Moves = append(r.Moves, moveOf(m)) // refused stones too, marked: the page draws them as rings
 	}
@@ -532,4 +544,25 @@ func winningRow(rec *record.Record) [][2]int {
 		}
 	}
 	return best
+}
+
+// cleanAll is lines from engines as the page may show them: every control
+// character (ESC, BEL, ...) and bidirectional override written as an
+// escape (term.Clean, as the printable page and the terminal write them),
+// so that the hall screen draws what an engine meant to show and never a
+// box or a cursor move. A new slice, never nil.
+func cleanAll(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = term.Clean(l)
+	}
+	return out
+}
+
+// refusesExtension reports an engine's refusal of one of the arena's
+// extension INFO keys (engine.RefusesExtension): the engine not knowing an
+// extension, never shown to the hall as an error (the record keeps it).
+func (s *State) refusesExtension(note string) bool {
+	rule, err := rules.ByName(s.Rule)
+	return err == nil && engine.RefusesExtension(note, rule)
 }
