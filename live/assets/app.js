@@ -141,8 +141,13 @@ function renderHeader() {
   if (state.opening_procedure && state.opening_procedure !== "none") facts.push("opening: " + state.opening_procedure);
   if (state.started_text) facts.push("started " + state.started_text); // the event's one zone, named, as index.html
   $("facts").textContent = facts.join(" · ");
+  // A match every encounter of which the SPRT decided stops there: not "26 of 60".
+  const views = state.match || [];
+  const stopped = views.length > 0 && views.every((m) => m.decision) && state.finished < state.total;
   $("progress").textContent =
-    state.finished + (state.total ? " of " + state.total : "") + " games finished" + (state.live ? "" : " (from the event's files)");
+    (stopped
+      ? "stopped at " + state.finished + " games (SPRT: " + views.map((m) => m.decision).join(", ") + ")"
+      : state.finished + (state.total ? " of " + state.total : "") + " games finished") + (state.live ? "" : " (from the event's files)");
 }
 
 function renderRunning() {
