@@ -125,3 +125,22 @@ func TestDecisionSurvivesSIGKILLAndResume(t *testing.T) {
 	}
 	proctest.WaitNoEngines(t, self)
 }
+
+// The faulty engine's arguments are listed by arena help engine and by the
+// engine itself.
+func TestFaultyEngineHelp(t *testing.T) {
+	out, errOut, code := runArena(t, "help", "engine")
+	if code != exitOK || !bytes.Contains([]byte(out), []byte("crash-at=K")) || !bytes.Contains([]byte(out), []byte("info-error")) {
+		t.Errorf("arena help engine: exit %d, no argument list:\n%s%s", code, out, errOut)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "engine", "faulty", "help") // the engine writes to the process's own stdout
+	cmd.Env = append(os.Environ(), "ARENA_TEST_MAIN=1")
+	b, err := cmd.CombinedOutput()
+	if err != nil || !bytes.Contains(b, []byte("crash-at=K")) || !bytes.Contains(b, []byte("info-error")) {
+		t.Errorf("arena engine faulty help: %v\n%s", err, b)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"gomoku-arena/internal/bundled"
+	"gomoku-arena/internal/faulty"
 	"gomoku-arena/internal/term"
 )
 
@@ -141,7 +142,8 @@ func runHelp(args []string, stdout, stderr io.Writer) error {
 	}
 	switch args[0] {
 	case "engine":
-		fmt.Fprintf(stdout, "usage: arena engine NAME [key=value ...]\n\nServes a bundled engine on stdin/stdout in the Gomocup protocol.\nIn configs and on the command line, the engine spec builtin:NAME runs it.\n\nengines: %s\n  faulty: a deliberately misbehaving engine for testing a setup (arena engine faulty crash-at=3, hang-at=K, illegal-at=K, ...)\n", strings.Join(bundledNames(), ", "))
+		fmt.Fprintf(stdout, "usage: arena engine NAME [key=value ...]\n\nServes a bundled engine on stdin/stdout in the Gomocup protocol.\nIn configs and on the command line, the engine spec builtin:NAME runs it.\n\nengines: %s\n  faulty: a deliberately misbehaving engine for testing a setup; its arguments:\n\n", strings.Join(bundledNames(), ", "))
+		fmt.Fprint(stdout, faulty.Usage)
 		return nil
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
