@@ -66,6 +66,10 @@ type Spec struct {
 	// and read from its output, long ones cut, with the process id; it is
 	// called from several goroutines and must not block for long.
 	Transcript func(pid int, sent bool, line string)
+	// Refused, when set, are the extension INFO keys this entrant refused
+	// (info.go): its INFO lines are written without them, in every game
+	// and by every process of the entrant that shares the set.
+	Refused *Extensions
 }
 
 // Stone is one line of a BOARD command.
@@ -454,6 +458,7 @@ func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
 }
 
 func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
+	infos = e.spec.Refused.Filter(infos)
 	if len(infos) == 0 {
 		return nil
 	}

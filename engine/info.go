@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gomoku-arena/clock"
@@ -143,4 +144,56 @@ func RefusesExtension(note string, r rules.Rule) bool {
 		}
 	}
 	return false
+}
+
+// Extensions are the arena's extension INFO keys an entrant refused
+// (RefusedExtension): after one refusal, seen by arena check or in a game,
+// the key is not sent to that entrant again. Safe for concurrent use; the
+// nil set refuses nothing.
+type Extensions struct {
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+// Refuse records that the entrant refused key, and reports whether it is
+// new.
+func (x *Extensions) Refuse(key string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.keys[key] {
+		return false
+	}
+	if x.keys == nil {
+		x.keys = map[string]bool{}
+	}
+	x.keys[key] = true
+	return true
+}
+
+// Filter is infos without the lines of the keys refused.
+func (x *Extensions) Filter(infos []Info) []Info {
+	if x == nil {
+		return infos
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.keys) == 0 {
+		return infos
+	}
+	out := make([]Info, 0, len(infos))
+	for _, in := range infos {
+		if !x.keys[in.Key] {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// RefusedExtension is the extension key (rule_name) that note refuses, as
+// RefusesExtension reads it.
+func RefusedExtension(note string, r rules.Rule) (string, bool) {
+	if RefusesExtension(note, r) {
+		return KeyRuleName, true
+	}
+	return "", false
 }

@@ -94,6 +94,9 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			return nil, err
 		}
 	}
+	for _, rec := range done { // what the entrants refused in the games so far
+		ev.learnRefusals(rec, nil)
+	}
 	total := PlannedGames(id, done)
 	s.send(Began{Name: ev.cfg.Name, Identity: id, Total: total, Finished: played(done), Done: slices.Clip(done)})
 	s.watch(ev.t.Director)
@@ -121,6 +124,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 				return err
 			}
 			s.send(GameFinished{Record: rec})
+			ev.learnRefusals(rec, func(text string) { s.send(Notice{Text: text}) })
 		}
 		if rec.End == record.Decided {
 			// The game ruled on, as the decision leaves it.
@@ -212,6 +216,7 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 		if err != nil {
 			return nil, err
 		}
+		ent.Spec.Refused = &engine.Extensions{} // learnt from its games (learnRefusals)
 		for _, n := range notices {
 			if !slices.Contains(ev.notices, n) { // said once, not once per engine
 				ev.notices = append(ev.notices, n)
@@ -421,4 +426,30 @@ func withdrawnGames(id *Identity, done []*record.Record) int {
 		}
 	}
 	return n
+}
+
+// learnRefusals notes, from a game's record, the extension INFO keys an
+// entrant refused (engine.RefusedExtension: Rapfi's "ERROR Unknown command:
+// OUTER-OPEN" for INFO rule_name outer-open): the key is not sent to it
+// again, in this run or, read back from the journal, in a continued one.
+// notice, when set, hears of a refusal seen for the first time.
+func (ev *Event) learnRefusals(rec *record.Record, notice func(string)) {
+	if !rec.IsGame() {
+		return
+	}
+	for _, m := range rec.Messages {
+		name, note, ok := strings.Cut(m, ": ")
+		if !ok {
+			continue
+		}
+		key, refused := engine.RefusedExtension(note, ev.t.Director.Rule)
+		if !refused {
+			continue
+		}
+		for _, e := range ev.t.Director.Entrants {
+			if e.Spec.Name == name && e.Spec.Refused != nil && e.Spec.Refused.Refuse(key) && notice != nil {
+				notice(fmt.Sprintf("%s does not take the extension INFO %s: it is no longer sent to it", name, key))
+			}
+		}
+	}
 }
