@@ -244,12 +244,26 @@ func appendLine(path string, rec *record.Record) error {
 
 // decisionsDue is the running event's look at the request file
 // (schedule.Tournament.Decisions): the decisions all does not hold yet.
+// all only grows during a run: each look reads the records added since the
+// last, so that a long event's looks cost its new games.
 func decisionsDue(folder string) func(all []*record.Record) ([]*record.Record, error) {
+	have, scanned := map[string]bool{}, 0
 	return func(all []*record.Record) ([]*record.Record, error) {
 		pending, err := ReadDecisions(filepath.Join(folder, DecisionFile))
-		if err != nil {
+		if err != nil || len(pending) == 0 {
 			return nil, err
 		}
-		return unjournaled(all, pending), nil
+		for ; scanned < len(all); scanned++ {
+			if d := all[scanned].Decision; d != nil {
+				have[d.ID] = true
+			}
+		}
+		var out []*record.Record
+		for _, d := range pending {
+			if !have[d.Decision.ID] {
+				out = append(out, d)
+			}
+		}
+		return out, nil
 	}
 }

@@ -283,7 +283,7 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 		if !fixed {
 			return nil
 		}
-		return t.fixedWithdrawals(all, func(rec *record.Record) error {
+		return t.fixedWithdrawals(all, out, func(rec *record.Record) error {
 			all = append(all, rec)
 			if _, ok := out[t.index(rec.Black)]; !ok {
 				out[t.index(rec.Black)] = rec.Round

@@ -109,17 +109,14 @@ func (t *Tournament) withdrawnFrom(e int, all []*record.Record) (int, error) {
 }
 
 // fixedWithdrawals journals, in an event with a fixed schedule, the
-// organizer's withdrawal requests not journaled yet (see above); through
-// journal, which appends to the records and journals.
-func (t *Tournament) fixedWithdrawals(all []*record.Record, journal func(*record.Record) error) error {
+// organizer's withdrawal requests not journaled yet (see above), out being
+// the withdrawals journaled so far (standings.Withdrawals); through
+// journal, which appends to the records, to out, and journals.
+func (t *Tournament) fixedWithdrawals(all []*record.Record, out map[int]int, journal func(*record.Record) error) error {
 	if t.Requests == nil {
 		return nil
 	}
 	requests, err := t.Requests()
-	if err != nil {
-		return err
-	}
-	out, err := standings.Withdrawals(all, t.names())
 	if err != nil {
 		return err
 	}
@@ -147,7 +144,6 @@ func (t *Tournament) fixedWithdrawals(all []*record.Record, journal func(*record
 		if err := journal(rec); err != nil {
 			return err
 		}
-		out[e] = from
 		all = append(all, rec)
 		if t.Notice != nil {
 			t.Notice(fmt.Sprintf("%s is withdrawn from round %d on: %s", q.Engine, from, why))
