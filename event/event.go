@@ -301,7 +301,8 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 }
 
 // PlannedGames is the number of games the event or match of id will have,
-// given the records so far: a round robin's or gauntlet's schedule; for a
+// given the records so far: a round robin's or gauntlet's schedule, less the
+// games a withdrawal leaves unplayed (schedule/withdraw.go); for a
 // Swiss, a game per two entrants still in the event in each round (a
 // withdrawn entrant plays no more, so the rounds after a withdrawal have
 // fewer games); a match's (or its shard's) fixtures, the most there can be

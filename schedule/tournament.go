@@ -75,8 +75,9 @@ type Tournament struct {
 // a resumed event all see it; a withdrawn entrant gets no more pairings and
 // no more byes, keeps its points, and shows as withdrawn. A round already
 // started (it has records) is never paired again differently: a withdrawal
-// asked for during a round takes effect in the next one. Round robins keep
-// their fixed schedule: the rule applies to Swiss events only.
+// asked for during a round takes effect in the next one. Events with a
+// fixed schedule (round robins) withdraw by FIDE's round robin rule
+// instead: withdraw.go.
 
 // failedStart reports whether entrant name lost rec without starting it: it
 // refused the game (ERROR or no answer to START, or to an opening
