@@ -106,7 +106,8 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		ev.t.Task = sp.task()
 	}
 	ev.t.RoundDone = ev.writeTRF
-	ev.t.Decisions = decisionsDue(ev.out)                           // one per run: it follows the run's records
+	// One look per run at the arbiter's decisions: it follows the run's records.
+	ev.t.Decisions = decisionsDue(ev.out)
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
 	runErr := ev.t.Run(drain, abort, func(rec *record.Record) error {
