@@ -281,3 +281,67 @@ func TestSwissPairsFromTheCorrectedScore(t *testing.T) {
 		t.Errorf("round 3 paired %v; from the corrected score (game %d: %s) it pairs %v (uncorrected: %v)", got, chosen, result, want, asPlayed)
 	}
 }
+
+// decideOnFirstGame asks for a decision from inside the running event
+// (another process would do the same through the request file) once its
+// first game finished.
+type decideOnFirstGame struct {
+	t      *testing.T
+	folder string
+	r      Ruling
+	done   bool
+	got    *Decided
+}
+
+func (d *decideOnFirstGame) Observe(u Update) {
+	if _, ok := u.(GameFinished); !ok || d.done {
+		return
+	}
+	d.done = true
+	var err error
+	if d.got, err = Decide(d.folder, d.r); err != nil {
+		d.t.Errorf("decide: %v", err)
+	}
+}
+
+// A game adjudicated while the event runs: the decision waits in the
+// request file (the running event holds the folder), the running event
+// journals it after its next game, and the game's own play, when it ends,
+// is not counted.
+func TestAdjudicationReachesTheRunningEvent(t *testing.T) {
+	cfg := smallEvent(t, "round-robin")
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &decideOnFirstGame{t: t, folder: ev.Folder(), r: Ruling{Kind: record.Adjudicate, Game: 3, Result: "1/2-1/2", Reason: "the organizer stopped it"}}
+	if _, err := ev.Run(context.Background(), context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	if d.got == nil || d.got.Journaled {
+		t.Fatalf("decision %+v: want it left to the running event", d.got)
+	}
+	recs := readJournal(t, ev.Folder())
+	decisions, game3 := 0, 0
+	for _, r := range recs {
+		switch {
+		case r.End == record.Decided:
+			decisions++
+		case r.IsGame() && r.Game == 3:
+			game3++
+		}
+	}
+	if decisions != 1 || game3 != 0 {
+		t.Errorf("journal: %d decisions and %d records of game 3; want the adjudication alone", decisions, game3)
+	}
+	ruled := record.Ruled(recs)
+	var g3 *record.Record
+	for _, r := range ruled {
+		if r.IsGame() && r.Game == 3 {
+			g3 = r
+		}
+	}
+	if g3 == nil || g3.Winner != rules.Empty || g3.End != record.Adjudicated {
+		t.Errorf("game 3 as ruled: %+v", g3)
+	}
+}
