@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gomoku-arena/internal/durable"
+	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 )
@@ -170,6 +171,29 @@ func journalDecisions(folder string, id *Identity) error {
 	}
 	if err := restoreGames(folder, id.heading(), done); err != nil {
 		return err
+	}
+	if id.Pairing == string(pairing.SwissFormat) { // event.trf reads the decisions too
+		t, err := id.tournament()
+		if err != nil {
+			return err
+		}
+		c, err := t.CheckSchedule()
+		if err != nil {
+			return err
+		}
+		if err := c.Add(done...); err != nil {
+			return err
+		}
+		last := c.Complete() // the report holds complete rounds, as a run writes it
+		var ratings []int
+		for _, e := range id.Engines {
+			ratings = append(ratings, e.Rating)
+		}
+		if last > 0 {
+			if err := writeTRFOf(folder, id.Name, id.Details, ratings, t, last, done); err != nil {
+				return err
+			}
+		}
 	}
 	_, err = writeStandings(folder, id, done)
 	return err

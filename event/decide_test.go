@@ -261,8 +261,32 @@ func TestSwissPairsFromTheCorrectedScore(t *testing.T) {
 	if chosen == 0 {
 		t.Skip("no correction of round 2 changes round 3's pairing in this event")
 	}
-	if _, err := Decide(folder, Ruling{Kind: record.Correct, Game: chosen, Result: result, Reason: "scoresheet error"}); err != nil {
+	d, err := Decide(folder, Ruling{Kind: record.Correct, Game: chosen, Result: result, Reason: "scoresheet error"})
+	if err != nil {
 		t.Fatal(err)
+	}
+	// event.trf, rewritten at once, holds the corrected result.
+	f, err := os.Open(filepath.Join(folder, "event.trf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trf, err := pairing.ReadTRF(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]float64{"1-0": {1, 0}, "0-1": {0, 1}, "1/2-1/2": {0.5, 0.5}}[result]
+	found := false
+	for _, g := range trf.Games {
+		if g.Round == 2 && g.Black == index[d.Line.Black] && g.White == index[d.Line.White] {
+			found = true
+			if g.BlackPoints != want[0] || g.WhitePoints != want[1] {
+				t.Errorf("event.trf has game %d as %g-%g, want the corrected %s", chosen, g.BlackPoints, g.WhitePoints, result)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("event.trf has no round-2 game %s vs %s", d.Line.Black, d.Line.White)
 	}
 	path = writeConfig(t, dir, "swiss", src(3))
 	ev3 := loadEvent(t, path)

@@ -371,23 +371,31 @@ func (ev *Event) writeTRF(round int, all []*record.Record) error {
 	for _, e := range ev.cfg.Engines {
 		ratings = append(ratings, e.Rating)
 	}
-	trf, err := ev.t.TRF(ev.cfg.Name, ratings, all, round+1)
+	return writeTRFOf(ev.out, ev.cfg.Name, &ev.cfg.Details, ratings, ev.t, round, all)
+}
+
+// writeTRFOf writes the report of a Swiss event's rounds up to round (the
+// tournament t, its entrants rated as given) with the organizer's header
+// lines: the one writer of event.trf, for a run and for a decision
+// journaled between runs.
+func writeTRFOf(out, name string, d *config.Details, ratings []int, t *schedule.Tournament, round int, all []*record.Record) error {
+	trf, err := t.TRF(name, ratings, all, round+1)
 	if err != nil {
 		return err
 	}
-	if d := ev.cfg.Details; !d.Empty() { // the organizer's header lines
+	if !d.Empty() { // the organizer's header lines
 		trf.Name = cmp.Or(d.Title, trf.Name)
 		trf.City, trf.Federation, trf.StartDate, trf.EndDate, trf.ChiefArbiter = d.Venue, d.Federation, d.StartDate, d.EndDate, d.ChiefArbiter
 	}
 	var b bytes.Buffer
-	name, write := "event.trf", pairing.WriteTRF
+	file, write := "event.trf", pairing.WriteTRF
 	if len(trf.Players) > maxTRFPlayers {
-		name, write = "event-pairing.json", pairing.WriteEventJSON
+		file, write = "event-pairing.json", pairing.WriteEventJSON
 	}
 	if err := write(&b, trf); err != nil {
 		return err
 	}
-	return durable.WriteFile(filepath.Join(ev.out, name), b.Bytes())
+	return durable.WriteFile(filepath.Join(out, file), b.Bytes())
 }
 
 // withdrawnGames counts the games of a fixed schedule that are never played

@@ -393,3 +393,12 @@ func (c *ScheduleCheck) addFixedWithdrawal(rec *record.Record) error {
 	}
 	return nil
 }
+
+// Complete is the last Swiss round whose games and byes are all journaled
+// among the records added (0: none).
+func (c *ScheduleCheck) Complete() int {
+	if c.got >= c.due {
+		return c.round
+	}
+	return c.round - 1
+}
