@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/term"
@@ -119,6 +120,7 @@ type Move struct {
 	Y        int      `json:"y"`
 	Color    string   `json:"color"`
 	ThinkMS  int64    `json:"think_ms"`
+	Think    string   `json:"think,omitempty"` // ThinkMS as people write it: "1.67 s"
 	Opening  bool     `json:"opening,omitempty"`
 	Refused  bool     `json:"refused,omitempty"`
 	Captured [][2]int `json:"captured,omitempty"`
@@ -316,6 +318,9 @@ func (s *State) placed(g *Game, stones []record.Move, black, white time.Duration
 func moveOf(m record.Move) Move {
 	mv := Move{X: m.Point.X, Y: m.Point.Y, Color: m.Color.String(), ThinkMS: m.Think.Milliseconds(), Opening: m.Opening,
 		Refused: m.Refused != "" || m.Raw != ""}
+	if !m.Opening {
+		mv.Think = clock.Human(m.Think) // as the printable page and the terminal write it
+	}
 	mv.Captured = points(m.Captured)
 	return mv
 }

@@ -404,7 +404,7 @@ async function openReplay() {
   body.replaceChildren();
   g.moves.forEach((mv, i) => {
     const tr = el("tr", { "data-ply": i + 1 }, el("td", { class: "num" }, i + 1), el("td", {}, mv.color + (mv.opening ? " (opening)" : "") + (mv.refused ? " (refused)" : "")),
-      el("td", {}, pointName(mv.x, mv.y)), el("td", { class: "num" }, mv.opening ? "" : (mv.think_ms / 1000).toFixed(3) + " s"));
+      el("td", {}, pointName(mv.x, mv.y)), el("td", { class: "num" }, mv.opening ? "" : mv.think || ""));
     tr.addEventListener("click", () => showPly(i + 1));
     body.append(tr);
   });
