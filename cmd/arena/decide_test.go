@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -142,5 +144,47 @@ func TestFaultyEngineHelp(t *testing.T) {
 	b, err := cmd.CombinedOutput()
 	if err != nil || !bytes.Contains(b, []byte("crash-at=K")) || !bytes.Contains(b, []byte("info-error")) {
 		t.Errorf("arena engine faulty help: %v\n%s", err, b)
+	}
+}
+
+// arena serve names each folder's page after the folder itself: two
+// matches (both called "match" in their event.json) get two names.
+func TestServeNamesFoldersAfterThemselves(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var folders []string
+	for _, name := range []string{"rapfi-vs-embryo", "rapfi-vs-pentazen"} {
+		f := filepath.Join(dir, name)
+		os.MkdirAll(f, 0o755)
+		ident := `{"format": 1, "kind": "match", "name": "match", "rule": "freestyle", "size": 15, "opening_procedure": "none", "engines": [{"name": "a", "command": "x", "clock": {}}, {"name": "b", "command": "y", "clock": {}}], "match": {"games": 2}}`
+		if err := os.WriteFile(filepath.Join(f, "event.json"), []byte(ident), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		folders = append(folders, f)
+	}
+	cmd := exec.Command(self, append([]string{"serve", "-addr", "127.0.0.1:0"}, folders...)...)
+	cmd.Env = append(os.Environ(), "ARENA_TEST_MAIN=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	lines := bufio.NewScanner(out)
+	var got []string
+	for len(got) < 2 && lines.Scan() {
+		got = append(got, lines.Text())
+	}
+	for i, name := range []string{"rapfi-vs-embryo", "rapfi-vs-pentazen"} {
+		if i >= len(got) || !strings.HasSuffix(got[i], ": /e/"+name+"/") {
+			t.Errorf("arena serve printed %q; want %s served as /e/%s/ (stderr: %s)", got, folders[i], name, stderr.String())
+		}
 	}
 }
