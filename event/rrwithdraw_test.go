@@ -181,3 +181,59 @@ func TestRoundRobinDisqualificationFollowsFIDE(t *testing.T) {
 		})
 	}
 }
+
+// disqualifyOnFirstGame asks, as the organizer, to withdraw an entrant once
+// the running event's first game finished, and counts the games started
+// after that with the entrant.
+type disqualifyOnFirstGame struct {
+	t       *testing.T
+	folder  string
+	name    string
+	asked   bool
+	started int // the entrant's games started after the request
+}
+
+func (w *disqualifyOnFirstGame) Observe(u Update) {
+	switch u := u.(type) {
+	case GameFinished:
+		if !w.asked {
+			w.asked = true
+			if _, err := Withdraw(w.folder, w.name, "disqualified"); err != nil {
+				w.t.Errorf("withdraw: %v", err)
+			}
+		}
+	case GameStarted:
+		if w.asked && (u.Black == w.name || u.White == w.name) {
+			w.started++
+		}
+	}
+}
+
+// A round robin entrant withdrawn while the event runs plays none of its
+// games dealt after the withdrawal: they are dropped before they start.
+func TestRoundRobinWithdrawalWhileRunning(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("name = \"rr4\"\nrule = \"freestyle\"\nsize = 9\nformat = \"round-robin\"\noutput = \"out\"\n[clock]\nmatch = \"20s\"\n")
+	for i := range 4 {
+		fmt.Fprintf(&b, "[[engine]]\nname = \"e%d\"\ncommand = \"builtin:random\"\nargs = [\"seed=%d\"]\n", i+1, i+1)
+	}
+	ev := loadEvent(t, writeConfig(t, dir, "rr4", b.String()))
+	w := &disqualifyOnFirstGame{t: t, folder: ev.Folder(), name: "e4"}
+	if _, err := ev.Run(context.Background(), context.Background(), w); err != nil {
+		t.Fatal(err)
+	}
+	if w.started != 0 {
+		t.Errorf("%d games of the withdrawn e4 started after its withdrawal", w.started)
+	}
+	recs := readJournal(t, ev.Folder())
+	withdrawn := false
+	for _, r := range recs {
+		if r.End == record.Withdrawn && r.Black == "e4" {
+			withdrawn = true
+		}
+	}
+	if !withdrawn {
+		t.Error("no withdrawal journaled")
+	}
+}

@@ -292,6 +292,11 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 			return finished(rec)
 		})
 	}
+	if fixed {
+		// A withdrawn entrant's games are dropped before they are dealt
+		// (asked under the director's lock, as Finished is called).
+		t.Director.Skip = func(f arbiter.Fixture) bool { return withdrawnIn(out, f.Round, f.Black, f.White) }
+	}
 	t.Director.Finished = func(rec *record.Record) error {
 		if fixed && rec.IsGame() {
 			if withdrawnIn(out, rec.Round, t.index(rec.Black), t.index(rec.White)) {
