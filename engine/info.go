@@ -156,8 +156,11 @@ type Extensions struct {
 }
 
 // Refuse records that the entrant refused key, and reports whether it is
-// new.
+// new; the nil set keeps nothing.
 func (x *Extensions) Refuse(key string) bool {
+	if x == nil {
+		return false
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.keys[key] {

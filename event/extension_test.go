@@ -1,6 +1,7 @@
 package event
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,39 @@ command = "builtin:greedy"
 	}
 	if said != 1 {
 		t.Errorf("the refusal was noticed %d times, want once", said)
+	}
+}
+
+// A refusal arena check saw is remembered too: the event checked before it
+// runs never sends the key to that engine, not even in its first game.
+func TestRefusalSeenByTheCheckIsRemembered(t *testing.T) {
+	dir := t.TempDir()
+	path := writeConfig(t, dir, "ext", `name = "ext"
+rule = "outer-open"
+format = "double-round-robin"
+output = "out"
+[clock]
+match = "20s"
+[[engine]]
+name = "rapfi-like"
+command = "builtin:faulty"
+args = ["info-error"]
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+`)
+	ev := loadEvent(t, path)
+	s := ev.CheckSettings()
+	s.Concurrency = 1
+	ev.Check(context.Background(), s, false, nil)
+	if _, _, err := runObserved(ev); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gamesOf(readJournal(t, ev.Folder())) {
+		for _, m := range g.Messages {
+			if strings.Contains(m, "OUTER-OPEN") {
+				t.Errorf("game %d: the key the check saw refused was sent: %q", g.Game, m)
+			}
+		}
 	}
 }
