@@ -129,13 +129,16 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		}
 		if rec.End == record.Decided {
 			// The game ruled on, as the decision leaves it.
+			d := DecisionJournaled{Line: rec}
 			for _, r := range record.Ruled(append(pub.records(), rec)) {
 				if r.IsGame() && r.Game == rec.Game {
 					if err := writeGame(ev.out, id.heading(), r); err != nil {
 						return err
 					}
+					d.Game = r
 				}
 			}
+			s.send(d)
 		}
 		return pub.add(rec)
 	})

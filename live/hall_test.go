@@ -54,3 +54,21 @@ func TestHallScreenShowsOnlyWhatEnginesMeant(t *testing.T) {
 		t.Errorf("an engine's refusal of the extension reaches the hall: %s", js)
 	}
 }
+
+// The games list follows the arbiter's decisions as the event journals
+// them: a corrected game shows its new result, a voided one goes.
+func TestGamesListFollowsDecisions(t *testing.T) {
+	s := newState()
+	s.Entrants = []Entrant{{Name: "a"}, {Name: "b"}}
+	g1 := &record.Record{Round: 1, Game: 1, Rule: "freestyle", Size: 15, Black: "a", White: "b", Winner: rules.Black, End: record.Five}
+	g2 := &record.Record{Round: 1, Game: 2, Rule: "freestyle", Size: 15, Black: "b", White: "a", Winner: rules.Black, End: record.Five}
+	s.finished(g1)
+	s.finished(g2)
+	corrected := *g1
+	corrected.Winner, corrected.End = rules.White, record.Adjudicated
+	s.decided(event.DecisionJournaled{Line: &record.Record{Round: 1, Game: 1, End: record.Decided}, Game: &corrected})
+	s.decided(event.DecisionJournaled{Line: &record.Record{Round: 1, Game: 2, End: record.Decided}})
+	if len(s.Games) != 1 || s.Games[0].Number != 1 || s.Games[0].Result != "0-1" || s.Games[0].End != "adjudicated" || s.Finished != 1 {
+		t.Errorf("games after a correction of game 1 and a void of game 2: %+v (finished %d)", s.Games, s.Finished)
+	}
+}

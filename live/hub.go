@@ -143,6 +143,9 @@ func (h *Hub) apply(it item) {
 		msg = &message{Type: "progress", Data: progress{Total: s.Total, Finished: s.Finished}}
 	case event.GameFinished:
 		msg = &message{Type: "finished", Data: s.finished(u.Record)}
+	case event.DecisionJournaled:
+		s.decided(u)
+		msg = &message{Type: "state", Data: s} // the games list changed in place: the page redraws
 	case event.StandingsUpdated:
 		if u.Report != nil {
 			s.standings(u.Report)

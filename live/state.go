@@ -571,3 +571,25 @@ func (s *State) refusesExtension(note string) bool {
 	rule, err := rules.ByName(s.Rule)
 	return err == nil && engine.RefusesExtension(note, rule)
 }
+
+// decided takes the arbiter's decision on a finished game: its line in the
+// games list (and its record, for replay) becomes the game as the decision
+// leaves it, or goes when the game was voided.
+func (s *State) decided(d event.DecisionJournaled) {
+	k := gameKey{d.Line.Round, d.Line.Game}
+	i := slices.IndexFunc(s.Games, func(g GameSummary) bool { return g.Round == k.Round && g.Number == k.Number })
+	switch {
+	case d.Game == nil && i >= 0:
+		s.Games = slices.Delete(s.Games, i, i+1)
+		s.Finished--
+		delete(s.records, k)
+	case d.Game != nil && i >= 0:
+		s.Games[i] = summaryOf(d.Game)
+		if _, kept := s.records[k]; kept {
+			s.records[k] = d.Game
+		}
+	case d.Game != nil: // adjudicated, never finished here
+		s.keep(d.Game)
+		s.Finished++
+	}
+}
