@@ -102,6 +102,10 @@ type Director struct {
 	// Forbidden: Moved's Progress carries the forbidden points of the side
 	// to move (Game.Forbidden), for a display that draws them.
 	Forbidden bool
+	// Skip, if set, is asked before a fixture is dealt (one call at a time,
+	// as Finished): a fixture it skips is dropped, never played (an
+	// entrant withdrawn meanwhile).
+	Skip func(Fixture) bool
 	// Ahead, if set, says whether an entrant has games to play after the
 	// fixtures of this Play (a spread event's task plays its share in
 	// turns, as games become ready): its process is kept for them.
@@ -200,7 +204,15 @@ func (l *lineup) next(table int) (Fixture, bool) {
 		if l.err != nil || l.drain.Err() != nil || l.abort.Err() != nil || len(l.pending) == 0 {
 			return Fixture{}, false
 		}
-		for i, f := range l.pending {
+		for i := 0; i < len(l.pending); i++ {
+			f := l.pending[i]
+			if l.d.Skip != nil && l.d.Skip(f) { // dropped unplayed
+				l.pending = slices.Delete(l.pending, i, i+1)
+				l.left[f.Black]--
+				l.left[f.White]--
+				i--
+				continue
+			}
 			if !l.d.Instances && (l.busy[f.Black] || l.busy[f.White]) {
 				continue
 			}
@@ -214,6 +226,9 @@ func (l *lineup) next(table int) (Fixture, bool) {
 				l.d.Started(f)
 			}
 			return f, true
+		}
+		if len(l.pending) == 0 { // all skipped
+			return Fixture{}, false
 		}
 		l.free.Wait() // some fixture's entrant is in a game, which will end
 	}

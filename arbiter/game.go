@@ -239,7 +239,7 @@ func play(ctx context.Context, g Game, plan *openingPlan, black, white *Player) 
 		switch reply.Fault {
 		case engine.FaultTimeout:
 			s.Engine.Kill() // it may still be thinking; the next game restarts it
-			return finish(ctx, rec, c.Opponent(), record.Time, fmt.Sprintf("no move within %v", clk.Budget()))
+			return finish(ctx, rec, c.Opponent(), record.Time, "no move within "+clock.Human(clk.Budget()))
 		case engine.FaultExit:
 			return finish(ctx, rec, c.Opponent(), exitEnd(s.Engine, reply.Detail), reply.Detail)
 		case engine.FaultMalformed:

@@ -241,3 +241,25 @@ func TestProbesUnderTheClockGiven(t *testing.T) {
 		t.Errorf("under a per-move clock alone (timeout_match 0) it passed: %+v", r.Findings)
 	}
 }
+
+// TestBundledAnswerSwap2UnderEveryRule: the arena's own engines pass the
+// swap2 check under every rule whose first stones are restricted (outer-open
+// keeps Black's first off the centre, pente Black's second off the central
+// 5×5): the check asks with stones the rule takes, and the engines answer.
+func TestBundledAnswerSwap2UnderEveryRule(t *testing.T) {
+	t.Parallel()
+	for _, rule := range []string{"outer-open", "pente"} {
+		s := testSettings(t, rule)
+		s.Procedure = rules.Swap2Procedure
+		var ents []arbiter.Entrant
+		for _, name := range []string{"greedy", "random"} {
+			ents = append(ents, testEntrant(name, "builtin:"+name, clock.Control{Match: 10 * time.Second, Tolerance: time.Second}))
+		}
+		s.Concurrency = len(ents)
+		for _, r := range Entrants(context.Background(), ents, s, nil) {
+			if f := finding(t, r, "swap2"); f.Verdict != Pass {
+				t.Errorf("%s, %s: swap2: %s: %s", rule, r.Engine, f.Verdict, f.Seen)
+			}
+		}
+	}
+}

@@ -358,6 +358,11 @@ func (c *checker) info() {
 			if in.Key == "rule" || in.Key == "rule_name" {
 				c.add("rule", Warn, fmt.Sprintf("answers INFO %s %s with %q: it may not know the rule", in.Key, in.Value, answer), "")
 			}
+			if in.Key == engine.KeyRuleName {
+				// An extension it refuses: the event checked sends it no more
+				// (the entrant's set, shared with the event's director).
+				c.ent.Spec.Refused.Refuse(in.Key)
+			}
 		}
 	}
 	if _, why := c.turn(e, c.newPos(), rules.Point{X: c.s.Size / 2, Y: c.s.Size / 2}); why != "" {

@@ -15,9 +15,15 @@ import (
 // not answer, and the format an engine reads.
 func (c *checker) swap2() {
 	m := c.s.Size / 2
+	// Three stones the rule takes, as a game would reach them: at the
+	// centre; Black's first in the outer zone (outer-open); Black's second
+	// off the central 5×5 (pente's tournament rule).
 	three := []rules.Point{{X: m, Y: m}, {X: m + 1, Y: m}, {X: m, Y: m + 1}}
-	if c.outerOpen() { // Black's first stone in the outer zone
-		three = []rules.Point{{X: 1, Y: m}, {X: 2, Y: m}, {X: 1, Y: m + 1}}
+	for _, cand := range [][]rules.Point{three, {{X: 1, Y: m}, {X: 2, Y: m}, {X: 1, Y: m + 1}}, {{X: m, Y: m}, {X: m + 1, Y: m}, {X: m + 3, Y: m}}} {
+		if _, err := rules.Setup(c.s.Rule, c.s.Size, cand); err == nil {
+			three = cand
+			break
+		}
 	}
 	empty := c.swap2Ask(nil, false)
 	plain := c.swap2Ask(three, false)

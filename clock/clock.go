@@ -28,6 +28,8 @@ package clock
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -156,4 +158,48 @@ func (c *Clock) Charge(think time.Duration) bool {
 		c.left = add(max(0, c.left-think), c.ctl.Increment)
 	}
 	return true
+}
+
+// Human writes a duration as people write one: "250 ms", "1.67 s",
+// "20 min", "1 min 30 s", "2 h 5 min"; never Go's "1m0s" or
+// "1.668483385s". The page, the terminal and the live page write every
+// clock and think time with it.
+func Human(d time.Duration) string {
+	neg := ""
+	if d < 0 {
+		neg, d = "-", -d
+	}
+	trim := func(f float64) string {
+		s := strconv.FormatFloat(f, 'f', 2, 64)
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		return s
+	}
+	switch {
+	case d == 0:
+		return "0 s"
+	case d < time.Second:
+		return neg + trim(float64(d)/float64(time.Millisecond)) + " ms"
+	case d < time.Minute:
+		return neg + trim(d.Seconds()) + " s"
+	case d < time.Hour:
+		m, s := d/time.Minute, (d%time.Minute+time.Second/2)/time.Second
+		if s == 60 {
+			m, s = m+1, 0
+		}
+		if m == 60 {
+			return neg + "1 h"
+		}
+		if s == 0 {
+			return fmt.Sprintf("%s%d min", neg, m)
+		}
+		return fmt.Sprintf("%s%d min %d s", neg, m, s)
+	}
+	h, m := d/time.Hour, (d%time.Hour+time.Minute/2)/time.Minute
+	if m == 60 {
+		h, m = h+1, 0
+	}
+	if m == 0 {
+		return fmt.Sprintf("%s%d h", neg, h)
+	}
+	return fmt.Sprintf("%s%d h %d min", neg, h, m)
 }

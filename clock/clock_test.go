@@ -149,3 +149,16 @@ func TestAcceptedSettingsSaturate(t *testing.T) {
 		}
 	}
 }
+
+// Durations read as people write them.
+func TestHuman(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0 s", 250 * time.Millisecond: "250 ms", 1668483385: "1.67 s", 5 * time.Second: "5 s",
+		time.Minute: "1 min", 20 * time.Minute: "20 min", 90 * time.Second: "1 min 30 s", 2*time.Hour + 5*time.Minute: "2 h 5 min",
+		time.Hour: "1 h", 59*time.Minute + 59*time.Second + 700*time.Millisecond: "1 h", -1500 * time.Millisecond: "-1.5 s",
+	} {
+		if got := Human(d); got != want {
+			t.Errorf("Human(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

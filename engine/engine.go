@@ -77,6 +77,10 @@ type Spec struct {
 	// that played one, where RESTART is sent otherwise: c-gomoku-cli's
 	// way, for a drop-in that sends what it sends.
 	StartEveryGame bool
+	// Refused, when set, are the extension INFO keys this entrant refused
+	// (info.go): its INFO lines are written without them, in every game
+	// and by every process of the entrant that shares the set.
+	Refused *Extensions
 }
 
 // Stone is one line of a BOARD command.
@@ -502,6 +506,7 @@ func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
 }
 
 func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
+	infos = e.spec.Refused.Filter(infos)
 	if len(infos) == 0 {
 		return nil
 	}

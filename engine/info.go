@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gomoku-arena/clock"
@@ -171,4 +172,83 @@ func TimeLeftLess(in Info, d time.Duration) Info {
 		return in
 	}
 	return Info{KeyTimeLeft, strconv.FormatInt(max(0, left-d.Milliseconds()), 10)}
+}
+
+// RefusesExtension reports whether note (an engine's line as Reply.Notes
+// keeps it: "ERROR Unknown command: OUTER-OPEN") is an engine refusing one
+// of the arena's extension INFO keys (rule_name) that rule sends (RuleInfos):
+// an ERROR or UNKNOWN line naming the key or the value it was sent. Such a
+// refusal is the engine not knowing an extension, not an error of the game:
+// the record keeps it, the hall screen does not show it.
+func RefusesExtension(note string, r rules.Rule) bool {
+	kind, text, _ := strings.Cut(note, " ")
+	if kind != "ERROR" && kind != "UNKNOWN" {
+		return false
+	}
+	for _, in := range RuleInfos(r) {
+		if in.Key != KeyRuleName {
+			continue
+		}
+		for _, w := range []string{in.Key, in.Value} {
+			if namesCommand(text, []byte(w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Extensions are the arena's extension INFO keys an entrant refused
+// (RefusedExtension): after one refusal, seen by arena check or in a game,
+// the key is not sent to that entrant again. Safe for concurrent use; the
+// nil set refuses nothing.
+type Extensions struct {
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+// Refuse records that the entrant refused key, and reports whether it is
+// new; the nil set keeps nothing.
+func (x *Extensions) Refuse(key string) bool {
+	if x == nil {
+		return false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.keys[key] {
+		return false
+	}
+	if x.keys == nil {
+		x.keys = map[string]bool{}
+	}
+	x.keys[key] = true
+	return true
+}
+
+// Filter is infos without the lines of the keys refused.
+func (x *Extensions) Filter(infos []Info) []Info {
+	if x == nil {
+		return infos
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.keys) == 0 {
+		return infos
+	}
+	out := make([]Info, 0, len(infos))
+	for _, in := range infos {
+		if !x.keys[in.Key] {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// RefusedExtension is the extension key (rule_name) that note refuses, as
+// RefusesExtension reads it.
+func RefusedExtension(note string, r rules.Rule) (string, bool) {
+	if RefusesExtension(note, r) {
+		return KeyRuleName, true
+	}
+	return "", false
 }

@@ -309,7 +309,7 @@ func (b *Batch) Write() error {
 // as a match writes them under RecordsFiles.
 func WriteGameFiles(dir string, recs []*record.Record) error {
 	for _, rec := range recs {
-		if err := writeGame(dir, rec); err != nil {
+		if err := writeGame(dir, record.Heading{}, rec); err != nil {
 			return err
 		}
 	}

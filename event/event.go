@@ -2,6 +2,7 @@ package event
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -86,13 +87,16 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Director.Close()
 	done := f.done
-	if err := restoreGames(ev.out, done); err != nil {
+	if err := restoreGames(ev.out, id.heading(), done); err != nil {
 		return nil, err
 	}
 	if len(done) > 0 { // derived from the journal, and maybe left stale (see durable)
 		if _, err := writeStandings(ev.out, id, done); err != nil {
 			return nil, err
 		}
+	}
+	for _, rec := range done { // what the entrants refused in the games so far
+		ev.learnRefusals(rec, nil)
 	}
 	total := PlannedGames(id, done)
 	s.send(Began{Name: ev.cfg.Name, Identity: id, Total: total, Finished: played(done), Done: slices.Clip(done)})
@@ -103,6 +107,8 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		ev.t.Task = sp.task()
 	}
 	ev.t.RoundDone = ev.writeTRF
+	// One look per run at the arbiter's decisions: it follows the run's records.
+	ev.t.Decisions = decisionsDue(ev.out)
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
 	runErr := ev.t.Run(drain, abort, func(rec *record.Record) error {
@@ -116,10 +122,24 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			}
 		}
 		if rec.IsGame() {
-			if err := writeGame(ev.out, rec); err != nil {
+			if err := writeGame(ev.out, id.heading(), rec); err != nil {
 				return err
 			}
 			s.send(GameFinished{Record: rec})
+			ev.learnRefusals(rec, func(text string) { s.send(Notice{Text: text}) })
+		}
+		if rec.End == record.Decided {
+			// The game ruled on, as the decision leaves it.
+			d := DecisionJournaled{Line: rec}
+			for _, r := range record.Ruled(append(pub.records(), rec)) {
+				if r.IsGame() && r.Game == rec.Game {
+					if err := writeGame(ev.out, id.heading(), r); err != nil {
+						return err
+					}
+					d.Game = r
+				}
+			}
+			s.send(d)
 		}
 		return pub.add(rec)
 	})
@@ -204,6 +224,7 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 	ev.notices = notices
 	for i, e := range cfg.Engines {
 		ent := ents[i]
+		ent.Spec.Refused = &engine.Extensions{} // learnt from its games (learnRefusals)
 		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
 			file := engine.FolderName(e.Name) + ".log" // one name, one file: the config refuses two names of one file
 			l := transcript.New(out, filepath.Join("transcripts", file), e.Name, cfg.Transcript.N)
@@ -245,6 +266,11 @@ func (ev *Event) identity() *Identity {
 		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
 		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
 		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String(), OpeningSuite: suiteOf(ev.t.Openings)}
+	if !c.Details.Empty() {
+		d := c.Details
+		id.Details = &d
+	}
+
 	for i, a := range ev.t.Director.Entrants {
 		e := entrantOf(a)
 		// As the config wrote them: the event stays the same event when
@@ -265,6 +291,7 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 	grown := planned < now.Rounds
 	same := *old
 	same.Rounds = now.Rounds
+	same.Details = now.Details // the signed record's names, editable
 	if d := Difference(&same, now); d != "" {
 		return false, fmt.Errorf("%s holds a different event than %s (%s); use a new output folder", ev.out, ev.cfg.File, d)
 	}
@@ -274,11 +301,12 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 	if now.Rounds < planned {
 		return false, fmt.Errorf("%s now asks for %d rounds, but the event in %s was planned for %d; an event cannot shrink", ev.cfg.File, now.Rounds, ev.out, planned)
 	}
-	return grown, nil
+	return grown || Difference(&Identity{Details: old.Details}, &Identity{Details: now.Details}) != "", nil
 }
 
 // PlannedGames is the number of games the event or match of id will have,
-// given the records so far: a round robin's or gauntlet's schedule; for a
+// given the records so far: a round robin's or gauntlet's schedule, less the
+// games a withdrawal leaves unplayed (schedule/withdraw.go); for a
 // Swiss, a game per two entrants still in the event in each round (a
 // withdrawn entrant plays no more, so the rounds after a withdrawal have
 // fewer games); a match's (or its shard's) fixtures, the most there can be
@@ -313,7 +341,7 @@ func PlannedGames(id *Identity, done []*record.Record) int {
 				}
 			}
 		}
-		return games
+		return games - withdrawnGames(id, done)
 	}
 	index := map[string]int{}
 	for i, e := range id.Engines {
@@ -346,17 +374,95 @@ func (ev *Event) writeTRF(round int, all []*record.Record) error {
 	for _, e := range ev.cfg.Engines {
 		ratings = append(ratings, e.Rating)
 	}
-	trf, err := ev.t.TRF(ev.cfg.Name, ratings, all, round+1)
+	return writeTRFOf(ev.out, ev.cfg.Name, &ev.cfg.Details, ratings, ev.t, round, all)
+}
+
+// writeTRFOf writes the report of a Swiss event's rounds up to round (the
+// tournament t, its entrants rated as given) with the organizer's header
+// lines: the one writer of event.trf, for a run and for a decision
+// journaled between runs.
+func writeTRFOf(out, name string, d *config.Details, ratings []int, t *schedule.Tournament, round int, all []*record.Record) error {
+	trf, err := t.TRF(name, ratings, all, round+1)
 	if err != nil {
 		return err
 	}
+	if !d.Empty() { // the organizer's header lines
+		trf.Name = cmp.Or(d.Title, trf.Name)
+		trf.City, trf.Federation, trf.StartDate, trf.EndDate, trf.ChiefArbiter = d.Venue, d.Federation, d.StartDate, d.EndDate, d.ChiefArbiter
+	}
 	var b bytes.Buffer
-	name, write := "event.trf", pairing.WriteTRF
+	file, write := "event.trf", pairing.WriteTRF
 	if len(trf.Players) > maxTRFPlayers {
-		name, write = "event-pairing.json", pairing.WriteEventJSON
+		file, write = "event-pairing.json", pairing.WriteEventJSON
 	}
 	if err := write(&b, trf); err != nil {
 		return err
 	}
-	return durable.WriteFile(filepath.Join(ev.out, name), b.Bytes())
+	return durable.WriteFile(filepath.Join(out, file), b.Bytes())
+}
+
+// withdrawnGames counts the games of a fixed schedule that are never played
+// because an entrant was withdrawn before them (schedule/withdraw.go).
+func withdrawnGames(id *Identity, done []*record.Record) int {
+	index := map[string]int{}
+	for i, e := range id.Engines {
+		index[e.Name] = i
+	}
+	out, _ := standings.Withdrawals(done, index)
+	if len(out) == 0 {
+		return 0
+	}
+	t, err := id.tournament()
+	if err != nil {
+		return 0
+	}
+	fs, err := t.Fixtures()
+	if err != nil {
+		return 0
+	}
+	played := map[int]bool{}
+	for _, r := range record.Ruled(done) {
+		if r.IsGame() {
+			played[r.Game] = true
+		}
+	}
+	n := 0
+	for _, f := range fs {
+		if played[f.Number] {
+			continue
+		}
+		for _, e := range []int{f.Black, f.White} {
+			if from, ok := out[e]; ok && from <= f.Round {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// learnRefusals notes, from a game's record, the extension INFO keys an
+// entrant refused (engine.RefusedExtension: Rapfi's "ERROR Unknown command:
+// OUTER-OPEN" for INFO rule_name outer-open): the key is not sent to it
+// again, in this run or, read back from the journal, in a continued one.
+// notice, when set, hears of a refusal seen for the first time.
+func (ev *Event) learnRefusals(rec *record.Record, notice func(string)) {
+	if !rec.IsGame() {
+		return
+	}
+	for _, m := range rec.Messages {
+		name, note, ok := strings.Cut(m, ": ")
+		if !ok {
+			continue
+		}
+		key, refused := engine.RefusedExtension(note, ev.t.Director.Rule)
+		if !refused {
+			continue
+		}
+		for _, e := range ev.t.Director.Entrants {
+			if e.Spec.Name == name && e.Spec.Refused != nil && e.Spec.Refused.Refuse(key) && notice != nil {
+				notice(fmt.Sprintf("%s does not take the extension INFO %s: it is no longer sent to it", name, key))
+			}
+		}
+	}
 }

@@ -182,23 +182,25 @@ func GameFile(rec *record.Record) string {
 // gameFormats are the files written for every game.
 var gameFormats = []struct {
 	ext   string
-	write func(io.Writer, *record.Record) error
-}{{".sgf", record.WriteSGF}, {".psq", record.WritePSQ}}
+	write func(io.Writer, *record.Record, record.Heading) error
+}{{".sgf", record.WriteSGFHeaded}, {".psq", func(w io.Writer, r *record.Record, _ record.Heading) error { return record.WritePSQ(w, r) }}}
 
 // writeGame writes a finished game as SGF and psq. These files are derived
 // from the journal (arena standings rewrites them), so they are replaced
 // whole, never appended, and not waited for on the disk: restoreGames
 // rebuilds any that a crash left stale.
-func writeGame(out string, rec *record.Record) error { return writeGameFiles(out, rec, false) }
+func writeGame(out string, h record.Heading, rec *record.Record) error {
+	return writeGameFiles(out, h, rec, false)
+}
 
 // writeGameFiles writes a game's files; with restore, only those that are
 // missing or differ from what the record gives (left empty or torn by a
 // machine that lost power, or edited).
-func writeGameFiles(out string, rec *record.Record, restore bool) error {
+func writeGameFiles(out string, h record.Heading, rec *record.Record, restore bool) error {
 	base := filepath.Join(GamesDir, GameFile(rec))
 	for _, w := range gameFormats {
 		var b bytes.Buffer
-		if err := w.write(&b, rec); err != nil {
+		if err := w.write(&b, rec, h); err != nil {
 			return fmt.Errorf("game %d: %w", rec.Game, err)
 		}
 		if restore {
@@ -217,22 +219,23 @@ func writeGameFiles(out string, rec *record.Record, restore bool) error {
 // journal says, when a run begins: a run killed between journaling a game
 // and writing its files leaves them missing, a machine that lost power may
 // leave them empty or torn.
-func restoreGames(out string, recs []*record.Record) error {
-	for _, rec := range recs {
+func restoreGames(out string, h record.Heading, recs []*record.Record) error {
+	for _, rec := range record.Ruled(recs) {
 		if !rec.IsGame() {
 			continue
 		}
-		if err := writeGameFiles(out, rec, true); err != nil {
+		if err := writeGameFiles(out, h, rec, true); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// played counts the games among records (byes are records too).
+// played counts the games among records (byes are records too), as the
+// arbiter's decisions leave them (a voided game is not played).
 func played(recs []*record.Record) int {
 	n := 0
-	for _, r := range recs {
+	for _, r := range record.Ruled(recs) {
 		if r.IsGame() {
 			n++
 		}

@@ -14,7 +14,9 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 	"gomoku-arena/schedule"
 )
@@ -75,6 +77,10 @@ type Identity struct {
 
 	// An authors' match's (kind "match").
 	Match *MatchSettings `json:"match,omitempty"`
+
+	// Details name the event for its signed record (config.Details): not
+	// part of what must not change, taken anew when the event continues.
+	Details *config.Details `json:"details,omitempty"`
 }
 
 // OpeningSuite is an opening list as event.json keeps it: each opening's
@@ -217,10 +223,10 @@ type SPRT struct {
 
 func millis(d time.Duration) int64 { return d.Milliseconds() }
 
-// String says the clock the way people write it: "20m0s per side",
-// "5s per move", "untimed".
+// String says the clock the way people write it (clock.Human): "20 min per side",
+// "5 s per move", "untimed".
 func (c Clock) String() string {
-	d := func(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
+	d := func(ms int64) string { return clock.Human(time.Duration(ms) * time.Millisecond) }
 	var s string
 	switch {
 	case c.MatchMS > 0 && c.TurnMS > 0:
@@ -381,3 +387,13 @@ func difference(path string, a, b any) string {
 
 // errNoIdentity is a folder with a journal but no event.json.
 var errNoIdentity = errors.New("holds a journal but no event.json: it is not a folder this arena wrote; use a new output folder")
+
+// heading is what the organizer's details add to each game record
+// (record.Heading).
+func (id *Identity) heading() record.Heading {
+	d := id.Details
+	if d == nil {
+		return record.Heading{}
+	}
+	return record.Heading{Title: d.Title, Venue: d.Venue, ChiefArbiter: d.ChiefArbiter, Organizer: d.Organizer}
+}

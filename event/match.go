@@ -231,7 +231,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		done = f.done
 		switch m.Records {
 		case RecordsFiles:
-			err = restoreGames(dir, done)
+			err = restoreGames(dir, record.Heading{}, done)
 		case RecordsCollection:
 			collection, err = openGameLog(filepath.Join(dir, CollectionFile), true, done, sgfSink)
 		}
@@ -285,7 +285,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	}
 	counted := func(g schedule.MatchGame) error {
 		if dir != "" && m.Records == RecordsFiles {
-			if err := writeGame(dir, g.Record); err != nil {
+			if err := writeGame(dir, record.Heading{}, g.Record); err != nil {
 				return err
 			}
 		}

@@ -93,11 +93,11 @@ func (rg *RatedGames) readFolder(dir string) error {
 	if err := Verify(id, recs); err != nil { // rated as arena standings counts them, or not at all
 		return fmt.Errorf("journal %s: %w", path, err)
 	}
-	for _, rec := range recs {
+	for _, rec := range record.Ruled(recs) { // as the arbiter's decisions leave them
 		switch {
 		case !rec.IsGame():
 			continue // a bye or a withdrawal
-		case rec.End == record.DoubleForfeit:
+		case rec.End == record.DoubleForfeit || rec.End == record.Forfeited: // not played over the board
 			rg.NotPlayed++
 			continue
 		}

@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
@@ -19,6 +21,7 @@ import (
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/results/standings"
+	"gomoku-arena/rules"
 )
 
 // Standings computes the standings of the event in folder from its
@@ -61,17 +64,17 @@ func Rebuild(folder string) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, rec := range done {
-		if !rec.IsGame() {
-			continue
-		}
-		if err := writeGame(folder, rec); err != nil {
-			return nil, err
-		}
-	}
 	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
 	if err != nil {
 		return nil, err
+	}
+	for _, rec := range record.Ruled(done) {
+		if !rec.IsGame() {
+			continue
+		}
+		if err := writeGame(folder, id.heading(), rec); err != nil {
+			return nil, err
+		}
 	}
 	return writeStandings(folder, id, done) // the tables and the page, as a run writes them
 }
@@ -119,6 +122,16 @@ func standingsReport(id *Identity, done []*record.Record) (*report.Report, error
 	}
 	if opt.Withdrawn, err = standings.Withdrawals(done, index); err != nil {
 		return nil, err
+	}
+	if !swiss && len(opt.Withdrawn) > 0 {
+		// FIDE's rule for a round robin's withdrawal (schedule/withdraw.go).
+		t, err := id.tournament()
+		if err != nil {
+			return nil, err
+		}
+		if games, err = t.WithdrawnResults(games, opt.Withdrawn); err != nil {
+			return nil, err
+		}
 	}
 	rep, err := report.NewReport(id.Name, names, games, opt)
 	if err != nil {
@@ -258,7 +271,12 @@ func writeStandings(out string, id *Identity, done []*record.Record) (*report.Re
 // an event folder published as plain files opens at it.
 const PageFile = "index.html"
 
-// page is what the printable page shows of the event.
+// page is what the printable page shows of the event: what it is, the
+// organizer's details, how far it is (provisional, "N of M games", until
+// the last game is journaled), every game with its opening, moves and the
+// time each side used, and the entrants. Every time is in the event's one
+// time zone (details.time_zone, UTC by default), named. The page is a
+// function of event.json and the journal: arena standings writes it anew.
 func page(id *Identity, rep *report.Report, done []*record.Record) report.Page {
 	p := report.Page{Report: rep, Facts: []string{fmt.Sprintf("%s on %d×%d", id.Rule, id.Size, id.Size)}}
 	if len(id.Engines) > 0 {
@@ -275,9 +293,26 @@ func page(id *Identity, rep *report.Report, done []*record.Record) report.Page {
 	if id.OpeningProcedure != "" && id.OpeningProcedure != "none" {
 		p.Facts = append(p.Facts, "opening: "+id.OpeningProcedure)
 	}
+	loc := id.Details.Location()
+	if d := id.Details; d != nil {
+		p.Title = d.Title
+		if p.Title != "" && p.Title != id.Name {
+			p.Details = append(p.Details, report.PageDetail{Name: "Event", Value: id.Name})
+		}
+		dates := d.StartDate
+		if d.EndDate != "" && d.EndDate != d.StartDate {
+			dates = strings.TrimPrefix(dates+" to "+d.EndDate, " to ")
+		}
+		for _, f := range []report.PageDetail{{Name: "Venue", Value: d.Venue}, {Name: "Federation", Value: d.Federation},
+			{Name: "Dates", Value: dates}, {Name: "Chief arbiter", Value: d.ChiefArbiter}, {Name: "Organizer", Value: d.Organizer}} {
+			if f.Value != "" {
+				p.Details = append(p.Details, f)
+			}
+		}
+	}
 	about := map[string]string{}
 	var first, last time.Time
-	for _, rec := range done {
+	for _, rec := range record.Ruled(done) {
 		if !rec.IsGame() {
 			continue
 		}
@@ -289,18 +324,52 @@ func page(id *Identity, rep *report.Report, done []*record.Record) report.Page {
 		}
 		about[rec.Black], about[rec.White] = cmp.Or(rec.BlackAbout, about[rec.Black]), cmp.Or(rec.WhiteAbout, about[rec.White])
 		res := map[float64]string{1: "1-0", 0: "0-1", 0.5: "1/2-1/2"}[rec.Score()]
-		if rec.End == record.DoubleForfeit {
+		switch {
+		case rec.End == record.DoubleForfeit:
 			res = "0-0"
+		case rec.End == record.Forfeited:
+			res = map[rules.Color]string{rules.Black: "+-", rules.White: "-+"}[rec.Winner]
 		}
 		end := string(rec.End)
 		if rec.Detail != "" {
 			end += ": " + rec.Detail
 		}
-		p.Games = append(p.Games, report.PageGame{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White,
-			Result: res, End: end, Moves: len(rec.Moves), Files: GameFile(rec)})
+		g := report.PageGame{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White,
+			Result: res, End: end, Files: GameFile(rec)}
+		var opening []string
+		var used [3]time.Duration // by colour
+		for _, m := range rec.Moves {
+			switch {
+			case m.Opening:
+				opening = append(opening, rules.Renju.Format(m.Point, rec.Size))
+			case m.Refused == "":
+				g.Moves++
+			}
+			if m.Color == rules.Black || m.Color == rules.White {
+				used[m.Color] += m.Think
+			}
+		}
+		g.Opening = strings.Join(opening, " ")
+		if len(rec.Moves) > 0 {
+			g.BlackTime, g.WhiteTime = clock.Human(used[rules.Black]), clock.Human(used[rules.White])
+		}
+		p.Games = append(p.Games, g)
+	}
+	zone := func(t time.Time) string { return t.In(loc).Format("2006-01-02 15:04") }
+	total, n := PlannedGames(id, done), played(done)
+	switch {
+	case n < total:
+		p.Provisional = true
+		p.Status = fmt.Sprintf("%d of %d games played", n, total)
+		if !last.IsZero() {
+			p.Status += fmt.Sprintf(", as of %s %s", zone(last), loc)
+		}
+		p.Status += "; results may still change"
+	case !first.IsZero():
+		p.Status = fmt.Sprintf("Final: %d of %d games played, %s to %s %s", n, total, zone(first), zone(last), loc)
 	}
 	if !first.IsZero() {
-		p.Facts = append(p.Facts, fmt.Sprintf("played %s to %s", first.Format("2006-01-02 15:04"), last.Format("2006-01-02 15:04 MST")))
+		p.Facts = append(p.Facts, fmt.Sprintf("played %s to %s %s", zone(first), zone(last), loc))
 	}
 	for _, e := range id.Engines {
 		a := engine.ParseAbout(about[e.Name])
@@ -345,9 +414,8 @@ func Withdraw(folder, name, reason string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	if id.Kind != KindEvent || id.Pairing != string(pairing.SwissFormat) {
-		return "", fmt.Errorf("%s holds %s paired as %q: withdrawals apply to Swiss events, whose rounds are paired as they come",
-			folder, kindName[id.Kind], id.Pairing)
+	if id.Kind != KindEvent {
+		return "", fmt.Errorf("%s holds %s: withdrawals apply to events", folder, kindName[id.Kind])
 	}
 	if !slices.ContainsFunc(id.Engines, func(e Entrant) bool { return e.Name == name }) {
 		return "", fmt.Errorf("%s: no engine %q in the event", folder, name)
@@ -380,7 +448,19 @@ func withdrawable(folder string, id *Identity, name string) error {
 			last = max(last, rec.Round)
 		}
 	}
-	if last >= id.Rounds {
+	if id.Pairing != string(pairing.SwissFormat) {
+		t, err := id.tournament()
+		if err != nil {
+			return err
+		}
+		from, err := t.WithdrawnFrom(name, done)
+		if err != nil {
+			return err
+		}
+		if from == 0 {
+			return fmt.Errorf("%s: %s has no game left to play: there is nothing to withdraw it from", folder, name)
+		}
+	} else if last >= id.Rounds {
 		return fmt.Errorf("%s: the event has reached its last round (round %d of %d): there is no round left to withdraw %s from",
 			folder, last, id.Rounds, name)
 	}

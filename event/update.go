@@ -37,8 +37,8 @@ func drawsBoards(o Observer) bool {
 }
 
 // An Update is one thing that happened: Began, GameStarted, OpeningPlaced,
-// MovePlayed, GameFinished, StandingsUpdated, MatchGameCounted, Replanned
-// or Notice. Observers ignore the kinds they do not need; more kinds may be
+// MovePlayed, GameFinished, StandingsUpdated, MatchGameCounted, Replanned,
+// Notice or DecisionJournaled. Observers ignore the kinds they do not need; more kinds may be
 // added.
 type Update interface{ update() }
 
@@ -130,15 +130,16 @@ type Notice struct {
 	Text string
 }
 
-func (Began) update()            {}
-func (GameStarted) update()      {}
-func (OpeningPlaced) update()    {}
-func (Replanned) update()        {}
-func (MovePlayed) update()       {}
-func (GameFinished) update()     {}
-func (StandingsUpdated) update() {}
-func (MatchGameCounted) update() {}
-func (Notice) update()           {}
+func (Began) update()             {}
+func (GameStarted) update()       {}
+func (OpeningPlaced) update()     {}
+func (Replanned) update()         {}
+func (MovePlayed) update()        {}
+func (GameFinished) update()      {}
+func (StandingsUpdated) update()  {}
+func (MatchGameCounted) update()  {}
+func (Notice) update()            {}
+func (DecisionJournaled) update() {}
 
 // stream delivers updates to an observer, one at a time.
 type stream struct {
@@ -195,4 +196,12 @@ func (os Observers) DrawsBoards() bool {
 		}
 	}
 	return false
+}
+
+// DecisionJournaled: the arbiter's decision on a game is journaled (Line, a
+// record.Decided line); Game is the game as the decision leaves it
+// (record.Ruled), nil when it was voided (its replay is a game to come).
+type DecisionJournaled struct {
+	Line *record.Record
+	Game *record.Record
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gomoku-arena/event"
+	"gomoku-arena/internal/term"
 )
 
 // Buffers. The event never waits for the page: an update that finds the
@@ -124,7 +125,7 @@ func (h *Hub) apply(it item) {
 		}
 		s.Live = !h.fromFiles.Load()
 		if s.Live && s.Started.IsZero() {
-			s.Started = it.at
+			s.setStarted(it.at)
 		}
 		msg = &message{Type: "state", Data: s}
 	case event.GameStarted:
@@ -142,6 +143,9 @@ func (h *Hub) apply(it item) {
 		msg = &message{Type: "progress", Data: progress{Total: s.Total, Finished: s.Finished}}
 	case event.GameFinished:
 		msg = &message{Type: "finished", Data: s.finished(u.Record)}
+	case event.DecisionJournaled:
+		s.decided(u)
+		msg = &message{Type: "state", Data: s} // the games list changed in place: the page redraws
 	case event.StandingsUpdated:
 		if u.Report != nil {
 			s.standings(u.Report)
@@ -155,11 +159,11 @@ func (h *Hub) apply(it item) {
 			msg = &message{Type: "match", Data: s.counted(*it.count)}
 		}
 	case event.Notice:
-		s.Notices = append(s.Notices, u.Text)
+		s.Notices = append(s.Notices, term.Clean(u.Text))
 		if len(s.Notices) > maxMessages {
 			s.Notices = s.Notices[1:]
 		}
-		msg = &message{Type: "notice", Data: u.Text}
+		msg = &message{Type: "notice", Data: term.Clean(u.Text)}
 	}
 	if h.lost.Swap(false) {
 		msg = &message{Type: "state", Data: s}

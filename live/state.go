@@ -3,10 +3,13 @@ package live
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
+	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
@@ -29,30 +32,47 @@ const (
 // State is everything the page shows, as JSON. The page receives it whole
 // on connecting and then the messages that change it.
 type State struct {
-	Format      int           `json:"format"`
-	Kind        string        `json:"kind"` // "event" or "match"
-	Name        string        `json:"name"`
-	Rule        string        `json:"rule"`
-	Size        int           `json:"size"`
-	Procedure   string        `json:"opening_procedure"`
-	TimeControl string        `json:"time_control"`
-	Pairing     string        `json:"pairing,omitempty"`
-	Rounds      int           `json:"rounds,omitempty"`
-	Started     time.Time     `json:"started"`
-	Total       int           `json:"total"`
-	Finished    int           `json:"finished"`
-	Live        bool          `json:"live"` // a running event follows; false: files only
-	Entrants    []Entrant     `json:"entrants"`
-	Standings   *Table        `json:"standings,omitempty"`
-	Crosstable  *Table        `json:"crosstable,omitempty"`
-	Running     []*Game       `json:"running"`
-	Games       []GameSummary `json:"games"`
-	Match       []*MatchView  `json:"match,omitempty"`
-	Notices     []string      `json:"notices,omitempty"`
-	records     map[gameKey]*record.Record
-	order       []gameKey // finished games whose records are kept, oldest first
-	sprt        *rating.SPRT
-	pairs       bool // a match's games go in pairs (one opening, colours exchanged)
+	Format      int       `json:"format"`
+	Kind        string    `json:"kind"` // "event" or "match"
+	Name        string    `json:"name"`
+	Rule        string    `json:"rule"`
+	Size        int       `json:"size"`
+	Procedure   string    `json:"opening_procedure"`
+	TimeControl string    `json:"time_control"`
+	Pairing     string    `json:"pairing,omitempty"`
+	Rounds      int       `json:"rounds,omitempty"`
+	Started     time.Time `json:"started"`
+	// StartedText is Started as the page shows it: in the event's one
+	// time zone (details.time_zone, UTC by default), named, as the
+	// printable page writes its times.
+	StartedText string `json:"started_text,omitempty"`
+	// Title is the event's full title, when its organizer gave one.
+	Title      string        `json:"title,omitempty"`
+	Total      int           `json:"total"`
+	Finished   int           `json:"finished"`
+	Live       bool          `json:"live"` // a running event follows; false: files only
+	Entrants   []Entrant     `json:"entrants"`
+	Standings  *Table        `json:"standings,omitempty"`
+	Crosstable *Table        `json:"crosstable,omitempty"`
+	Running    []*Game       `json:"running"`
+	Games      []GameSummary `json:"games"`
+	Match      []*MatchView  `json:"match,omitempty"`
+	Notices    []string      `json:"notices,omitempty"`
+	records    map[gameKey]*record.Record
+	order      []gameKey // finished games whose records are kept, oldest first
+	sprt       *rating.SPRT
+	pairs      bool // a match's games go in pairs (one opening, colours exchanged)
+	zone       *time.Location
+}
+
+// setStarted sets when the event began, and its text in the event's zone.
+func (s *State) setStarted(t time.Time) {
+	s.Started = t
+	loc := s.zone
+	if loc == nil {
+		loc = time.UTC
+	}
+	s.StartedText = t.In(loc).Format("2006-01-02 15:04") + " " + loc.String()
 }
 
 // Entrant is an engine of the event with what it says of itself (ABOUT).
@@ -100,6 +120,7 @@ type Move struct {
 	Y        int      `json:"y"`
 	Color    string   `json:"color"`
 	ThinkMS  int64    `json:"think_ms"`
+	Think    string   `json:"think,omitempty"` // ThinkMS as people write it: "1.67 s"
 	Opening  bool     `json:"opening,omitempty"`
 	Refused  bool     `json:"refused,omitempty"`
 	Captured [][2]int `json:"captured,omitempty"`
@@ -163,6 +184,10 @@ func newState() *State {
 // lists every game of the event and every entrant's ABOUT.
 func (s *State) begin(id *event.Identity, total, finished int, done []*record.Record) {
 	s.Kind, s.Name, s.Rule, s.Size = id.Kind, id.Name, id.Rule, id.Size
+	s.zone = id.Details.Location()
+	if id.Details != nil {
+		s.Title = id.Details.Title
+	}
 	s.Procedure, s.Pairing = id.OpeningProcedure, id.Pairing
 	if id.Pairing == "swiss" {
 		s.Rounds = id.Rounds
@@ -183,7 +208,7 @@ func (s *State) begin(id *event.Identity, total, finished int, done []*record.Re
 		s.sprt = &rating.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model}
 	}
 	s.Games, s.records, s.order = s.Games[:0], map[gameKey]*record.Record{}, nil
-	for _, rec := range done {
+	for _, rec := range record.Ruled(done) { // as the arbiter's decisions leave them
 		if rec.IsGame() {
 			s.keep(rec)
 		}
@@ -245,9 +270,11 @@ func (s *State) moved(m event.MovePlayed, at time.Time) *moveDelta {
 	if m.Move.Color == rules.White {
 		mover = g.White
 	}
-	notes := make([]string, len(m.Notes))
-	for i, n := range m.Notes {
-		notes[i] = mover + ": " + n
+	notes := make([]string, 0, len(m.Notes))
+	for _, n := range m.Notes {
+		if !s.refusesExtension(n) {
+			notes = append(notes, mover+": "+n)
+		}
 	}
 	return s.placed(g, append(slices.Clip(m.Before), m.Move), m.Black, m.White, m.Timed, m.Forbidden, notes, at)
 }
@@ -273,9 +300,7 @@ func (s *State) placed(g *Game, stones []record.Move, black, white time.Duration
 	g.BlackMS, g.WhiteMS = clockMS(black, timed), clockMS(white, timed)
 	g.AtMS = at.UnixMilli()
 	g.ToMove = stones[len(stones)-1].Color.Opponent().String()
-	if notes == nil {
-		notes = []string{}
-	}
+	notes = cleanAll(notes) // never nil: the page's list
 	g.Messages = append(g.Messages, notes...)
 	d := &moveDelta{Round: g.Round, Number: g.Number, Moves: g.Moves[before:], Stones: len(g.Moves), Messages: notes}
 	if over := len(g.Messages) - maxMessages; over > 0 {
@@ -293,6 +318,9 @@ func (s *State) placed(g *Game, stones []record.Move, black, white time.Duration
 func moveOf(m record.Move) Move {
 	mv := Move{X: m.Point.X, Y: m.Point.Y, Color: m.Color.String(), ThinkMS: m.Think.Milliseconds(), Opening: m.Opening,
 		Refused: m.Refused != "" || m.Raw != ""}
+	if !m.Opening {
+		mv.Think = clock.Human(m.Think) // as the printable page and the terminal write it
+	}
 	mv.Captured = points(m.Captured)
 	return mv
 }
@@ -340,7 +368,7 @@ func (s *State) keep(rec *record.Record) GameSummary {
 		s.order = slices.Delete(s.order, 0, over)
 	}
 	if !rec.Start.IsZero() && (s.Started.IsZero() || rec.Start.Before(s.Started)) {
-		s.Started = rec.Start // a continued event began with its first game
+		s.setStarted(rec.Start) // a continued event began with its first game
 	}
 	s.about(rec.Black, rec.BlackAbout)
 	s.about(rec.White, rec.WhiteAbout)
@@ -353,6 +381,7 @@ func (s *State) about(name, raw string) {
 		return
 	}
 	a := engine.ParseAbout(raw)
+	a.Name, a.Version, a.Author, a.Country = term.Clean(a.Name), term.Clean(a.Version), term.Clean(a.Author), term.Clean(a.Country)
 	for i := range s.Entrants {
 		if s.Entrants[i].Name == name {
 			s.Entrants[i].Program, s.Entrants[i].Version = a.Name, a.Version
@@ -372,7 +401,7 @@ func summaryOf(rec *record.Record) GameSummary {
 		res = "0-1"
 	}
 	return GameSummary{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White, Result: res,
-		End: string(rec.End), Detail: rec.Detail, Moves: len(rec.Moves), File: event.GameFile(rec)}
+		End: string(rec.End), Detail: term.Clean(rec.Detail), Moves: len(rec.Moves), File: event.GameFile(rec)}
 }
 
 func (s *State) standings(rep *report.Report) {
@@ -468,8 +497,17 @@ type Replay struct {
 }
 
 func replayOf(rec *record.Record) Replay {
-	r := Replay{GameSummary: summaryOf(rec), Rule: rec.Rule, Size: rec.Size, BlackAbout: rec.BlackAbout,
-		WhiteAbout: rec.WhiteAbout, Moves: []Move{}, Messages: rec.Messages, Five: winningRow(rec)}
+	r := Replay{GameSummary: summaryOf(rec), Rule: rec.Rule, Size: rec.Size, BlackAbout: term.Clean(rec.BlackAbout),
+		WhiteAbout: term.Clean(rec.WhiteAbout), Moves: []Move{}, Five: winningRow(rec)}
+	rule, _ := rules.ByName(rec.Rule)
+	var kept []string
+	for _, m := range rec.Messages { // "name: ERROR ...", as the record keeps them
+		_, note, _ := strings.Cut(m, ": ")
+		if rule == nil || !engine.RefusesExtension(note, rule) {
+			kept = append(kept, m)
+		}
+	}
+	r.Messages = cleanAll(kept)
 	for _, m := range rec.Moves {
 		r.Moves = append(r.Moves, moveOf(m)) // refused stones too, marked: the page draws them as rings
 	}
@@ -511,4 +549,47 @@ func winningRow(rec *record.Record) [][2]int {
 		}
 	}
 	return best
+}
+
+// cleanAll is lines from engines as the page may show them: every control
+// character (ESC, BEL, ...) and bidirectional override written as an
+// escape (term.Clean, as the printable page and the terminal write them),
+// so that the hall screen draws what an engine meant to show and never a
+// box or a cursor move. A new slice, never nil.
+func cleanAll(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = term.Clean(l)
+	}
+	return out
+}
+
+// refusesExtension reports an engine's refusal of one of the arena's
+// extension INFO keys (engine.RefusesExtension): the engine not knowing an
+// extension, never shown to the hall as an error (the record keeps it).
+func (s *State) refusesExtension(note string) bool {
+	rule, err := rules.ByName(s.Rule)
+	return err == nil && engine.RefusesExtension(note, rule)
+}
+
+// decided takes the arbiter's decision on a finished game: its line in the
+// games list (and its record, for replay) becomes the game as the decision
+// leaves it, or goes when the game was voided.
+func (s *State) decided(d event.DecisionJournaled) {
+	k := gameKey{d.Line.Round, d.Line.Game}
+	i := slices.IndexFunc(s.Games, func(g GameSummary) bool { return g.Round == k.Round && g.Number == k.Number })
+	switch {
+	case d.Game == nil && i >= 0:
+		s.Games = slices.Delete(s.Games, i, i+1)
+		s.Finished--
+		delete(s.records, k)
+	case d.Game != nil && i >= 0:
+		s.Games[i] = summaryOf(d.Game)
+		if _, kept := s.records[k]; kept {
+			s.records[k] = d.Game
+		}
+	case d.Game != nil: // adjudicated, never finished here
+		s.keep(d.Game)
+		s.Finished++
+	}
 }

@@ -24,8 +24,12 @@ import (
 
 // TRF is the part of a tournament report the Swiss pairing needs.
 type TRF struct {
-	Name   string // from the 012 line, may be empty
-	Rounds int    // XXR: total rounds planned, 0 if not given
+	Name string // from the 012 line, may be empty
+	// The tournament's header lines, each written when set: 022 city,
+	// 032 federation, 042 start date, 052 end date, 102 chief arbiter
+	// (dates as the organizer wrote them, YYYY-MM-DD or YYYY/MM/DD).
+	City, Federation, StartDate, EndDate, ChiefArbiter string
+	Rounds                                             int // XXR: total rounds planned, 0 if not given
 	// ByePoints is the pairing-allocated bye's points (BBU, a 162 "P"
 	// entry or XXS PAB=): 1, 0.5 or 0; nil means a win's.
 	ByePoints *float64
@@ -125,6 +129,8 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			if len(s) > 4 {
 				t.Name = strings.TrimSpace(s[4:])
 			}
+		case len(s) > 4 && header[s[:3]] != nil:
+			*header[s[:3]](t) = strings.TrimSpace(s[4:])
 		case strings.HasPrefix(s, "XXR"):
 			n, err := strconv.Atoi(strings.TrimSpace(s[3:]))
 			if err != nil || n < 1 || n > MaxRounds {
@@ -533,6 +539,11 @@ func WriteTRF(w io.Writer, t *TRF) error {
 	if t.Name != "" {
 		fmt.Fprintf(bw, "012 %s\n", t.Name)
 	}
+	for _, tag := range headerTags {
+		if v := *header[tag](t); v != "" {
+			fmt.Fprintf(bw, "%s %s\n", tag, oneLine(v))
+		}
+	}
 	if t.Rounds > 0 {
 		fmt.Fprintf(bw, "XXR %d\n", t.Rounds)
 	}
@@ -620,3 +631,19 @@ func pairReport(t *TRF, w io.Writer) error {
 	_, err = io.WriteString(w, b.String())
 	return err
 }
+
+// header maps the tournament header tags the report carries to their
+// fields, written in the order of headerTags.
+var (
+	headerTags = []string{"022", "032", "042", "052", "102"}
+	header     = map[string]func(*TRF) *string{
+		"022": func(t *TRF) *string { return &t.City },
+		"032": func(t *TRF) *string { return &t.Federation },
+		"042": func(t *TRF) *string { return &t.StartDate },
+		"052": func(t *TRF) *string { return &t.EndDate },
+		"102": func(t *TRF) *string { return &t.ChiefArbiter },
+	}
+)
+
+// oneLine keeps a header value on its line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -266,3 +266,25 @@ func TestTRFByePointsAndForbiddenRoundTrip(t *testing.T) {
 		t.Errorf("round 2 pairing:\n%s", p)
 	}
 }
+
+// The organizer's header lines are written and read back.
+func TestTRFHeaderLines(t *testing.T) {
+	in := &TRF{Name: "15th Open", City: "Prague", Federation: "CZE", StartDate: "2026-11-28", EndDate: "2026-11-29", ChiefArbiter: "IA J. Novák",
+		Players: []TRFPlayer{{Name: "a"}, {Name: "b"}}}
+	var b strings.Builder
+	if err := WriteTRF(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"012 15th Open\n022 Prague\n032 CZE\n042 2026-11-28\n052 2026-11-29\n102 IA J. Novák\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("TRF:\n%s\nwant %q", b.String(), want)
+		}
+	}
+	out, err := ReadTRF(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.City != "Prague" || out.ChiefArbiter != "IA J. Novák" || out.EndDate != "2026-11-29" || out.Federation != "CZE" {
+		t.Errorf("read back %+v", out)
+	}
+}

@@ -58,9 +58,17 @@ type Tournament struct {
 	// Requests, if set, returns the organizer's withdrawal requests so
 	// far; it is asked before each Swiss round is paired.
 	Requests func() ([]WithdrawalRequest, error)
+	// Decisions, if set, returns the arbiter's decisions to journal now,
+	// given every record so far: decision lines (record.Decided) the
+	// journal does not hold yet, each fit to follow them. It is asked when
+	// the run begins, after each finished game and before each Swiss round
+	// is paired, so a decision made during a round counts from the next
+	// pairing.
+	Decisions func(all []*record.Record) ([]*record.Record, error)
 
-	check  *ScheduleCheck // the journal checked by Resume, for Run
-	broken error          // a record Resume refused: Run plays nothing
+	check   *ScheduleCheck  // the journal checked by Resume, for Run
+	refused map[string]bool // decisions (by id) that fit no game when they came
+	broken  error           // a record Resume refused: Run plays nothing
 }
 
 // Withdrawal rule. A Swiss entrant is withdrawn before a round is paired
@@ -71,8 +79,9 @@ type Tournament struct {
 // a resumed event all see it; a withdrawn entrant gets no more pairings and
 // no more byes, keeps its points, and shows as withdrawn. A round already
 // started (it has records) is never paired again differently: a withdrawal
-// asked for during a round takes effect in the next one. Round robins keep
-// their fixed schedule: the rule applies to Swiss events only.
+// asked for during a round takes effect in the next one. Events with a
+// fixed schedule (round robins) withdraw by FIDE's round robin rule
+// instead: withdraw.go.
 
 // failedStart reports whether entrant name lost rec without starting it: it
 // refused the game (ERROR or no answer to START, or to an opening
@@ -220,24 +229,167 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 	}
 	done := t.check.all
 	all := append([]*record.Record(nil), done...)
-	t.Director.Finished = func(rec *record.Record) error {
-		all = append(all, rec)
-		return finished(rec)
+	adjudicated := map[int]bool{} // games with the arbiter's result and no record (see decided)
+	for _, r := range all {
+		noteDecision(adjudicated, r)
 	}
-	if t.Format == pairing.SwissFormat {
-		return t.runSwiss(drain, abort, &all)
+	decide := func() error {
+		if t.Decisions == nil {
+			return nil
+		}
+		ds, err := t.Decisions(all)
+		if len(ds) == 0 {
+			return err
+		}
+		// Rare: the records so far checked again, and each decision after them.
+		c, cerr := t.CheckSchedule()
+		if cerr == nil {
+			cerr = c.Add(all...)
+		}
+		if cerr != nil {
+			return cerr
+		}
+		for _, d := range ds {
+			if t.refused[d.Decision.ID] {
+				continue
+			}
+			if err := c.Add(d); err != nil {
+				// Said once and left out: a request that fits no game
+				// never stops the event (arena correct checks it first).
+				if t.refused == nil {
+					t.refused = map[string]bool{}
+				}
+				t.refused[d.Decision.ID] = true
+				if t.Notice != nil {
+					t.Notice(fmt.Sprintf("the arbiter's decision %s on game %d is not journaled: %v", d.Decision.ID, d.Game, err))
+				}
+				c, _ = t.CheckSchedule()
+				c.Add(all...)
+				continue
+			}
+			all = append(all, d)
+			noteDecision(adjudicated, d)
+			if err := finished(d); err != nil {
+				return err
+			}
+			if t.Notice != nil {
+				t.Notice(fmt.Sprintf("round %d game %d (%s vs %s): the arbiter's decision: %s %s: %s", d.Round, d.Game, d.Black, d.White,
+					d.Decision.Kind, d.Decision.Result, d.Decision.Reason))
+			}
+		}
+		return err
 	}
-	if t.Task != nil {
-		return t.runTask(drain, abort, &all)
-	}
-	sched, err := t.Schedule()
+	fixed := t.Format != pairing.SwissFormat && t.Task == nil
+	out, err := standings.Withdrawals(all, t.names()) // kept up to date below
 	if err != nil {
 		return err
 	}
-	if err := t.journalByes(sched, all); err != nil {
+	withdraw := func() error {
+		if !fixed {
+			return nil
+		}
+		return t.fixedWithdrawals(all, out, func(rec *record.Record) error {
+			all = append(all, rec)
+			if _, ok := out[t.index(rec.Black)]; !ok {
+				out[t.index(rec.Black)] = rec.Round
+			}
+			return finished(rec)
+		})
+	}
+	if fixed {
+		// A withdrawn entrant's games are dropped before they are dealt
+		// (asked under the director's lock, as Finished is called).
+		t.Director.Skip = func(f arbiter.Fixture) bool { return withdrawnIn(out, f.Round, f.Black, f.White) }
+	}
+	t.Director.Finished = func(rec *record.Record) error {
+		if fixed && rec.IsGame() {
+			if withdrawnIn(out, rec.Round, t.index(rec.Black), t.index(rec.White)) {
+				if t.Notice != nil {
+					t.Notice(fmt.Sprintf("round %d game %d (%s vs %s) ended after an entrant's withdrawal: not counted",
+						rec.Round, rec.Game, rec.Black, rec.White))
+				}
+				return withdraw()
+			}
+		}
+		if rec.IsGame() && adjudicated[rec.Game] {
+			// Adjudicated while it was played: the arbiter's result stands.
+			if t.Notice != nil {
+				t.Notice(fmt.Sprintf("round %d game %d (%s vs %s) was adjudicated while in progress: its play (%s) is not counted",
+					rec.Round, rec.Game, rec.Black, rec.White, rec.ResultString()))
+			}
+			return decide()
+		}
+		all = append(all, rec)
+		if err := finished(rec); err != nil {
+			return err
+		}
+		if err := decide(); err != nil {
+			return err
+		}
+		return withdraw()
+	}
+	if err := decide(); err != nil {
 		return err
 	}
-	return t.Director.Play(drain, abort, remaining(t.fixtures(sched, 0), all))
+	if err := withdraw(); err != nil {
+		return err
+	}
+	switch {
+	case t.Format == pairing.SwissFormat:
+		err = t.runSwiss(drain, abort, &all, decide)
+	case t.Task != nil:
+		return t.runTask(drain, abort, &all)
+	default:
+		var sched [][]pairing.Pairing
+		if sched, err = t.Schedule(); err != nil {
+			return err
+		}
+		if err := t.journalByes(sched, all); err != nil {
+			return err
+		}
+		err = t.playAll(drain, abort, t.fixtures(sched, 0), &all)
+	}
+	if err != nil {
+		return err
+	}
+	return decide() // those made during the last games
+}
+
+// playAll plays the fixtures that have no result, again while the
+// arbiter voids games during the play (a voided game is played again).
+func (t *Tournament) playAll(drain, abort context.Context, fs []arbiter.Fixture, all *[]*record.Record) error {
+	left := -1
+	for {
+		rest := remaining(fs, *all)
+		if t.Format != pairing.SwissFormat {
+			out, err := standings.Withdrawals(*all, t.names())
+			if err != nil {
+				return err
+			}
+			rest = slices.DeleteFunc(rest, func(f arbiter.Fixture) bool { return withdrawnIn(out, f.Round, f.Black, f.White) })
+		}
+		if len(rest) == 0 || len(rest) == left || drain.Err() != nil || abort.Err() != nil {
+			return nil
+		}
+		if err := t.Director.Play(drain, abort, rest); err != nil {
+			return err
+		}
+		left = len(rest)
+	}
+}
+
+// noteDecision keeps, in adjudicated, the games that have the arbiter's
+// result and no record of their own: an adjudication adds its game, a void
+// or a record of the game takes it out.
+func noteDecision(adjudicated map[int]bool, r *record.Record) {
+	switch {
+	case r.IsGame():
+		delete(adjudicated, r.Game)
+	case r.Decision != nil && r.Decision.Kind == record.Adjudicate:
+		adjudicated[r.Game] = true
+	case r.Decision != nil && r.Decision.Kind == record.Void:
+		delete(adjudicated, r.Game)
+	}
 }
 
 // journalByes records the byes of the given rounds that the journal lacks.
@@ -388,10 +540,12 @@ func (t *Tournament) matchOpenings() [][]rules.Point {
 	return out
 }
 
-// remaining drops the fixtures that have a record.
+// remaining drops the fixtures that have a result, as the arbiter's
+// decisions leave them: a voided game is played again, an adjudicated one
+// is not played.
 func remaining(fs []arbiter.Fixture, done []*record.Record) []arbiter.Fixture {
 	have := map[arbiter.Key]bool{}
-	for _, r := range done {
+	for _, r := range record.Ruled(done) {
 		have[arbiter.KeyOf(r)] = true
 	}
 	var out []arbiter.Fixture
@@ -406,11 +560,15 @@ func remaining(fs []arbiter.Fixture, done []*record.Record) []arbiter.Fixture {
 // runSwiss pairs and plays one round at a time. Each round is paired from
 // the records of the rounds before it, so a resumed event pairs every round
 // exactly as it did the first time.
-func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Record) error {
+func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Record, decide func() error) error {
 	number := 0
 	var before []arbiter.Fixture // the round before's games
+	var laid []arbiter.Fixture   // every round's games so far
 	for r := 1; r <= t.Rounds; r++ {
 		pair := func() ([]pairing.Pairing, error) {
+			if err := decide(); err != nil {
+				return nil, err
+			}
 			_, added, err := t.withdrawals(r, *all)
 			if err != nil {
 				return nil, err
@@ -446,7 +604,10 @@ func (t *Tournament) runSwiss(drain, abort context.Context, all *[]*record.Recor
 		fs := t.fixtures([][]pairing.Pairing{ps}, number)
 		number += len(fs)
 		before = fs
-		if err := t.Director.Play(drain, abort, remaining(t.share(fs), *all)); err != nil {
+		laid = append(laid, fs...)
+		// A round's games, and the games of earlier rounds the arbiter
+		// voided: replayed before the next round is paired.
+		if err := t.playAll(drain, abort, t.share(laid), all); err != nil {
 			return err
 		}
 		if drain.Err() != nil || abort.Err() != nil {

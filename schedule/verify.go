@@ -83,12 +83,21 @@ type ScheduleCheck struct {
 	// extended: the current round was paired as the last of a shorter
 	// event (one extended after it).
 	extended bool
+	// The arbiter's decisions (decide): every game laid out so far by
+	// number (a round robin's are games), the latest record of each game
+	// journaled, and the games voided and not yet replayed.
+	laid   map[int]arbiter.Fixture
+	played map[int]*record.Record
+	voided map[int]bool
+	// out maps each withdrawn entrant to the round it left from.
+	out map[int]int
 }
 
 // CheckSchedule returns a check of the tournament's journal, to be fed its
 // records in order (Add).
 func (t *Tournament) CheckSchedule() (*ScheduleCheck, error) {
-	c := &ScheduleCheck{t: t, names: t.names(), paired: map[int][]pairing.Pairing{}, byes: map[arbiter.Key]bool{}, seen: map[arbiter.Key]bool{}}
+	c := &ScheduleCheck{t: t, names: t.names(), paired: map[int][]pairing.Pairing{}, byes: map[arbiter.Key]bool{}, seen: map[arbiter.Key]bool{},
+		laid: map[int]arbiter.Fixture{}, played: map[int]*record.Record{}, voided: map[int]bool{}, out: map[int]int{}}
 	if t.Format == pairing.SwissFormat {
 		return c, nil
 	}
@@ -99,6 +108,7 @@ func (t *Tournament) CheckSchedule() (*ScheduleCheck, error) {
 	c.games = map[int]arbiter.Fixture{}
 	for _, f := range t.fixtures(sched, 0) {
 		c.games[f.Number] = f
+		c.laid[f.Number] = f
 	}
 	for _, round := range sched {
 		for _, p := range round {
@@ -137,6 +147,11 @@ func (c *ScheduleCheck) Add(recs ...*record.Record) error {
 			return fmt.Errorf("round %d: %s of %q: %w", rec.Round, rec.End, rec.Black, err)
 		}
 		c.all = append(c.all, rec)
+		if e, ok := c.names[rec.Black]; ok && rec.End == record.Withdrawn {
+			if _, seen := c.out[e]; !seen {
+				c.out[e] = rec.Round
+			}
+		}
 	}
 	return nil
 }
@@ -149,16 +164,27 @@ func (c *ScheduleCheck) add(rec *record.Record) error {
 	if rec.Round < 1 {
 		return fmt.Errorf("rounds are numbered from 1")
 	}
+	if rec.End == record.Decided {
+		return c.decide(rec)
+	}
+	if f, ok := c.laid[rec.Game]; ok && c.voided[rec.Game] && rec.IsGame() && rec.Round < c.round {
+		// The replay of a game voided after its round: played by the next
+		// run, whichever round the event is in by then.
+		return c.replay(rec, f)
+	}
 	if t.Format != pairing.SwissFormat {
 		switch {
 		case rec.End == record.Withdrawn:
-			return errors.New("only a Swiss event withdraws entrants")
+			return c.addFixedWithdrawal(rec)
 		case rec.End == record.ByeEnd:
 			return c.addBye(rec)
 		}
 		f, ok := c.games[rec.Game]
 		if !ok {
 			return fmt.Errorf("the schedule has %d games", len(c.games))
+		}
+		if withdrawnIn(c.out, f.Round, f.Black, f.White) {
+			return errors.New("an entrant of this game was withdrawn before it (schedule/withdraw.go)")
 		}
 		return c.addGame(rec, f)
 	}
@@ -242,6 +268,9 @@ func (c *ScheduleCheck) pairAs(r, rounds int) error {
 	}
 	c.paired[r] = ps
 	c.current = c.t.fixtures([][]pairing.Pairing{ps}, c.number)
+	for _, f := range c.current {
+		c.laid[f.Number] = f
+	}
 	c.round, c.due, c.got = r, len(ps), 0
 	for _, p := range ps {
 		if p.White == pairing.Bye {
@@ -291,6 +320,83 @@ func (c *ScheduleCheck) addGame(rec *record.Record, f arbiter.Fixture) error {
 	}
 	c.seen[k] = true
 	c.got++
+	c.played[rec.Game] = rec
+	delete(c.voided, rec.Game)
+	return nil
+}
+
+// replay takes the replay of a game voided after its round was complete.
+func (c *ScheduleCheck) replay(rec *record.Record, f arbiter.Fixture) error {
+	if err := c.t.Director.CheckRecord(rec, f); err != nil {
+		return err
+	}
+	c.seen[arbiter.Key{Round: rec.Round, Number: rec.Game}] = true
+	c.played[rec.Game] = rec
+	delete(c.voided, rec.Game)
+	return nil
+}
+
+// decide checks the arbiter's decision on a game (record.Decision) against
+// the schedule: the game is one the schedule laid out, in the round and
+// between the entrants the decision names (as its journaled record names
+// them, colours included); a correction or a void rules on a game whose
+// result is journaled, an adjudication on one of the round being played
+// (or voided) that has none. A void makes its game unplayed again: its
+// round is not complete until the replay is journaled, unless it was
+// complete before (the replay is then taken whenever it comes).
+func (c *ScheduleCheck) decide(rec *record.Record) error {
+	d := rec.Decision
+	if d == nil {
+		return errors.New("a decision line carries no decision")
+	}
+	if err := d.Check(); err != nil {
+		return err
+	}
+	f, ok := c.laid[rec.Game]
+	if !ok {
+		return fmt.Errorf("no game %d is scheduled yet", rec.Game)
+	}
+	k := arbiter.Key{Round: f.Round, Number: f.Number}
+	if old := c.played[rec.Game]; old != nil && c.seen[k] {
+		if rec.Round != old.Round || rec.Black != old.Black || rec.White != old.White {
+			return fmt.Errorf("game %d was played in round %d as %s (black) vs %s (white)", rec.Game, old.Round, old.Black, old.White)
+		}
+	} else {
+		probe := *rec // the line names the game; the event's settings are the schedule's
+		probe.Rule, probe.Size, probe.Procedure = c.t.Director.Rule.Name(), c.t.Director.Size, ""
+		if p := c.t.Director.Procedure; p != rules.NoProcedure {
+			probe.Procedure = p.String()
+		}
+		if err := c.t.Director.CheckRecord(&probe, f); err != nil {
+			return err
+		}
+	}
+	switch {
+	case d.Kind == record.Adjudicate && c.seen[k]:
+		return fmt.Errorf("game %d has a result: correct it or void it; an adjudication is for a game not finished", rec.Game)
+	case d.Kind == record.Adjudicate && c.t.Format == pairing.SwissFormat && f.Round != c.round && !c.voided[rec.Game]:
+		return fmt.Errorf("game %d is in round %d; a Swiss adjudicates a game of the round being played (%d)", rec.Game, f.Round, c.round)
+	case d.Kind != record.Adjudicate && !c.seen[k]:
+		return fmt.Errorf("game %d has no result to %s", rec.Game, d.Kind)
+	}
+	inRound := c.t.Format != pairing.SwissFormat || f.Round == c.round && !c.voided[rec.Game]
+	switch d.Kind {
+	case record.Void:
+		c.seen[k] = false
+		c.voided[rec.Game] = true
+		if inRound {
+			c.got--
+		}
+	case record.Adjudicate:
+		c.seen[k] = true
+		if c.voided[rec.Game] && c.t.Format == pairing.SwissFormat && f.Round != c.round {
+			inRound = false
+		}
+		delete(c.voided, rec.Game)
+		if inRound {
+			c.got++
+		}
+	}
 	return nil
 }
 
@@ -299,4 +405,46 @@ func (c *ScheduleCheck) addGame(rec *record.Record, f arbiter.Fixture) error {
 func (c *ScheduleCheck) Paired(r int) ([]pairing.Pairing, bool) {
 	ps, ok := c.paired[r]
 	return ps, ok
+}
+
+// Laid names the game the schedule gives the number game, among the rounds
+// laid out so far (a Swiss's as far as the records paired them): its round
+// and its entrants as the journal names them (its record's colours when
+// one is journaled).
+func (c *ScheduleCheck) Laid(game int) (round int, black, white string, ok bool) {
+	f, ok := c.laid[game]
+	if !ok {
+		return 0, "", "", false
+	}
+	if rec := c.played[game]; rec != nil {
+		return rec.Round, rec.Black, rec.White, true
+	}
+	return f.Round, c.t.Director.Entrants[f.Black].Spec.Name, c.t.Director.Entrants[f.White].Spec.Name, true
+}
+
+// addFixedWithdrawal checks a withdrawal from an event with a fixed
+// schedule: journaled once, from the round of the entrant's first game
+// without a result (schedule/withdraw.go).
+func (c *ScheduleCheck) addFixedWithdrawal(rec *record.Record) error {
+	e := c.names[rec.Black]
+	if from, ok := c.out[e]; ok {
+		return fmt.Errorf("%s was already withdrawn from round %d", rec.Black, from)
+	}
+	from, err := c.t.withdrawnFrom(e, c.all)
+	if err != nil {
+		return err
+	}
+	if from == 0 || rec.Round != from {
+		return fmt.Errorf("a withdrawal takes effect from the round of the entrant's first game without a result (%d; 0: none left)", from)
+	}
+	return nil
+}
+
+// Complete is the last Swiss round whose games and byes are all journaled
+// among the records added (0: none).
+func (c *ScheduleCheck) Complete() int {
+	if c.got >= c.due {
+		return c.round
+	}
+	return c.round - 1
 }

@@ -136,7 +136,7 @@ func TestScheduleCheckRefusesWhatTheScheduleDoesNotGive(t *testing.T) {
 		{"a stranger", rr, with(rrJournal, g, func() *record.Record { c := *rrJournal[g]; c.White = "z"; return &c }()), "the schedule has game"},
 		{"another rule", rr, with(rrJournal, g, func() *record.Record { c := *rrJournal[g]; c.Rule = "renju"; return &c }()), `rule "renju"`},
 		{"a bye the schedule does not give", rr, []*record.Record{{Round: 1, Black: "e1", Rule: "freestyle", Size: 15, Winner: rules.Black, End: record.ByeEnd}}, "no bye"},
-		{"a withdrawal in a round robin", rr, []*record.Record{{Round: 2, Black: "e1", End: record.Withdrawn}}, "only a Swiss"},
+		{"a round robin withdrawal from a round that is not its first without a result", rr, []*record.Record{{Round: 2, Black: "e1", End: record.Withdrawn}}, "a withdrawal takes effect from the round of the entrant's first game without a result (1;"},
 		{"a Swiss round before the last is complete", sw, append(append([]*record.Record{}, swJournal[:lastOf(swJournal, 1)]...), swJournal[s2]), "round 1 is not complete"},
 		{"a Swiss round beyond the event", sw, append(append([]*record.Record{}, swJournal...), func() *record.Record { c := *swJournal[s2]; c.Round = 4; return &c }()), "the event has 3 rounds"},
 		{"a withdrawal in the middle of a round", sw, append(append([]*record.Record{}, swJournal[:s2+1]...), &record.Record{Round: 3, Black: "e1", End: record.Withdrawn}), "between rounds"},

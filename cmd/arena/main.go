@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"gomoku-arena/internal/bundled"
+	"gomoku-arena/internal/faulty"
 	"gomoku-arena/internal/term"
 )
 
@@ -38,6 +39,7 @@ func init() {
 		"serve":      {"serve the live page of event folders, running or finished", runServe},
 		"pair":       {"print the next Swiss round of a TRF file (FIDE Dutch system)", runPair},
 		"withdraw":   {"withdraw an engine from a Swiss event, as its organizer", runWithdraw},
+		"decide":     {"the arbiter's decision on a game: correct its result, void it (replayed), adjudicate it", runDecide},
 		"rules":      {"show what a position means under a rule (board, result, forbidden points)", runRules},
 		"connect":    {"play a remote entrant's games from this machine (arena connect URL -- ENGINE)", runConnect},
 		"tokens":     {"give remote entrants their tokens, revoke one; print the certificate's fingerprint", runTokens},
@@ -140,7 +142,8 @@ func runHelp(args []string, stdout, stderr io.Writer) error {
 	}
 	switch args[0] {
 	case "engine":
-		fmt.Fprintf(stdout, "usage: arena engine NAME [key=value ...]\n\nServes a bundled engine on stdin/stdout in the Gomocup protocol.\nIn configs and on the command line, the engine spec builtin:NAME runs it.\n\nengines: %s\n  faulty: a deliberately misbehaving engine for testing a setup (arena engine faulty crash-at=3, hang-at=K, illegal-at=K, ...)\n", strings.Join(bundledNames(), ", "))
+		fmt.Fprintf(stdout, "usage: arena engine NAME [key=value ...]\n\nServes a bundled engine on stdin/stdout in the Gomocup protocol.\nIn configs and on the command line, the engine spec builtin:NAME runs it.\n\nengines: %s\n  faulty: a deliberately misbehaving engine for testing a setup; its arguments:\n\n", strings.Join(bundledNames(), ", "))
+		fmt.Fprint(stdout, faulty.Usage)
 		return nil
 	case "help", "-h", "-help", "--help":
 		usage(stdout)

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gomoku-arena/clock"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/record"
@@ -213,7 +214,7 @@ func (t *terminal) status() {
 		count = fmt.Sprintf("%d finished (SPRT, at most %d)", t.done, t.total)
 	case t.done > 0 && t.total > t.done:
 		left := t.now().Sub(t.start) / time.Duration(t.done) * time.Duration(t.total-t.done)
-		count += "  ETA " + left.Round(time.Second).String()
+		count += "  ETA " + clock.Human(left.Round(time.Second))
 	}
 	line := term.Clean(fmt.Sprintf("%s  running: %s", count, strings.Join(run, ", ")))
 	if r := []rune(line); len(r) > 200 {

@@ -38,12 +38,17 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	g, ctx := errgroup.WithContext(ctx)
 	for _, folder := range fs.Args() {
-		id, err := event.ReadIdentity(filepath.Join(folder, event.IdentityFile))
+		_, err := event.ReadIdentity(filepath.Join(folder, event.IdentityFile))
 		if err != nil {
 			return fmt.Errorf("%s is not an event folder: %w", folder, err)
 		}
 		h := live.NewHub()
-		path := srv.Add(id.Name, folder, h)
+		// Named after the folder itself: every match is called "match".
+		abs, err := filepath.Abs(folder)
+		if err != nil {
+			return err
+		}
+		path := srv.Add(filepath.Base(abs), folder, h)
 		fmt.Fprintf(stdout, "%s: %s\n", folder, path)
 		g.Go(func() error { return live.Follow(ctx, folder, h, *poll) })
 	}

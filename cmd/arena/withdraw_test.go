@@ -44,8 +44,8 @@ func TestWithdrawCommand(t *testing.T) {
 		t.Errorf("the refused request was written: %+v", qs)
 	}
 	rr := t.TempDir()
-	os.WriteFile(filepath.Join(rr, "event.json"), []byte(`{"format": 1, "kind": "event", "name": "rr", "pairing": "round-robin", "engines": [{"name": "a"}]}`), 0o644)
-	if out, errOut, code := runArena(t, "withdraw", rr, "a"); code != exitError || !strings.Contains(out+errOut, "Swiss events") {
+	os.WriteFile(filepath.Join(rr, "event.json"), []byte(`{"format": 1, "kind": "event", "name": "rr", "rule": "freestyle", "size": 15, "opening_procedure": "none", "pairing": "round-robin", "engines": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}`), 0o644)
+	if out, errOut, code := runArena(t, "withdraw", rr, "a"); code != exitOK || !strings.Contains(out+errOut, "a will be withdrawn") {
 		t.Errorf("round robin: exit %d: %s%s", code, out, errOut)
 	}
 }

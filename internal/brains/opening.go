@@ -2,6 +2,7 @@ package brains
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -101,16 +102,34 @@ func (s *session) swap2(p *rules.Position) {
 }
 
 // placeOpening places three stones: the canonical renju opening closest to
-// balance, so the opponent's choice gains it least.
+// balance, so the opponent's choice gains it least. Where a rule keeps the
+// first stones off the centre (outer-open's first stone outside the
+// centre's square), each opening is moved, nearest the centre first, to
+// the first place the rule takes it: the procedure exists on every board
+// the rule does, and so does an answer.
 func (s *session) placeOpening(p *rules.Position) {
 	best, bestV := []rules.Point(nil), int32(0)
+	shifts := boardShifts(s.size)
 	for _, o := range rules.RIFOpenings {
-		q, err := rules.Setup(s.rule, s.size, o.Stones(s.size))
-		if err != nil {
-			continue
+		stones := o.Stones(s.size)
+		for _, d := range shifts {
+			moved := make([]rules.Point, len(stones))
+			for i, st := range stones {
+				moved[i] = rules.Point{X: st.X + d.X, Y: st.Y + d.Y}
+			}
+			q, err := rules.Setup(s.rule, s.size, moved)
+			if err != nil {
+				continue
+			}
+			if v := abs32(s.balance(q)); best == nil || v < bestV {
+				best, bestV = q.Moves, v
+			}
+			break
 		}
-		if v := abs32(s.balance(q)); best == nil || v < bestV {
-			best, bestV = q.Moves, v
+	}
+	if best == nil { // no canonical shape fits (pente: the third stone off the central 5×5)
+		if q, err := rules.Setup(s.rule, s.size, nearestOpening(s.rule, s.size, 3)); err == nil {
+			best = q.Moves
 		}
 	}
 	if best == nil {
@@ -274,4 +293,41 @@ func abs32(v int32) int32 {
 		return -v
 	}
 	return v
+}
+
+// boardShifts are the moves of a stone within a board of size, the still
+// one first, then by distance from it (the centre's openings kept nearest
+// the centre).
+func boardShifts(size int) []rules.Point {
+	var out []rules.Point
+	for dy := -size / 2; dy <= size/2; dy++ {
+		for dx := -size / 2; dx <= size/2; dx++ {
+			out = append(out, rules.Point{X: dx, Y: dy})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b rules.Point) int {
+		return max(abs(a.X), abs(a.Y))*100 + abs(a.X) + abs(a.Y) - (max(abs(b.X), abs(b.Y))*100 + abs(b.X) + abs(b.Y))
+	})
+	return out
+}
+
+// nearestOpening places n stones one at a time, each on the point nearest
+// the centre that the rule takes after those before it: an opening for a
+// rule no canonical shape fits.
+func nearestOpening(rule rules.Rule, size, n int) []rules.Point {
+	c := size / 2
+	var out []rules.Point
+	for range n {
+		for _, d := range boardShifts(size) {
+			m := rules.Point{X: c + d.X, Y: c + d.Y}
+			if m.X < 0 || m.Y < 0 || m.X >= size || m.Y >= size || slices.Contains(out, m) {
+				continue
+			}
+			if _, err := rules.Setup(rule, size, append(slices.Clone(out), m)); err == nil {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package brains
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -93,6 +94,39 @@ func TestRIFExtension(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		if got := rnd.read(); !strings.HasPrefix(got, "UNKNOWN") {
 			t.Errorf("random takes part in the RIF extension: %q", got)
+		}
+	}
+}
+
+// Every bundled engine answers SWAP2BOARD (and RIFOPEN, where it probes
+// RIF) on every rule and board where the arena offers the procedure, with
+// stones the rule takes: outer-open on 15×15 keeps the first stone off the
+// centre, and "ERROR no opening fits a 15x15 board" was the answer.
+func TestOpeningProceduresOnEveryRuleAndBoard(t *testing.T) {
+	for _, ruleName := range rules.Names() {
+		rule, err := rules.ByName(ruleName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int{15, 19, 20} {
+			if rules.CheckSize(rule, size) != nil || rules.Swap2Procedure.Check(rule, size) != nil {
+				continue
+			}
+			for _, name := range []string{"greedy", "search", "random"} {
+				e := startEngine(t, name, "seed=1", "time=50")
+				e.send(fmt.Sprintf("START %d\nINFO rule %d\nINFO rule_name %s\n", size, rule.Code(), ruleName))
+				e.read()
+				e.send("SWAP2BOARD\nDONE\n")
+				line := e.read()
+				_, stones, isAnswer, ok := arena.ParseOpeningAnswer(line)
+				if !isAnswer || !ok || len(stones) != 3 {
+					t.Errorf("%s, %s on %d×%d: SWAP2BOARD answered %q", name, ruleName, size, size, line)
+					continue
+				}
+				if _, err := rules.Setup(rule, size, stones); err != nil {
+					t.Errorf("%s, %s on %d×%d: %q: %v", name, ruleName, size, size, line, err)
+				}
+			}
 		}
 	}
 }

@@ -180,6 +180,9 @@ type Event struct {
 	// robin or gauntlet a mini-match of twice that many games: the same
 	// openings for every pair, each with both colours (Gomocup's leagues).
 	OpeningsPerPairing int `toml:"openings_per_pairing"`
+	// Details names the event for the record the organizer signs
+	// (details.go).
+	Details Details `toml:"details"`
 
 	// File is the path the event was read from; relative paths in it
 	// (output, openings, engine commands and dirs) are relative to its folder.
@@ -332,6 +335,9 @@ func (ev *Event) check() error {
 		return ev.ErrAt("transcript", fmt.Sprintf("%d bytes: want 0 (no transcript) or at least %d", t.N, MinTranscript))
 	}
 	if err := ev.checkRemote(); err != nil {
+		return err
+	}
+	if err := ev.checkDetails(); err != nil {
 		return err
 	}
 	if len(ev.Engines) < 2 {

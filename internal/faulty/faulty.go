@@ -227,9 +227,14 @@ func parseArgs(args []string) (options, error) {
 
 // Main runs the engine on the given streams and returns its exit status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprint(stdout, Usage)
+		return ExitOK
+	}
 	o, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintln(stderr, "faulty:", err)
+		fmt.Fprintln(stderr, "faulty: `arena engine faulty help` lists its arguments")
 		return ExitUsage
 	}
 	if o.sleep > 0 {

@@ -2,6 +2,7 @@ package faulty
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -64,5 +65,29 @@ func TestAssert(t *testing.T) {
 	if code != ExitAbort || out.String() != "OK\n7,7\n" || len(lines) != 3 ||
 		lines[2] != "faulty: engine.c:42: brain_turn: Assertion `move 2 < 0' failed." {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+// Every argument Usage lists is one the engine takes.
+func TestUsageListsArguments(t *testing.T) {
+	n := 0
+	for _, l := range strings.Split(Usage, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 || !strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "   ") || !regexp.MustCompile(`^[a-z][a-z0-9-]*(=[A-Z]+)?$`).MatchString(f[0]) {
+			continue
+		}
+		arg := f[0]
+		key, val, has := strings.Cut(arg, "=")
+		if has {
+			val = map[string]string{"K": "3", "N": "2", "BYTES": "10", "DURATION": "1ms", "TEXT": "hi", "REPLY": "unknown"}[val]
+			arg = key + "=" + val
+		}
+		if _, err := parseArgs([]string{arg}); err != nil {
+			t.Errorf("Usage lists %q, which the engine refuses: %v", f[0], err)
+		}
+		n++
+	}
+	if n < 30 {
+		t.Errorf("Usage lists %d arguments", n)
 	}
 }

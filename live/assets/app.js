@@ -135,14 +135,19 @@ function renderAll() {
 
 function renderHeader() {
   document.title = state.name + " — gomoku-arena";
-  $("name").textContent = state.name;
+  $("name").textContent = state.title || state.name;
   const facts = [state.rule + " on " + state.size + "×" + state.size, state.time_control];
   if (state.pairing) facts.push(state.pairing + (state.rounds ? ", " + state.rounds + " rounds" : ""));
   if (state.opening_procedure && state.opening_procedure !== "none") facts.push("opening: " + state.opening_procedure);
-  if (state.started) facts.push("started " + new Date(state.started).toLocaleString());
+  if (state.started_text) facts.push("started " + state.started_text); // the event's one zone, named, as index.html
   $("facts").textContent = facts.join(" · ");
+  // A match every encounter of which the SPRT decided stops there: not "26 of 60".
+  const views = state.match || [];
+  const stopped = views.length > 0 && views.every((m) => m.decision) && state.finished < state.total;
   $("progress").textContent =
-    state.finished + (state.total ? " of " + state.total : "") + " games finished" + (state.live ? "" : " (from the event's files)");
+    (stopped
+      ? "stopped at " + state.finished + " games (SPRT: " + views.map((m) => m.decision).join(", ") + ")"
+      : state.finished + (state.total ? " of " + state.total : "") + " games finished") + (state.live ? "" : " (from the event's files)");
 }
 
 function renderRunning() {
@@ -399,7 +404,7 @@ async function openReplay() {
   body.replaceChildren();
   g.moves.forEach((mv, i) => {
     const tr = el("tr", { "data-ply": i + 1 }, el("td", { class: "num" }, i + 1), el("td", {}, mv.color + (mv.opening ? " (opening)" : "") + (mv.refused ? " (refused)" : "")),
-      el("td", {}, pointName(mv.x, mv.y)), el("td", { class: "num" }, mv.opening ? "" : (mv.think_ms / 1000).toFixed(3) + " s"));
+      el("td", {}, pointName(mv.x, mv.y)), el("td", { class: "num" }, mv.opening ? "" : mv.think || ""));
     tr.addEventListener("click", () => showPly(i + 1));
     body.append(tr);
   });

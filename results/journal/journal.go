@@ -77,7 +77,7 @@ type Lines struct{ seen seenLines }
 
 // NewLines is the check of a journal's first line.
 func NewLines() *Lines {
-	return &Lines{seen: seenLines{games: map[int]int{}, byes: map[bye]int{}}}
+	return &Lines{seen: seenLines{games: map[int]int{}, byes: map[bye]int{}, decisions: map[string]int{}}}
 }
 
 // Parse reads line number line (from 1), verified; a blank line is no
@@ -98,8 +98,9 @@ func (l *Lines) Parse(b []byte, line int) (*record.Record, error) {
 
 // seenLines remembers which line journaled each game and bye.
 type seenLines struct {
-	games map[int]int // game number -> line
-	byes  map[bye]int
+	games     map[int]int // game number -> line (its record's, or its adjudication's); a voided game leaves
+	byes      map[bye]int
+	decisions map[string]int // decision id -> line
 }
 
 // bye is a line that is not a game: a bye or a withdrawal, at most one of
@@ -116,6 +117,9 @@ type bye struct {
 // is in docs/limits.md ("What the journal proves"). Only a line it accepts is remembered, so a reader
 // that meets a bad line can read it again and be told the same.
 func (s *seenLines) verify(rec *record.Record, line int) error {
+	if rec.End == record.Decided {
+		return s.decide(rec, line)
+	}
 	if err := s.check(rec); err != nil {
 		return err
 	}
@@ -124,6 +128,42 @@ func (s *seenLines) verify(rec *record.Record, line int) error {
 	} else {
 		s.byes[bye{rec.Round, rec.Black, rec.End}] = line
 	}
+	return nil
+}
+
+// decide takes the arbiter's decision on a game (record.Decision): a
+// correction or a void names a game the journal holds (a voided game's
+// number is free again, for its replay), an adjudication one it does not
+// (it then holds it). Which games the event has is the schedule's to say
+// (schedule.ScheduleCheck).
+func (s *seenLines) decide(rec *record.Record, line int) error {
+	d := rec.Decision
+	if d == nil {
+		return fmt.Errorf("a decision line carries no decision")
+	}
+	if err := d.Check(); err != nil {
+		return fmt.Errorf("decision on game %d: %w", rec.Game, err)
+	}
+	if rec.Game < 1 || rec.Black == "" || rec.White == "" || len(rec.Moves) > 0 || rec.Winner != rules.Empty {
+		return fmt.Errorf("a decision names a game (from 1) and its two entrants, with no moves and no winner of its own")
+	}
+	if first, dup := s.decisions[d.ID]; dup {
+		return fmt.Errorf("decision %s is already journaled at line %d", d.ID, first)
+	}
+	_, held := s.games[rec.Game]
+	switch {
+	case d.Kind == record.Adjudicate && held:
+		return fmt.Errorf("game %d has a result (line %d): the arbiter corrects it or voids it, an adjudication is for a game not finished", rec.Game, s.games[rec.Game])
+	case d.Kind != record.Adjudicate && !held:
+		return fmt.Errorf("game %d: no result is journaled to %s", rec.Game, map[record.DecisionKind]string{record.Correct: "correct", record.Void: "void"}[d.Kind])
+	}
+	switch d.Kind {
+	case record.Void:
+		delete(s.games, rec.Game)
+	case record.Adjudicate:
+		s.games[rec.Game] = line
+	}
+	s.decisions[d.ID] = line
 	return nil
 }
 

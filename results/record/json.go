@@ -26,6 +26,13 @@ import (
 // nanoseconds, colours as numbers), which is still read.
 const Format = 2
 
+// DecisionFormat is the format of a journal line carrying the arbiter's
+// decision (Record.Decision): format 2 with the "decision" object. Lines
+// without one stay in Format, so that an older arena still reads every game
+// of a journal, and refuses (rather than ignores) a decision it cannot
+// apply.
+const DecisionFormat = 3
+
 // Winner values in the JSON form.
 const (
 	winnerBlack = "black"
@@ -69,6 +76,9 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	if err := checkEnd(r.End); err != nil {
 		return nil, err
 	}
+	if (r.End == Decided) != (r.Decision != nil) {
+		return nil, errors.New(`a "decision" line, and only one, carries a decision`)
+	}
 	out := recordJSON{Format: Format, plainRecord: plainRecord(r), Moves: make([]moveJSON, len(r.Moves))}
 	switch r.Winner {
 	case rules.Black:
@@ -96,6 +106,9 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	}
 	if r.SetupToMove != rules.Empty {
 		out.SetupToMove = r.SetupToMove.String()
+	}
+	if r.Decision != nil {
+		out.Format = DecisionFormat
 	}
 	return marshal(out)
 }
@@ -130,8 +143,9 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 		}
 		return nil
 	}
-	if v, err := strconv.Atoi(string(probe.Format)); err != nil || v != Format {
-		return fmt.Errorf("format %s is not one this arena reads (it reads format %d, and format 1 lines without a \"format\" field); was it written by a newer arena?", probe.Format, Format)
+	v, err := strconv.Atoi(string(probe.Format))
+	if err != nil || v != Format && v != DecisionFormat {
+		return fmt.Errorf("format %s is not one this arena reads (it reads formats %d and %d, and format 1 lines without a \"format\" field); was it written by a newer arena?", probe.Format, Format, DecisionFormat)
 	}
 	var in recordJSON
 	if err := strict(b, &in); err != nil {
@@ -173,6 +187,9 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	}
 	if err := checkEnd(rec.End); err != nil {
 		return err
+	}
+	if (v == DecisionFormat) != (rec.Decision != nil) || (rec.End == Decided) != (rec.Decision != nil) {
+		return fmt.Errorf(`format %d with end %q: a "decision" line (format %d) carries a decision, and no other line does`, v, rec.End, DecisionFormat)
 	}
 	*r = rec
 	r.emptyListsNil()
@@ -345,6 +362,9 @@ func (r *Record) unmarshalV1(b []byte) error {
 	}
 	if err := checkEnd(rec.End); err != nil {
 		return err
+	}
+	if rec.End == Decided {
+		return errors.New("a format 1 line carries no decision")
 	}
 	*r = rec
 	r.emptyListsNil()

@@ -155,7 +155,7 @@ func TestJSONReadsFormat1(t *testing.T) {
 func TestJSONRefusals(t *testing.T) {
 	good, _ := json.Marshal(sampleRecords()["time forfeit"])
 	for _, c := range []struct{ name, from, to, want string }{
-		{"newer format", `"format":2`, `"format":3`, "format 3 is not one this arena reads"},
+		{"newer format", `"format":2`, `"format":4`, "format 4 is not one this arena reads"},
 		{"format as a string", `"format":2`, `"format":"2"`, `format "2" is not one`},
 		{"unknown field", `"think_ms"`, `"thinkms"`, `unknown field "thinkms"`},
 		{"colour as a number", `"color":"black"`, `"color":1`, "cannot unmarshal number"},

@@ -33,16 +33,16 @@ const (
 )
 
 // terminations are the ends a record may carry (Aborted never is journaled).
-var terminations = []Termination{Five, CaptureWin, FullBoard, MoveCap, Time, Illegal, Forbidden, Crash, Refusal, MemoryLimit, Disconnect, ByeEnd, DoubleForfeit, Withdrawn}
+var terminations = []Termination{Five, CaptureWin, FullBoard, MoveCap, Time, Illegal, Forbidden, Crash, Refusal, MemoryLimit, Disconnect, ByeEnd, DoubleForfeit, Withdrawn, Decided, Adjudicated, Forfeited}
 
 // IsGame reports whether a record is a game between two engines, rather
-// than a bye or a withdrawal.
-func (r *Record) IsGame() bool { return r.End != ByeEnd && r.End != Withdrawn }
+// than a bye, a withdrawal or the arbiter's decision.
+func (r *Record) IsGame() bool { return r.End != ByeEnd && r.End != Withdrawn && r.End != Decided }
 
 // Forfeit reports whether the loser lost by a fault rather than on the board.
 func (t Termination) Forfeit() bool {
 	switch t {
-	case Time, Illegal, Crash, Refusal, MemoryLimit, Disconnect, DoubleForfeit:
+	case Time, Illegal, Crash, Refusal, MemoryLimit, Disconnect, DoubleForfeit, Forfeited:
 		return true
 	}
 	return false
@@ -117,6 +117,9 @@ type Record struct {
 	// fault wrote to its standard error, kept when it lost by a forfeit
 	// (crash, time, illegal move, refusal, memory): its own last words.
 	Stderr []string `json:"stderr,omitempty"`
+	// Decision is the arbiter's ruling a Decided line carries (decision.go);
+	// nil on every other line. Lines that carry one are of DecisionFormat.
+	Decision *Decision `json:"decision,omitempty"`
 }
 
 // WinnerName is the name of the engine that won, or "" for a draw.

@@ -35,6 +35,7 @@ package record
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -45,7 +46,19 @@ import (
 )
 
 // WriteSGF writes r as one SGF game tree.
-func WriteSGF(w io.Writer, r *Record) error {
+func WriteSGF(w io.Writer, r *Record) error { return WriteSGFHeaded(w, r, Heading{}) }
+
+// Heading is what an event's organizer adds to each of its records: the
+// full title (SGF EV, instead of the record's short event name), the venue
+// (PC), the chief arbiter and the organizer (named in GC, the game's
+// comment, as SGF has no property for them).
+type Heading struct {
+	Title, Venue, ChiefArbiter, Organizer string
+}
+
+// WriteSGFHeaded writes r as one SGF game tree with the organizer's
+// heading.
+func WriteSGFHeaded(w io.Writer, r *Record, h Heading) error {
 	if r.Size < rules.MinSize || r.Size > rules.MaxSize {
 		return fmt.Errorf("sgf: board size %d out of range %d..%d", r.Size, rules.MinSize, rules.MaxSize)
 	}
@@ -59,8 +72,21 @@ func WriteSGF(w io.Writer, r *Record) error {
 	if !r.Start.IsZero() {
 		prop(&b, "DT", r.Start.Format(time.DateOnly))
 	}
-	if r.Event != "" {
-		prop(&b, "EV", r.Event)
+	if ev := cmp.Or(h.Title, r.Event); ev != "" {
+		prop(&b, "EV", ev)
+	}
+	if h.Venue != "" {
+		prop(&b, "PC", h.Venue)
+	}
+	var gc []string
+	if h.ChiefArbiter != "" {
+		gc = append(gc, "Chief arbiter: "+h.ChiefArbiter)
+	}
+	if h.Organizer != "" {
+		gc = append(gc, "Organizer: "+h.Organizer)
+	}
+	if len(gc) > 0 {
+		prop(&b, "GC", strings.Join(gc, "; "))
 	}
 	if r.Round > 0 {
 		prop(&b, "RO", strconv.Itoa(r.Round))

@@ -1,8 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"html/template"
 	"io"
+
+	"gomoku-arena/internal/term"
 )
 
 // Page is an event's results as one printable HTML page, the files-only
@@ -10,11 +13,24 @@ import (
 // with their legends, every game with links to its records, and the
 // entrants. An event folder published as plain files shows it as index.html.
 type Page struct {
-	Report  *Report
-	Facts   []string // what the event is: rule, time control, format, dates
-	Games   []PageGame
-	Engines []PageEngine
+	Report *Report
+	// Title is the event's full title, when the organizer gave one (the
+	// report names the event by its short name).
+	Title string
+	Facts []string // what the event is: rule, time control, format, dates
+	// Details are what the organizer's record names: venue, dates, chief
+	// arbiter, organizer.
+	Details []PageDetail
+	// Status says how far the event is: "Provisional: 8 of 21 games ..."
+	// until the last game is journaled, then "Final: ...".
+	Status      string
+	Provisional bool
+	Games       []PageGame
+	Engines     []PageEngine
 }
+
+// PageDetail is one named detail of the event.
+type PageDetail struct{ Name, Value string }
 
 // PageGame is a finished game and the base name of its record files
 // (games/BASE.sgf and .psq), "" when it has none.
@@ -22,8 +38,13 @@ type PageGame struct {
 	Round, Number int
 	Black, White  string
 	Result, End   string
-	Moves         int
-	Files         string
+	// Opening is the stones the game began with (the arbiter's, in the
+	// notation of renju books: H8), "" for none.
+	Opening string
+	Moves   int
+	// BlackTime and WhiteTime are the time each side used (clock.Human).
+	BlackTime, WhiteTime string
+	Files                string
 }
 
 // PageEngine is an entrant and what its engine said of itself (ABOUT).
@@ -49,15 +70,21 @@ th { background: #eef1f3; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; font-size: 14px; }
 dt { font-weight: 600; } dd { margin: 0; }
 .note { color: #5d5d5d; font-size: 13px; }
+.status { font-weight: 600; }
+.provisional { display: inline-block; padding: 2px 8px; background: #ffd24d; color: #1b1b1b; font-weight: 700; }
 @media print { header { background: none; color: #1b1b1b; } a { color: inherit; text-decoration: none; } }
 </style>
 </head>
 <body>
 <header>
-<h1>{{.Report.Event}}</h1>
+<h1>{{with .Title}}{{.}}{{else}}{{.Report.Event}}{{end}}</h1>
 <p>{{range $i, $f := .Facts}}{{if $i}} · {{end}}{{$f}}{{end}}</p>
+<p class="status" id="status">{{if .Provisional}}<span class="provisional">PROVISIONAL</span> {{end}}{{.Status}}</p>
 </header>
 <main>
+{{- with .Details}}
+<dl class="details">{{range .}}<dt>{{.Name}}</dt><dd>{{.Value}}</dd>{{end}}</dl>
+{{- end}}
 {{- with $t := .Report.StandingsTable}}
 <h2>Standings</h2>
 {{template "table" $t}}
@@ -84,10 +111,10 @@ dt { font-weight: 600; } dd { margin: 0; }
 {{- end}}
 <h2>Games</h2>
 <table>
-<thead><tr><th class="num">game</th><th class="num">round</th><th>Black</th><th>White</th><th>result</th><th>termination</th><th class="num">moves</th><th>records</th></tr></thead>
+<thead><tr><th class="num">game</th><th class="num">round</th><th>Black</th><th>White</th><th>result</th><th>termination</th><th>opening</th><th class="num">moves</th><th class="num">Black's time</th><th class="num">White's time</th><th>records</th></tr></thead>
 <tbody>
 {{- range .Games}}
-<tr><td class="num">{{.Number}}</td><td class="num">{{if .Round}}{{.Round}}{{end}}</td><td>{{.Black}}</td><td>{{.White}}</td><td>{{.Result}}</td><td>{{.End}}</td><td class="num">{{.Moves}}</td><td>{{if .Files}}<a href="games/{{.Files}}.sgf">SGF</a> <a href="games/{{.Files}}.psq">psq</a>{{end}}</td></tr>
+<tr><td class="num">{{.Number}}</td><td class="num">{{if .Round}}{{.Round}}{{end}}</td><td>{{.Black}}</td><td>{{.White}}</td><td>{{.Result}}</td><td>{{.End}}</td><td>{{.Opening}}</td><td class="num">{{.Moves}}</td><td class="num">{{.BlackTime}}</td><td class="num">{{.WhiteTime}}</td><td>{{if .Files}}<a href="games/{{.Files}}.sgf">SGF</a> <a href="games/{{.Files}}.psq">psq</a>{{end}}</td></tr>
 {{- end}}
 </tbody>
 </table>
@@ -116,5 +143,14 @@ side (Black moves first). Records: SGF (FF[4], GM[4]) and psq, as described in t
 `))
 
 // WritePage writes the page. Every name and text in it is escaped: engine
-// names and ABOUT answers are text, never markup.
-func WritePage(w io.Writer, p Page) error { return page.Execute(w, p) }
+// names and ABOUT answers are text, never markup, and the control
+// characters among them (ESC, BEL, a bidirectional override) are written as
+// escapes (term.Clean), never as raw bytes.
+func WritePage(w io.Writer, p Page) error {
+	var b bytes.Buffer
+	if err := page.Execute(&b, p); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, term.CleanLines(b.String()))
+	return err
+}

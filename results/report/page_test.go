@@ -33,3 +33,31 @@ func TestPageLinksRecordsAndEscapes(t *testing.T) {
 		t.Error("an engine's text became markup")
 	}
 }
+
+// An engine's ABOUT with ESC, BEL and a bidirectional override reaches the
+// page as escapes, never as raw control bytes (a terminal or a printer
+// that shows the file acts on them).
+func TestPageEscapesControlBytes(t *testing.T) {
+	rep, err := NewReport("Cup\a", []string{"alpha", "beta"}, nil, standings.DefaultOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	err = WritePage(&b, Page{Report: rep, Facts: []string{"freestyle\x1b]0;owned\a"},
+		Games:   []PageGame{{Number: 1, Black: "alpha", White: "beta", Result: "1-0", End: "crash: \x1b[2J", Moves: 9}},
+		Engines: []PageEngine{{Name: "beta", Program: "Penta\x1b[31mZen\x07", Author: "\u202eevil"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, c := range []string{"\x1b", "\a", "\u202e"} {
+		if strings.Contains(page, c) {
+			t.Errorf("raw %q in the page", c)
+		}
+	}
+	for _, want := range []string{`Penta\x1b[31mZen\x07`, `\u202eevil`, `crash: \x1b[2J`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("no %q in the page", want)
+		}
+	}
+}

@@ -66,20 +66,24 @@ func (g GameResult) check() error {
 }
 
 // NotPlayed reports whether a game that ended with end was not played over
-// the board: an engine refused it, or neither started it (a double
-// forfeit). A crash, a time loss or an illegal move is a played loss: the
+// the board: an engine refused it, neither started it (a double
+// forfeit), or the arbiter scored it a forfeit. A crash, a time loss or an illegal move is a played loss: the
 // game was on. Unplayed rounds are what the FIDE rules for byes and forfeits
 // apply to, in the standings as in the Swiss pairing.
 func NotPlayed(end record.Termination) bool {
-	return end == record.Refusal || end == record.DoubleForfeit || end == record.ByeEnd
+	return end == record.Refusal || end == record.DoubleForfeit || end == record.ByeEnd || end == record.Forfeited
 }
 
 // GameResults turns the records of an event into game results, with index
 // mapping engine names to entrant indices: the one conversion both the
 // standings and the Swiss pairing use. A bye is a record too (End ==
 // ByeEnd, White == ""), journaled like a game; withdrawals (End ==
-// Withdrawn) are not rounds and are left to Withdrawals.
+// Withdrawn) are not rounds and are left to Withdrawals. The arbiter's
+// decisions among recs apply as record.Ruled applies them, each from its
+// place in recs on: the records before a Swiss round is paired are the
+// journal's lines before it, so a decision counts from the next pairing.
 func GameResults(recs []*record.Record, index map[string]int) ([]GameResult, error) {
+	recs = record.Ruled(recs)
 	games := make([]GameResult, 0, len(recs))
 	for _, r := range recs {
 		b, okb := index[r.Black]
@@ -278,7 +282,9 @@ func newEvent(n int, games []GameResult, opt Options) (*event, error) {
 		if e < 0 || e >= n {
 			return nil, fmt.Errorf("withdrawal of entrant %d: not in 0..%d", e, n-1)
 		}
-		if lo, hi := ev.start[e], ev.start[e+1]; hi > lo && rounds[hi-1] >= from {
+		// A Swiss pairs a withdrawn entrant no more; a fixed schedule
+		// scores its games left as forfeits (schedule.WithdrawnResults).
+		if lo, hi := ev.start[e], ev.start[e+1]; opt.Swiss && hi > lo && rounds[hi-1] >= from {
 			return nil, fmt.Errorf("round %d: entrant %d has a game after its withdrawal from round %d", rounds[hi-1], e, from)
 		}
 		if opt.Swiss && from > 0 && played >= from {

@@ -1,0 +1,293 @@
+package event
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gomoku-arena/internal/durable"
+	"gomoku-arena/pairing"
+	"gomoku-arena/results/journal"
+	"gomoku-arena/results/record"
+)
+
+// The arbiter's decisions (arena correct): a result corrected, a game
+// voided (played again by the next run), a game not finished adjudicated.
+// Like the organizer's withdrawal requests, a decision is first written
+// durably to a request file of the event's folder, one line each, already
+// in the form its journal line takes (record.Decided); then it is
+// journaled, once (by its id): by arena correct itself when no run holds
+// the folder, else by the running event after its next game ends or
+// before it pairs its next round. Only the journal counts: standings,
+// pages, TRF and ratings read the decisions from there (record.Ruled).
+
+// DecisionFile is the name of the request file of the arbiter's decisions
+// in an event's folder.
+const DecisionFile = "decisions.jsonl"
+
+// Ruling is what the arbiter decides about one game of an event.
+type Ruling struct {
+	Kind    record.DecisionKind
+	Game    int
+	Result  string // for Correct and Adjudicate: one of record.Results
+	Reason  string
+	Arbiter string
+}
+
+// Decided says what became of a ruling: its journal line, and whether it
+// is journaled already (no run held the folder) or waits for the running
+// event to journal it.
+type Decided struct {
+	Line      *record.Record
+	Journaled bool
+}
+
+// Decide records the arbiter's ruling on a game of the event in folder:
+// checked against the event's schedule and journal (the game exists, the
+// result is legal, a correction or void names a finished game and an
+// adjudication one that is not), written durably to the request file,
+// and journaled now when no run holds the folder (then the game files,
+// standings and page are rewritten as arena standings would write them).
+func Decide(folder string, r Ruling) (*Decided, error) {
+	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
+	if err != nil {
+		return nil, fmt.Errorf("%s is not an event folder: %w", folder, err)
+	}
+	if id.Kind != KindEvent {
+		return nil, fmt.Errorf("%s holds %s: the arbiter's decisions are for events", folder, kindName[id.Kind])
+	}
+	done, err := journal.Read(filepath.Join(folder, JournalFile))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	pending, err := ReadDecisions(filepath.Join(folder, DecisionFile))
+	if err != nil {
+		return nil, err
+	}
+	all := append(done, unjournaled(done, pending)...)
+	line, err := decisionLine(id, all, r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", folder, err)
+	}
+	if err := appendLine(filepath.Join(folder, DecisionFile), line); err != nil {
+		return nil, err
+	}
+	lock, err := lockFolder(folder)
+	if err != nil {
+		return &Decided{Line: line}, nil // the running event journals it
+	}
+	defer unlock(lock)
+	if err := journalDecisions(folder, id); err != nil {
+		return nil, err
+	}
+	return &Decided{Line: line, Journaled: true}, nil
+}
+
+// decisionLine is the journal line of a ruling, checked to follow the
+// records all (the journal, and the decisions waiting to be journaled).
+func decisionLine(id *Identity, all []*record.Record, r Ruling) (*record.Record, error) {
+	t, err := id.tournament()
+	if err != nil {
+		return nil, err
+	}
+	c, err := t.CheckSchedule()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Add(all...); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	round, black, white, ok := c.Laid(r.Game)
+	if !ok {
+		return nil, fmt.Errorf("game %d: the event has no such game yet", r.Game)
+	}
+	key := make([]byte, 8)
+	rand.Read(key)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	line := &record.Record{Event: id.Name, Round: round, Game: r.Game, Rule: id.Rule, Size: id.Size, Black: black, White: white,
+		End: record.Decided, Start: now, Finish: now,
+		Decision: &record.Decision{Kind: r.Kind, Result: strings.TrimSpace(r.Result), Reason: strings.TrimSpace(r.Reason),
+			Arbiter: strings.TrimSpace(r.Arbiter), ID: hex.EncodeToString(key)}}
+	if p := id.OpeningProcedure; p != "" && p != "none" {
+		line.Procedure = p
+	}
+	if err := line.Decision.Check(); err != nil {
+		return nil, fmt.Errorf("game %d: %w", r.Game, err)
+	}
+	// The line as the journal will read it, checked as it will be.
+	b, err := json.Marshal(line)
+	if err != nil {
+		return nil, err
+	}
+	held := new(record.Record)
+	if err := json.Unmarshal(b, held); err != nil {
+		return nil, err
+	}
+	lines := journal.NewLines()
+	for i, rec := range all {
+		raw, _ := json.Marshal(rec)
+		if _, err := lines.Parse(raw, i+1); err != nil {
+			return nil, fmt.Errorf("journal line %d: %w", i+1, err)
+		}
+	}
+	if _, err := lines.Parse(b, len(all)+1); err != nil {
+		return nil, fmt.Errorf("game %d: %w", r.Game, err)
+	}
+	if err := c.Add(held); err != nil {
+		return nil, fmt.Errorf("game %d: %w", r.Game, err)
+	}
+	return held, nil
+}
+
+// journalDecisions journals the decisions of the request file that the
+// journal of the event in folder lacks, each checked to follow it, and
+// rewrites the game files, standings and page; the caller holds the
+// folder's lock.
+func journalDecisions(folder string, id *Identity) error {
+	j, done, err := journal.Open(filepath.Join(folder, JournalFile))
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	pending, err := ReadDecisions(filepath.Join(folder, DecisionFile))
+	if err != nil {
+		return err
+	}
+	for _, d := range unjournaled(done, pending) {
+		if err := Verify(id, append(append([]*record.Record(nil), done...), d)); err != nil {
+			return fmt.Errorf("decision %s on game %d: %w", d.Decision.ID, d.Game, err)
+		}
+		if err := j.Append(d); err != nil {
+			return err
+		}
+		done = append(done, d)
+	}
+	if err := restoreGames(folder, id.heading(), done); err != nil {
+		return err
+	}
+	if id.Pairing == string(pairing.SwissFormat) { // event.trf reads the decisions too
+		t, err := id.tournament()
+		if err != nil {
+			return err
+		}
+		c, err := t.CheckSchedule()
+		if err != nil {
+			return err
+		}
+		if err := c.Add(done...); err != nil {
+			return err
+		}
+		last := c.Complete() // the report holds complete rounds, as a run writes it
+		var ratings []int
+		for _, e := range id.Engines {
+			ratings = append(ratings, e.Rating)
+		}
+		if last > 0 {
+			if err := writeTRFOf(folder, id.Name, id.Details, ratings, t, last, done); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = writeStandings(folder, id, done)
+	return err
+}
+
+// unjournaled are the decisions among pending whose id no line of done
+// carries, in the order they were made.
+func unjournaled(done, pending []*record.Record) []*record.Record {
+	have := map[string]bool{}
+	for _, r := range done {
+		if r.Decision != nil {
+			have[r.Decision.ID] = true
+		}
+	}
+	var out []*record.Record
+	for _, d := range pending {
+		if !have[d.Decision.ID] {
+			have[d.Decision.ID] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ReadDecisions reads the request file of the arbiter's decisions at
+// path; a missing file has none. A line that is not a decision is an error
+// naming it.
+func ReadDecisions(path string) ([]*record.Record, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []*record.Record
+	for i, l := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		rec := new(record.Record)
+		if err := json.Unmarshal(l, rec); err != nil || rec.Decision == nil {
+			if err == nil {
+				err = errors.New("not a decision")
+			}
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		if err := rec.Decision.Check(); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// appendLine adds rec to the request file at path, durably (the file is
+// written whole and replaced, as the withdrawal requests are).
+func appendLine(path string, rec *record.Record) error {
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if len(old) > 0 && old[len(old)-1] != '\n' {
+		old = append(old, '\n')
+	}
+	return durable.WriteFile(path, append(append(old, line...), '\n'))
+}
+
+// decisionsDue is the running event's look at the request file
+// (schedule.Tournament.Decisions): the decisions all does not hold yet.
+// all only grows during a run: each look reads the records added since the
+// last, so that a long event's looks cost its new games.
+func decisionsDue(folder string) func(all []*record.Record) ([]*record.Record, error) {
+	have, scanned := map[string]bool{}, 0
+	return func(all []*record.Record) ([]*record.Record, error) {
+		pending, err := ReadDecisions(filepath.Join(folder, DecisionFile))
+		if err != nil || len(pending) == 0 {
+			return nil, err
+		}
+		for ; scanned < len(all); scanned++ {
+			if d := all[scanned].Decision; d != nil {
+				have[d.ID] = true
+			}
+		}
+		var out []*record.Record
+		for _, d := range pending {
+			if !have[d.Decision.ID] {
+				out = append(out, d)
+			}
+		}
+		return out, nil
+	}
+}
