@@ -30,16 +30,11 @@ const (
 	LifetimeGame
 )
 
-// lifetimes are the names (internal/config's process_lifetime key reads
-// the same words).
+// lifetimes are the names, for logs and tests: the setting's words are
+// internal/config's (process_lifetime), mapped to these by event.
 var lifetimes = []string{LifetimeReuse: "reuse", LifetimePair: "pair", LifetimeGame: "game"}
 
 func (l Lifetime) String() string { return mode.Name("Lifetime", lifetimes, l) }
-
-// ParseLifetime reads a lifetime's name: reuse, pair or game.
-func ParseLifetime(s string) (Lifetime, error) {
-	return mode.Parse[Lifetime]("process lifetime", lifetimes, s)
-}
 
 // seat is one of a table's two places under LifetimePair: the entrant it last
 // started a process for, and that process while idle.

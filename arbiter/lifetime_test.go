@@ -117,17 +117,6 @@ func TestLifetimeReuseRestarts(t *testing.T) {
 	}
 }
 
-func TestParseLifetime(t *testing.T) {
-	for _, l := range []Lifetime{LifetimeReuse, LifetimePair, LifetimeGame} {
-		if got, err := ParseLifetime(l.String()); err != nil || got != l {
-			t.Errorf("%s: %v %v", l, got, err)
-		}
-	}
-	if _, err := ParseLifetime("never"); err == nil || !strings.Contains(err.Error(), "reuse, pair, game") {
-		t.Errorf("never: %v", err)
-	}
-}
-
 // TestLifetimePairStartsACrashedEngineAfresh: after b crashed, its seat
 // starts a new process for the next game (c-gomoku-cli's restart of an
 // engine that is not ok), and a keeps its own.
