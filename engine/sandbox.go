@@ -207,7 +207,14 @@ func (s *Sandbox) View(spec Spec) ([]Exposure, error) {
 	}
 	dir := spec.Dir
 	if dir == "" {
-		dir = os.TempDir()
+		// A folder of its own, as Start makes one for each process: not
+		// the temporary folder itself, which may hold the organizer's.
+		d, err := os.MkdirTemp("", "gomoku-engine-")
+		if err != nil {
+			return nil, fmt.Errorf("engine %q: working directory: %w", spec.Name, err)
+		}
+		defer os.Remove(d)
+		dir = d
 	} else if err := CheckWorkDir(spec); err != nil {
 		return nil, fmt.Errorf("engine %q: %w", spec.Name, err)
 	}
