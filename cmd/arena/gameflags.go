@@ -37,7 +37,7 @@ func addGameFlags(fs *flags) *gameFlags {
 	fs.Var(&g.threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
 	fs.Var(&g.infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
 	fs.TextVar(&g.procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
-	g.startTimeout = fs.Duration("start-timeout", event.DefaultStartTimeout, "deadline for an engine to start and answer START")
+	g.startTimeout = fs.Duration("start-timeout", 0, fmt.Sprintf("deadline for an engine to start and answer START (0: %v, the engine's default, as in an event file)", event.DefaultStartTimeout))
 	return g
 }
 
