@@ -23,6 +23,16 @@ import (
 )
 
 func runMatch(args []string, stdout, stderr io.Writer) error {
+	p, err := parseMatch(args, stdout)
+	if err != nil {
+		return err
+	}
+	return p.play(stdout, stderr)
+}
+
+// parseMatch is the match arena match's flags ask for, built by event
+// (event.MatchSetup) and not yet played.
+func parseMatch(args []string, stdout io.Writer) (*matchPlan, error) {
 	fs := newFlags("match", "[flags] ENGINE1 ENGINE2 [ENGINE3 ...]",
 		"Plays an authors' match: games in pairs from the same opening with the colours exchanged,\n"+
 			"statistics as it goes (score, Elo, LOS, pentanomial counts, SPRT), optionally stopping as\n"+
@@ -64,30 +74,30 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	var lifetime config.Lifetime
 	fs.TextVar(&lifetime, "process-lifetime", config.LifetimeReuse, "how long an engine process lives, as an event's process_lifetime key: reuse (one per engine, RESTART between games), pair (c-gomoku-cli's: a new process when a table's pair changes, START every game) or game (a new process every game)")
 	if err := parse(fs, args); err != nil {
-		return err
+		return nil, err
 	}
 	if fs.NArg() < 2 {
-		return fmt.Errorf("%w: want at least two engines, got %d arguments", errUsage, fs.NArg())
+		return nil, fmt.Errorf("%w: want at least two engines, got %d arguments", errUsage, fs.NArg())
 	}
 	rule, size, err := gf.game()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sh, err := event.TaskShard(*shard, os.Getenv)
 	if err != nil {
-		return fmt.Errorf("%w: -shard: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: -shard: %v", errUsage, err)
 	}
 	if !sh.Whole() && *out == "" {
-		return fmt.Errorf("%w: -shard: the shards of a batch share one -out folder; name it", errUsage)
+		return nil, fmt.Errorf("%w: -shard: the shards of a batch share one -out folder; name it", errUsage)
 	}
 	records, err := event.ParseRecords(*recordsFlag)
 	if err != nil {
-		return fmt.Errorf("%w: -records: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: -records: %v", errUsage, err)
 	}
 	var sampling *event.Sampling
 	if *sampleFlag != "" {
 		if sampling, err = parseSample(strings.FieldsFunc(*sampleFlag, func(r rune) bool { return r == ',' || r == ' ' })); err != nil {
-			return fmt.Errorf("%w: -sample: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: -sample: %v", errUsage, err)
 		}
 	}
 	if *out == "" {
@@ -100,7 +110,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
-			return fmt.Errorf("%w: -sprt: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: -sprt: %v", errUsage, err)
 		}
 		setup.SPRT = &s
 		if !flagSet(fs, "games") {
@@ -108,20 +118,19 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if setup.Engines, err = gf.engines(fs.Args()); err != nil {
-		return err
+		return nil, err
 	}
 	if setup.Order, err = event.ParseOrder(*order); err != nil {
-		return fmt.Errorf("%w: -order: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: -order: %v", errUsage, err)
 	}
 	if setup.Transform, err = event.ParseTransform(*transform); err != nil {
-		return fmt.Errorf("%w: -transform: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
 	m, err := setup.Match()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p := &matchPlan{Match: m, ReportEvery: *report, Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
-	return p.play(stdout, stderr)
+	return &matchPlan{Match: m, ReportEvery: *report, Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}, nil
 }
 
 // matchPlan is an authors' match, from `arena match` flags or from a
