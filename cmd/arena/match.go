@@ -151,7 +151,7 @@ type matchPlan struct {
 // not fit together are the command line's fault (usage); a program that
 // does not exist is not.
 func (p *matchPlan) validate() error {
-	if err := p.Match.Plan.Validate(); err != nil {
+	if err := p.Match.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if p.ReportEvery < 0 {
@@ -179,7 +179,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		case v.fatal != nil:
 			return v.fatal
 		case v.total > 0 && (drain.Err() != nil || abort.Err() != nil):
-			return fmt.Errorf("stopped after %d of %d games", p.Match.Plan.Played(), v.total)
+			return fmt.Errorf("stopped after %d of %d games", p.Match.GamesPlayed(), v.total)
 		}
 		return nil
 	}
@@ -189,7 +189,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	v := &matchView{printer: prog, plan: p, stdout: stdout}
 	var obs event.Observer = v
 	if p.Serve != "" {
-		page, err := startPage(p.Serve, p.Match.Plan.Director.Event, p.Match.Out, stdout)
+		page, err := startPage(p.Serve, p.Match.Name(), p.Match.Out, stdout)
 		if err != nil {
 			return err
 		}
@@ -219,7 +219,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	case v.fatal != nil:
 		return v.fatal
 	case drain.Err() != nil || abort.Err() != nil:
-		return fmt.Errorf("stopped after %d of %d games", p.Match.Plan.Played(), v.began.Total)
+		return fmt.Errorf("stopped after %d of %d games", p.Match.GamesPlayed(), v.began.Total)
 	}
 	return nil
 }
@@ -302,15 +302,16 @@ func loserName(rec *record.Record) string {
 func (p *matchPlan) statsLine(e *event.Encounter) string {
 	st := e.Stats()
 	w := e.WDL
+	mv := p.Match.View()
 	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %s",
-		p.Match.Plan.Director.Entrants[e.First].Spec.Name, p.Match.Plan.Director.Entrants[e.Second].Spec.Name, w.Games(), w.W, w.D, w.L,
+		mv.Names[e.First], mv.Names[e.Second], w.Games(), w.W, w.D, w.L,
 		100*e.Points()/float64(max(w.Games(), 1)), eloText(st), losText(st))
-	if p.Match.Plan.Suite.Pairs {
+	if mv.Pairs {
 		line += fmt.Sprintf("  ptnml %d %d %d %d %d", e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 	}
-	if p.Match.Plan.SPRT != nil {
-		lo, hi := p.Match.Plan.SPRT.Bounds()
-		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", p.Match.Plan.SPRT.LLR(e.WDL, e.Penta), lo, hi)
+	if mv.SPRT != nil {
+		lo, hi := mv.SPRT.Bounds()
+		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", mv.SPRT.LLR(e.WDL, e.Penta), lo, hi)
 	}
 	return line
 }
@@ -319,7 +320,7 @@ func (p *matchPlan) statsLine(e *event.Encounter) string {
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
 func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision string) {
-	m := p.Match.Plan
+	mv := p.Match.View()
 	fmt.Fprintln(w)
 	for _, e := range encs {
 		if e.WDL.Games() == 0 {
@@ -330,7 +331,7 @@ func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision strin
 	if len(encs) == 1 {
 		e := encs[0]
 		st := e.Stats()
-		a, b := p.Match.Plan.Director.Entrants[e.First].Spec.Name, p.Match.Plan.Director.Entrants[e.Second].Spec.Name
+		a, b := mv.Names[e.First], mv.Names[e.Second]
 		pts := e.Points()
 		fmt.Fprintf(w, "%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %s  draws %.1f%%",
 			a, pts, float64(e.WDL.Games())-pts, b, e.WDL.Games(), e.WDL.W, e.WDL.D, e.WDL.L,
@@ -340,21 +341,21 @@ func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision strin
 			fmt.Fprintf(w, "  level pairs %.1f%%", 100*st.DrawRatio)
 		}
 		fmt.Fprintln(w)
-		if p.Match.Plan.Suite.Pairs {
+		if mv.Pairs {
 			fmt.Fprintf(w, "pentanomial (%s's pairs, LL LD DD+WL WD WW): %d %d %d %d %d\n", a, e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 		}
-		if p.Match.Plan.SPRT != nil {
-			lo, hi := p.Match.Plan.SPRT.Bounds()
+		if t := mv.SPRT; t != nil {
+			lo, hi := t.Bounds()
 			state := decision
 			if state == "" {
 				state = "SPRT: no decision yet"
 			}
 			fmt.Fprintf(w, "%s  (model %s, elo0 %g, elo1 %g, alpha %g, beta %g; LLR %.2f, bounds [%.2f, %.2f])\n",
-				state, m.SPRTModel(), p.Match.Plan.SPRT.Elo0, p.Match.Plan.SPRT.Elo1, p.Match.Plan.SPRT.Alpha, p.Match.Plan.SPRT.Beta, p.Match.Plan.SPRT.LLR(e.WDL, e.Penta), lo, hi)
+				state, mv.SPRTModel, t.Elo0, t.Elo1, t.Alpha, t.Beta, t.LLR(e.WDL, e.Penta), lo, hi)
 		}
 		return
 	}
-	if m.Played() > 0 {
+	if p.Match.GamesPlayed() > 0 {
 		p.ratingTables(w)
 	}
 }
@@ -363,16 +364,13 @@ func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision strin
 // intervals and the LOS matrix, and says when a sweep made it take virtual
 // draws (schedule.Match.Ratings).
 func (p *matchPlan) ratingTables(w io.Writer) {
-	m := p.Match.Plan
-	names := make([]string, len(p.Match.Plan.Director.Entrants))
-	for i, e := range p.Match.Plan.Director.Entrants {
-		names[i] = e.Spec.Name
-	}
+	mv := p.Match.View()
+	names := mv.Names
 	title := "rating list (Bradley–Terry, mean 0)"
-	if p.Match.Plan.Gauntlet {
+	if mv.Gauntlet {
 		title = "rating list (Bradley–Terry, " + names[0] + " = 0)"
 	}
-	list, prior, err := m.Ratings()
+	list, prior, err := p.Match.Ratings()
 	if prior > 0 {
 		title += fmt.Sprintf(", with %g virtual draws per pair because of a sweep", prior)
 	}
