@@ -53,7 +53,8 @@ type Game struct {
 	Procedure rules.Procedure
 	// MoveCap adjudicates a draw after this many stones (0 = none).
 	MoveCap int
-	// StartTimeout bounds the START/RESTART handshake (0 = engine.DefaultStartTimeout).
+	// StartTimeout bounds the START/RESTART handshake (0: the engine's
+	// own, engine.Spec.StartWithin).
 	StartTimeout time.Duration
 	// Moved, if set, hears of every stone an engine played, from the
 	// game's goroutine, before the next request: it must return quickly.
@@ -354,15 +355,15 @@ func keepLastWords(rec *record.Record, sides [2]*side) {
 
 // start begins a new game on one engine; a failure is that side's forfeit.
 func (g Game) start(s *side) (record.Termination, string) {
-	timeout := g.StartTimeout
-	if timeout == 0 {
-		timeout = engine.DefaultStartTimeout
+	var deadline time.Time // zero: the engine's own start timeout bounds it
+	if g.StartTimeout > 0 {
+		deadline = time.Now().Add(g.StartTimeout)
 	}
 	var folder string
 	if dir, err := filepath.Abs(s.Engine.Dir()); err == nil && s.Engine.Dir() != "" {
 		folder = dir
 	}
-	err := s.Engine.NewGame(g.Size, engine.GameInfos(s.Clock, g.Rule, folder, s.Infos), time.Now().Add(timeout))
+	err := s.Engine.NewGame(g.Size, engine.GameInfos(s.Clock, g.Rule, folder, s.Infos), deadline)
 	if err == nil {
 		return "", ""
 	}

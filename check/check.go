@@ -75,7 +75,8 @@ type Settings struct {
 	// stone (no engine is asked to open on the empty board).
 	ArbiterOpens bool
 	Procedure    rules.Procedure
-	// StartTimeout bounds START (0: engine.DefaultStartTimeout).
+	// StartTimeout bounds START for an entrant whose spec gives none (0:
+	// the engine's default, engine.Spec.StartWithin).
 	StartTimeout time.Duration
 	// Opponent is the engine the check games are played against (zero:
 	// builtin:greedy, fast and sound).
@@ -124,9 +125,6 @@ func (s Settings) Validate() error {
 func (s *Settings) defaults() {
 	if s.Size == 0 {
 		s.Size = s.Rule.DefaultSize()
-	}
-	if s.StartTimeout <= 0 {
-		s.StartTimeout = engine.DefaultStartTimeout
 	}
 	if s.Opponent.Command == "" {
 		s.Opponent = engine.Spec{Name: "check-opponent", Command: "builtin:greedy"}
@@ -228,11 +226,21 @@ type checker struct {
 	warm    map[int]bool // processes (by pid) that were asked for a move
 }
 
+// startTimeout is ent's start timeout: its spec's, or the settings', or
+// the engine's default (engine.Spec.StartWithin).
+func startTimeout(ent arbiter.Entrant, s Settings) time.Duration {
+	spec := ent.Spec
+	if spec.StartTimeout <= 0 {
+		spec.StartTimeout = s.StartTimeout
+	}
+	return spec.StartWithin()
+}
+
 func newChecker(ctx context.Context, ent arbiter.Entrant, s Settings) *checker {
 	c := &checker{ctx: ctx, ent: ent, s: s, tape: &tape{}, findings: map[string][]Finding{}, warm: map[int]bool{}}
 	c.limit = ent.Spec.Limits.Memory
 	if c.limit == 0 {
-		c.limit = engine.DefaultMaxMemory
+		c.limit = engine.Limits{}.OrGomocup().Memory
 		for _, in := range ent.Infos {
 			if n, err := strconv.ParseInt(in.Value, 10, 64); in.Key == engine.KeyMaxMemory && err == nil && n > 0 {
 				c.limit = n

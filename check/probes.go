@@ -36,9 +36,7 @@ func (c *checker) open() (*engine.Engine, error) {
 	if spec.Limits.Memory == 0 {
 		spec.Limits.Memory = c.limit // as an event holds it: arena match does not
 	}
-	if c.s.StartTimeout > 0 && spec.StartTimeout == 0 {
-		spec.StartTimeout = c.s.StartTimeout
-	}
+	spec.StartTimeout = c.startTimeout()
 	return engine.Start(spec)
 }
 
@@ -109,11 +107,10 @@ func (c *checker) probeGame(check string) (*engine.Engine, bool) {
 	return e, true
 }
 
+// startTimeout is the engine's start timeout: its spec's, or the
+// settings', or the engine's default (engine.Spec.StartWithin).
 func (c *checker) startTimeout() time.Duration {
-	if c.ent.Spec.StartTimeout > 0 {
-		return c.ent.Spec.StartTimeout
-	}
-	return c.s.StartTimeout
+	return startTimeout(c.ent, c.s)
 }
 
 // moveDeadline is the wait for a probe's move. The first move of a process

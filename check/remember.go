@@ -91,7 +91,7 @@ func key(ent arbiter.Entrant, s Settings) (string, error) {
 		Games, Cap     int
 		GameTime       time.Duration
 	}{arena, program, args, ent.Spec.Env, ent.Spec.Dir, ent.Clock, ent.Infos, ent.Spec.Limits.Memory, ent.Spec.Limits.HardMemory, ent.Spec.Limits.Processes,
-		ent.BoardMode, ent.Swap2Colors, s.Rule.Name(), s.Size, s.ArbiterOpens, string(procedure), s.StartTimeout,
+		ent.BoardMode, ent.Swap2Colors, s.Rule.Name(), s.Size, s.ArbiterOpens, string(procedure), startTimeout(ent, s),
 		append([]string{opponent}, s.Opponent.Args...), s.Games, s.MoveCap, s.GameTime})
 	if err != nil {
 		return "", err

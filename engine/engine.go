@@ -56,7 +56,8 @@ type Spec struct {
 	// an environment nor a file, which another process could read.
 	Inherit func() (*os.File, error)
 	// StartTimeout bounds process start + the START reply, and is the wait
-	// used when a caller passes a zero deadline. Default 10s.
+	// used when a caller passes a zero deadline. 0 is DefaultStartTimeout
+	// (StartWithin, the one place that default is applied).
 	StartTimeout time.Duration
 	// CloseGrace is how long Close waits after END before killing. Default 1s.
 	CloseGrace time.Duration
@@ -145,12 +146,21 @@ type Engine struct {
 	requeued map[string]bool // the INFO lines requeued once
 }
 
+// StartWithin is how long the engine is given to start and answer START:
+// StartTimeout, or DefaultStartTimeout for 0. It is the one place that
+// default is applied; every front end's engines start through it, and
+// arena check's start probes judge by it.
+func (s Spec) StartWithin() time.Duration {
+	if s.StartTimeout <= 0 {
+		return DefaultStartTimeout
+	}
+	return s.StartTimeout
+}
+
 // Start starts the engine's process (without sending anything). The error
 // names the engine and the command when the program cannot be started.
 func Start(spec Spec) (*Engine, error) {
-	if spec.StartTimeout <= 0 {
-		spec.StartTimeout = DefaultStartTimeout
-	}
+	spec.StartTimeout = spec.StartWithin()
 	if spec.CloseGrace <= 0 {
 		spec.CloseGrace = DefaultCloseGrace
 	}

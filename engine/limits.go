@@ -12,8 +12,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// DefaultMaxMemory is Gomocup's memory limit, used by events that set none.
+// DefaultMaxMemory is Gomocup's memory limit, used by events that set none
+// (Limits.OrGomocup, the one place it is applied).
 const DefaultMaxMemory = 350 << 20
+
+// OrGomocup is l with Gomocup's memory limit (DefaultMaxMemory) where it
+// holds none: what an event holds an engine to by default, and what
+// arena check judges an engine by that is held to and told none. It is
+// the one place that default is applied.
+func (l Limits) OrGomocup() Limits {
+	if l.Memory <= 0 {
+		l.Memory = DefaultMaxMemory
+	}
+	return l
+}
 
 // Limits are what an engine may use. The zero value limits nothing.
 //

@@ -131,8 +131,8 @@ type EngineSettings struct {
 	// shows them read-only, and hides them from its rivals.
 	Files []string
 	Clock clock.Control
-	// StartTimeout bounds START (0: engine.DefaultStartTimeout, applied
-	// by engine).
+	// StartTimeout bounds START (0: the engine's default, applied in one
+	// place, engine.Spec.StartWithin).
 	StartTimeout time.Duration
 	// Limits are held by the arbiter; a memory limit is also told
 	// (max_memory), unless Info replaces it. 0 is none, and tells nothing.
@@ -191,7 +191,7 @@ func Entrants(list []EngineSettings) []arbiter.Entrant {
 
 // engineSettings are the settings of engine i of the event: its table's
 // over the event's, with the event's defaults (Gomocup's memory limit,
-// engine.DefaultMaxMemory; the working folder OUT/engines/NAME), and its
+// engine.Limits.OrGomocup; the working folder OUT/engines/NAME), and its
 // program resolved (program).
 func engineSettings(cfg *config.Event, i int, out string) (EngineSettings, error) {
 	e := cfg.Engines[i]
@@ -214,7 +214,7 @@ func engineSettings(cfg *config.Event, i int, out string) (EngineSettings, error
 	if cfg.StartTimeout != nil {
 		s.StartTimeout = cfg.StartTimeout.Duration
 	}
-	s.Limits = engine.Limits{Memory: engine.DefaultMaxMemory}
+	s.Limits = engine.Limits{}.OrGomocup()
 	// The event's limits, then the engine's own on top; a remote
 	// entrant's relay is held to the event's defaults alone.
 	for _, l := range []struct {

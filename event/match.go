@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
@@ -394,6 +395,14 @@ func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
 	if m.seedChosen && old.Match != nil {
 		m.Plan.Suite.Seed, m.seedChosen = old.Match.Seed, false
 		now.Match.Seed = old.Match.Seed
+	}
+	// A match begun while arena match's flags applied the hang's default
+	// themselves keeps it as 300000 ms: the same clock as none (0, which
+	// clock.Control.HangLimit makes the default).
+	for i := range min(len(old.Engines), len(now.Engines)) {
+		if c := &old.Engines[i].Clock; c.HangMS == clock.DefaultHang.Milliseconds() && now.Engines[i].Clock.HangMS == 0 {
+			c.HangMS = 0
+		}
 	}
 	if d := Difference(old, now); d != "" {
 		return false, fmt.Errorf("%s holds a different match (%s); run the same command to continue it, or use a new output folder", m.Folder(), d)

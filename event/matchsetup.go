@@ -21,7 +21,8 @@ type MatchSetup struct {
 	Rule    rules.Rule
 	Size    int
 	Engines []EngineSettings // built by EngineSettings.Entrant
-	// StartTimeout bounds START (0: engine.DefaultStartTimeout).
+	// StartTimeout bounds START (0: the engine's default, applied in one
+	// place, engine.Spec.StartWithin).
 	StartTimeout time.Duration
 	MoveCap      int             // a draw after this many stones; 0 none
 	Concurrency  int             // games at once
@@ -75,7 +76,8 @@ type (
 )
 
 // DefaultStartTimeout is the start timeout of an engine whose settings
-// give none (engine's, where it is applied).
+// give none, for front ends to name in their help: it is applied in one
+// place, engine.Spec.StartWithin.
 const DefaultStartTimeout = engine.DefaultStartTimeout
 
 // Match is the match of s: its entrants built (EngineSettings.Entrant),

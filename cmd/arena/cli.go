@@ -393,12 +393,13 @@ func (c *cliRun) askAbout(p *matchPlan) error {
 		return err
 	}
 	c.about = about
+	names := make([]string, len(about))
 	for i, a := range about {
-		if c.engines[i].name == "" && a.Name != "" {
-			p.Match.Plan.Director.Entrants[i].Spec.Name = a.Name
+		if c.engines[i].name == "" {
+			names[i] = a.Name
 		}
 	}
-	event.UniqueNames(p.Match.Plan.Director.Entrants)
+	p.Match.Rename(names)
 	return nil
 }
 

@@ -24,13 +24,14 @@ func cliDump(p *matchPlan) string {
 	}
 	line := func(k string, v any) { fmt.Fprintf(&b, "%s = %v\n", k, v) }
 	c := p.CLI
+	mv := p.Match.View()
 	b.WriteString(dashes)
 	b.WriteString("Global Options:\n")
 	line("openings", c.openings)
 	if c.openings != "" {
 		line("openingType", c.openingType)
 	}
-	line("boardSize", p.Match.Plan.Director.Size)
+	line("boardSize", mv.Size)
 	line("gameRule", p.Match.RuleCode)
 	line("pgn", p.Match.PGN)
 	line("sgf", p.Match.SGF)
@@ -51,27 +52,27 @@ func cliDump(p *matchPlan) string {
 	} else {
 		line("sample", "")
 	}
-	line("random", flag(p.Match.Plan.Suite.Order.String() == "random"))
-	line("repeat", flag(p.Match.Plan.Suite.Pairs))
-	line("transform", flag(p.Match.Plan.Suite.Transform.String() != "none"))
-	line("sprt", flag(p.Match.Plan.SPRT != nil))
-	line("gauntlet", flag(p.Match.Plan.Gauntlet))
-	if p.Match.Plan.Gauntlet {
-		line("loseonly", flag(p.Match.Plan.LoseOnly))
+	line("random", flag(mv.Order == "random"))
+	line("repeat", flag(mv.Pairs))
+	line("transform", flag(mv.Transform != "none"))
+	line("sprt", flag(mv.SPRT != nil))
+	line("gauntlet", flag(mv.Gauntlet))
+	if mv.Gauntlet {
+		line("loseonly", flag(mv.LoseOnly))
 	}
-	line("concurrency", p.Match.Plan.Director.Concurrency)
-	line("games", p.Match.Plan.Games)
-	line("rounds", p.Match.Plan.Rounds)
+	line("concurrency", mv.Concurrency)
+	line("games", mv.Games)
+	line("rounds", mv.Rounds)
 	line("resignCount", 0)
 	line("resignScore", 0)
 	line("drawCount", 0)
 	line("drawScore", 0)
-	line("drawAfter", p.Match.Plan.Director.MoveCap)
-	line("fatalerror", flag(p.Match.Plan.FatalError))
+	line("drawAfter", mv.MoveCap)
+	line("fatalerror", flag(mv.FatalError))
 	line("debug", flag(p.Debug))
 	b.WriteString("\n")
-	line("Engine number", len(p.Match.Plan.Director.Entrants))
-	for i, ent := range p.Match.Plan.Director.Entrants {
+	line("Engine number", len(mv.Names))
+	for i := range mv.Names {
 		e := c.engines[i]
 		b.WriteString(dashes)
 		fmt.Fprintf(&b, "Engine %d Options:\n", i)
@@ -79,12 +80,12 @@ func cliDump(p *matchPlan) string {
 		line("cmd", e.cmd)
 		line("nodes", e.nodes)
 		line("depth", e.depth)
-		line("timeoutTurn", ent.Clock.Turn.Milliseconds())
-		line("timeoutMatch", ent.Clock.Match.Milliseconds())
-		line("increment", ent.Clock.Increment.Milliseconds())
+		line("timeoutTurn", mv.Clocks[i].Turn.Milliseconds())
+		line("timeoutMatch", mv.Clocks[i].Match.Milliseconds())
+		line("increment", mv.Clocks[i].Increment.Milliseconds())
 		line("maxMemory", e.mem)
 		line("thread", e.threads)
-		line("tolerance", ent.Clock.Tolerance.Milliseconds())
+		line("tolerance", mv.Clocks[i].Tolerance.Milliseconds())
 		for _, o := range e.options {
 			fmt.Fprintf(&b, "option.%s=%s\n", o.Key, o.Value)
 		}

@@ -48,8 +48,8 @@ type cliView struct {
 
 func newCliView(w io.Writer, p *matchPlan) *cliView {
 	v := &cliView{w: w, plan: p, now: time.Now, tables: map[int]int{}, encounters: p.Match.Encounters, index: map[string]int{}}
-	for i, e := range p.Match.Plan.Director.Entrants {
-		v.index[e.Spec.Name] = i
+	for i, n := range p.Match.View().Names {
+		v.index[n] = i
 	}
 	return v
 }
@@ -87,11 +87,12 @@ func (v *cliView) Observe(u event.Update) {
 			v.println(fmt.Sprintf("[%d] %s", table, line))
 		}
 		v.println(fmt.Sprintf("[%d] Finished game %d (%s vs %s): %s {%s}", table, rec.Game, rec.Black, rec.White, result, reason))
-		v.println(fmt.Sprintf("Score of %s vs %s: %s", p.Match.Plan.Director.Entrants[e.First].Spec.Name, p.Match.Plan.Director.Entrants[e.Second].Spec.Name, cliScore(e.WDL)))
-		if p.Match.Plan.SPRT != nil {
-			v.println(cliSPRTLine(*p.Match.Plan.SPRT, e.WDL))
+		mv := p.Match.View()
+		v.println(fmt.Sprintf("Score of %s vs %s: %s", mv.Names[e.First], mv.Names[e.Second], cliScore(e.WDL)))
+		if mv.SPRT != nil {
+			v.println(cliSPRTLine(*mv.SPRT, e.WDL))
 		}
-		if p.Match.Plan.Games > 0 && g.Played%p.Match.Plan.Games == 0 {
+		if mv.Games > 0 && g.Played%mv.Games == 0 {
 			v.tournamentUpdate()
 		}
 		if g.Fatal {
@@ -173,9 +174,10 @@ func (v *cliView) println(line string) { fmt.Fprintln(v.w, term.Clean(line)) }
 func (v *cliView) tournamentUpdate() {
 	var b strings.Builder
 	b.WriteString("Tournament update:\n")
+	names := v.plan.Match.View().Names
 	for _, e := range v.encounters() {
 		if e.WDL.Games() > 0 {
-			fmt.Fprintf(&b, "%s vs %s: %s\n", v.plan.Match.Plan.Director.Entrants[e.First].Spec.Name, v.plan.Match.Plan.Director.Entrants[e.Second].Spec.Name, cliScore(e.WDL))
+			fmt.Fprintf(&b, "%s vs %s: %s\n", names[e.First], names[e.Second], cliScore(e.WDL))
 		}
 	}
 	if v.dealt < v.total {

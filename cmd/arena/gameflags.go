@@ -37,7 +37,7 @@ func addGameFlags(fs *flags) *gameFlags {
 	fs.Var(&g.threads, "threads", "threads (INFO thread_num); NAME:N for one engine")
 	fs.Var(&g.infos, "info", "raw INFO KEY=VALUE sent before every game; NAME:KEY=VALUE for one engine; repeatable")
 	fs.TextVar(&g.procedure, "opening-procedure", rules.NoProcedure, "how games open: none, swap2 (SWAP2BOARD) or rif (the RIF renju opening, for engines that speak the extension; others play from the list)")
-	g.startTimeout = fs.Duration("start-timeout", event.DefaultStartTimeout, "deadline for an engine to start and answer START")
+	g.startTimeout = fs.Duration("start-timeout", 0, fmt.Sprintf("deadline for an engine to start and answer START (0: %v, the engine's default, as in an event file)", event.DefaultStartTimeout))
 	return g
 }
 
@@ -64,7 +64,7 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 // engines are the engines of the command line (ENGINE or NAME=ENGINE),
 // with the per-engine settings of the flags.
 func (g *gameFlags) engines(args []string) ([]event.EngineSettings, error) {
-	ctl := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance, Hang: clock.DefaultHang}
+	ctl := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance} // Hang 0: clock.DefaultHang, as in an event file
 	var list []event.EngineSettings
 	for i, arg := range args {
 		name, cmd := engineArg(arg, i)

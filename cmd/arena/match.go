@@ -23,6 +23,16 @@ import (
 )
 
 func runMatch(args []string, stdout, stderr io.Writer) error {
+	p, err := parseMatch(args, stdout)
+	if err != nil {
+		return err
+	}
+	return p.play(stdout, stderr)
+}
+
+// parseMatch is the match arena match's flags ask for, built by event
+// (event.MatchSetup) and not yet played.
+func parseMatch(args []string, stdout io.Writer) (*matchPlan, error) {
 	fs := newFlags("match", "[flags] ENGINE1 ENGINE2 [ENGINE3 ...]",
 		"Plays an authors' match: games in pairs from the same opening with the colours exchanged,\n"+
 			"statistics as it goes (score, Elo, LOS, pentanomial counts, SPRT), optionally stopping as\n"+
@@ -64,30 +74,30 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	var lifetime config.Lifetime
 	fs.TextVar(&lifetime, "process-lifetime", config.LifetimeReuse, "how long an engine process lives, as an event's process_lifetime key: reuse (one per engine, RESTART between games), pair (c-gomoku-cli's: a new process when a table's pair changes, START every game) or game (a new process every game)")
 	if err := parse(fs, args); err != nil {
-		return err
+		return nil, err
 	}
 	if fs.NArg() < 2 {
-		return fmt.Errorf("%w: want at least two engines, got %d arguments", errUsage, fs.NArg())
+		return nil, fmt.Errorf("%w: want at least two engines, got %d arguments", errUsage, fs.NArg())
 	}
 	rule, size, err := gf.game()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sh, err := event.TaskShard(*shard, os.Getenv)
 	if err != nil {
-		return fmt.Errorf("%w: -shard: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: -shard: %v", errUsage, err)
 	}
 	if !sh.Whole() && *out == "" {
-		return fmt.Errorf("%w: -shard: the shards of a batch share one -out folder; name it", errUsage)
+		return nil, fmt.Errorf("%w: -shard: the shards of a batch share one -out folder; name it", errUsage)
 	}
 	records, err := event.ParseRecords(*recordsFlag)
 	if err != nil {
-		return fmt.Errorf("%w: -records: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: -records: %v", errUsage, err)
 	}
 	var sampling *event.Sampling
 	if *sampleFlag != "" {
 		if sampling, err = parseSample(strings.FieldsFunc(*sampleFlag, func(r rune) bool { return r == ',' || r == ' ' })); err != nil {
-			return fmt.Errorf("%w: -sample: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: -sample: %v", errUsage, err)
 		}
 	}
 	if *out == "" {
@@ -100,7 +110,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
-			return fmt.Errorf("%w: -sprt: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: -sprt: %v", errUsage, err)
 		}
 		setup.SPRT = &s
 		if !flagSet(fs, "games") {
@@ -108,20 +118,19 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if setup.Engines, err = gf.engines(fs.Args()); err != nil {
-		return err
+		return nil, err
 	}
 	if setup.Order, err = event.ParseOrder(*order); err != nil {
-		return fmt.Errorf("%w: -order: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: -order: %v", errUsage, err)
 	}
 	if setup.Transform, err = event.ParseTransform(*transform); err != nil {
-		return fmt.Errorf("%w: -transform: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
 	m, err := setup.Match()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p := &matchPlan{Match: m, ReportEvery: *report, Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}
-	return p.play(stdout, stderr)
+	return &matchPlan{Match: m, ReportEvery: *report, Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}, nil
 }
 
 // matchPlan is an authors' match, from `arena match` flags or from a
@@ -142,7 +151,7 @@ type matchPlan struct {
 // not fit together are the command line's fault (usage); a program that
 // does not exist is not.
 func (p *matchPlan) validate() error {
-	if err := p.Match.Plan.Validate(); err != nil {
+	if err := p.Match.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if p.ReportEvery < 0 {
@@ -170,7 +179,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 		case v.fatal != nil:
 			return v.fatal
 		case v.total > 0 && (drain.Err() != nil || abort.Err() != nil):
-			return fmt.Errorf("stopped after %d of %d games", p.Match.Plan.Played(), v.total)
+			return fmt.Errorf("stopped after %d of %d games", p.Match.GamesPlayed(), v.total)
 		}
 		return nil
 	}
@@ -180,7 +189,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	v := &matchView{printer: prog, plan: p, stdout: stdout}
 	var obs event.Observer = v
 	if p.Serve != "" {
-		page, err := startPage(p.Serve, p.Match.Plan.Director.Event, p.Match.Out, stdout)
+		page, err := startPage(p.Serve, p.Match.Name(), p.Match.Out, stdout)
 		if err != nil {
 			return err
 		}
@@ -210,7 +219,7 @@ func (p *matchPlan) play(stdout, stderr io.Writer) error {
 	case v.fatal != nil:
 		return v.fatal
 	case drain.Err() != nil || abort.Err() != nil:
-		return fmt.Errorf("stopped after %d of %d games", p.Match.Plan.Played(), v.began.Total)
+		return fmt.Errorf("stopped after %d of %d games", p.Match.GamesPlayed(), v.began.Total)
 	}
 	return nil
 }
@@ -293,15 +302,16 @@ func loserName(rec *record.Record) string {
 func (p *matchPlan) statsLine(e *event.Encounter) string {
 	st := e.Stats()
 	w := e.WDL
+	mv := p.Match.View()
 	line := fmt.Sprintf("stats  %s vs %s  games %d  +%d =%d -%d  score %.1f%%  %s  LOS %s",
-		p.Match.Plan.Director.Entrants[e.First].Spec.Name, p.Match.Plan.Director.Entrants[e.Second].Spec.Name, w.Games(), w.W, w.D, w.L,
+		mv.Names[e.First], mv.Names[e.Second], w.Games(), w.W, w.D, w.L,
 		100*e.Points()/float64(max(w.Games(), 1)), eloText(st), losText(st))
-	if p.Match.Plan.Suite.Pairs {
+	if mv.Pairs {
 		line += fmt.Sprintf("  ptnml %d %d %d %d %d", e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 	}
-	if p.Match.Plan.SPRT != nil {
-		lo, hi := p.Match.Plan.SPRT.Bounds()
-		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", p.Match.Plan.SPRT.LLR(e.WDL, e.Penta), lo, hi)
+	if mv.SPRT != nil {
+		lo, hi := mv.SPRT.Bounds()
+		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", mv.SPRT.LLR(e.WDL, e.Penta), lo, hi)
 	}
 	return line
 }
@@ -310,7 +320,7 @@ func (p *matchPlan) statsLine(e *event.Encounter) string {
 // pentanomial counts and SPRT state; for more a table of encounters, the
 // rating list and the LOS matrix.
 func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision string) {
-	m := p.Match.Plan
+	mv := p.Match.View()
 	fmt.Fprintln(w)
 	for _, e := range encs {
 		if e.WDL.Games() == 0 {
@@ -321,7 +331,7 @@ func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision strin
 	if len(encs) == 1 {
 		e := encs[0]
 		st := e.Stats()
-		a, b := p.Match.Plan.Director.Entrants[e.First].Spec.Name, p.Match.Plan.Director.Entrants[e.Second].Spec.Name
+		a, b := mv.Names[e.First], mv.Names[e.Second]
 		pts := e.Points()
 		fmt.Fprintf(w, "%s %g - %g %s  (%d games: +%d =%d -%d)  %s  LOS %s  draws %.1f%%",
 			a, pts, float64(e.WDL.Games())-pts, b, e.WDL.Games(), e.WDL.W, e.WDL.D, e.WDL.L,
@@ -331,21 +341,21 @@ func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision strin
 			fmt.Fprintf(w, "  level pairs %.1f%%", 100*st.DrawRatio)
 		}
 		fmt.Fprintln(w)
-		if p.Match.Plan.Suite.Pairs {
+		if mv.Pairs {
 			fmt.Fprintf(w, "pentanomial (%s's pairs, LL LD DD+WL WD WW): %d %d %d %d %d\n", a, e.Penta[0], e.Penta[1], e.Penta[2], e.Penta[3], e.Penta[4])
 		}
-		if p.Match.Plan.SPRT != nil {
-			lo, hi := p.Match.Plan.SPRT.Bounds()
+		if t := mv.SPRT; t != nil {
+			lo, hi := t.Bounds()
 			state := decision
 			if state == "" {
 				state = "SPRT: no decision yet"
 			}
 			fmt.Fprintf(w, "%s  (model %s, elo0 %g, elo1 %g, alpha %g, beta %g; LLR %.2f, bounds [%.2f, %.2f])\n",
-				state, m.SPRTModel(), p.Match.Plan.SPRT.Elo0, p.Match.Plan.SPRT.Elo1, p.Match.Plan.SPRT.Alpha, p.Match.Plan.SPRT.Beta, p.Match.Plan.SPRT.LLR(e.WDL, e.Penta), lo, hi)
+				state, mv.SPRTModel, t.Elo0, t.Elo1, t.Alpha, t.Beta, t.LLR(e.WDL, e.Penta), lo, hi)
 		}
 		return
 	}
-	if m.Played() > 0 {
+	if p.Match.GamesPlayed() > 0 {
 		p.ratingTables(w)
 	}
 }
@@ -354,16 +364,13 @@ func (p *matchPlan) summary(w io.Writer, encs []*event.Encounter, decision strin
 // intervals and the LOS matrix, and says when a sweep made it take virtual
 // draws (schedule.Match.Ratings).
 func (p *matchPlan) ratingTables(w io.Writer) {
-	m := p.Match.Plan
-	names := make([]string, len(p.Match.Plan.Director.Entrants))
-	for i, e := range p.Match.Plan.Director.Entrants {
-		names[i] = e.Spec.Name
-	}
+	mv := p.Match.View()
+	names := mv.Names
 	title := "rating list (Bradley–Terry, mean 0)"
-	if p.Match.Plan.Gauntlet {
+	if mv.Gauntlet {
 		title = "rating list (Bradley–Terry, " + names[0] + " = 0)"
 	}
-	list, prior, err := m.Ratings()
+	list, prior, err := p.Match.Ratings()
 	if prior > 0 {
 		title += fmt.Sprintf(", with %g virtual draws per pair because of a sweep", prior)
 	}

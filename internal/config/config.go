@@ -159,7 +159,7 @@ type Event struct {
 	Clock         Clock     `toml:"clock"`
 	Engines       []Engine  `toml:"engine"`
 	// Limits and containment (engine.Limits, engine.Sandbox).
-	MaxMemory    *Bytes `toml:"max_memory"` // default engine.DefaultMaxMemory
+	MaxMemory    *Bytes `toml:"max_memory"` // default engine.Limits.OrGomocup (350 MiB)
 	HardMemory   *Bytes `toml:"hard_memory"`
 	MaxProcesses *int   `toml:"max_processes"`
 	FreezeIdle   bool   `toml:"freeze_idle"`

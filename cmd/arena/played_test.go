@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gomoku-arena/event"
+	"gomoku-arena/internal/config"
+	"gomoku-arena/rules"
+)
+
+// playedFrom are the settings each front end's command builds, read back
+// from event (event.Played), without playing: an event file's lines (under
+// a minimal event of engines a and b), arena match's flags and
+// c-gomoku-cli's tokens (before engines a and b).
+func playedFrom(t *testing.T, front string, given []string) event.Played {
+	t.Helper()
+	dir := t.TempDir()
+	switch front {
+	case "toml":
+		path := filepath.Join(dir, "e.toml")
+		src := "name = \"e\"\nrule = \"freestyle\"\n"
+		for _, l := range given {
+			src += l + "\n"
+		}
+		src += "\n[[engine]]\nname = \"a\"\ncommand = \"builtin:greedy\"\n\n[[engine]]\nname = \"b\"\ncommand = \"builtin:random\"\n"
+		os.WriteFile(path, []byte(src), 0o644)
+		cfg, err := config.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := event.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev.Played()
+	case "match":
+		args := append([]string{"-rule", "freestyle", "-out", filepath.Join(dir, "out")}, given...)
+		p, err := parseMatch(append(args, "a=builtin:greedy", "b=builtin:random"), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Match.Played()
+	case "gomoku-cli":
+		args := append(append([]string{}, given...), "-engine", "cmd=builtin:greedy", "name=a", "-engine", "cmd=builtin:random", "name=b")
+		p, err := parseCli(args, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Match.Played()
+	}
+	t.Fatalf("no front end %q", front)
+	return event.Played{}
+}
+
+// Each match-wide setting reaches what is played as the same value,
+// whichever front end gives it: an event file's key, arena match's flag,
+// c-gomoku-cli's token where it has one (nil where it has none: its start
+// timeout is the engine's, its processes live as its workers' do, its
+// games open as its list says).
+func TestEachMatchSettingTheSameInEveryFrontEnd(t *testing.T) {
+	book := filepath.Join(t.TempDir(), "book.txt")
+	os.WriteFile(book, []byte("0,0\n1,1\n0,2\n"), 0o644)
+	cases := []struct {
+		key   string
+		file  []string
+		flag  []string
+		token []string
+		want  func(p event.Played) bool
+	}{
+		{"size", []string{"size = 19"}, []string{"-size", "19"}, []string{"-boardsize", "19"}, func(p event.Played) bool { return p.Size == 19 }},
+		{"move_cap", []string{"move_cap = 50"}, []string{"-move-cap", "50"}, []string{"-drawafter", "50"}, func(p event.Played) bool { return p.MoveCap == 50 }},
+		{"start_timeout", []string{`start_timeout = "3s"`}, []string{"-start-timeout", "3s"}, nil, func(p event.Played) bool { return p.StartTimeout == 3*time.Second }},
+		{"concurrency", []string{"concurrency = 3"}, []string{"-concurrency", "3"}, []string{"-concurrency", "3"}, func(p event.Played) bool { return p.Concurrency == 3 }},
+		{"process_lifetime", []string{`process_lifetime = "game"`}, []string{"-process-lifetime", "game"}, nil, func(p event.Played) bool { return p.Lifetime == config.LifetimeGame }},
+		{"opening_procedure", []string{`opening_procedure = "swap2"`}, []string{"-opening-procedure", "swap2"}, nil, func(p event.Played) bool { return p.Procedure == rules.Swap2Procedure }},
+		{"openings", []string{`openings = "` + book + `"`}, []string{"-openings", book}, []string{"-openings", "file=" + book}, func(p event.Played) bool { return p.Openings == 3 }},
+		{"sandbox", []string{`sandbox = "auto"`}, []string{"-sandbox", "auto"}, []string{"-sandbox", "auto"}, func(p event.Played) bool { return p.Confinement.Sandbox == config.SandboxAuto }},
+		{"freeze_idle", []string{"freeze_idle = true"}, []string{"-freeze-idle"}, []string{"-freeze-idle"}, func(p event.Played) bool { return p.Confinement.FreezeIdle }},
+	}
+	for _, c := range cases {
+		t.Run(c.key, func(t *testing.T) {
+			for _, f := range []struct {
+				front string
+				given []string
+			}{{"toml", c.file}, {"match", c.flag}, {"gomoku-cli", c.token}} {
+				if f.given == nil {
+					continue
+				}
+				if p := playedFrom(t, f.front, f.given); !c.want(p) {
+					t.Errorf("%s %q: %+v", f.front, f.given, p)
+				}
+			}
+		})
+	}
+}
+
+// Every front end plays under the same defaults, but for those that
+// c-gomoku-cli's users expect of arena gomoku-cli (no clock, its tolerance,
+// max_memory told as 367001600 and not held, processes that live as its
+// workers' do) and an event's Gomocup memory limit, which an authors'
+// match does not hold unless asked (-max-memory).
+func TestEveryFrontEndHasTheSameDefaults(t *testing.T) {
+	want := playedFrom(t, "toml", nil)
+	if want.Size != 15 || want.MoveCap != 0 || want.StartTimeout != 10*time.Second || want.Concurrency != 1 || want.Lifetime != config.LifetimeReuse ||
+		want.Procedure != rules.NoProcedure || want.Openings != 0 || want.Confinement != (event.Confinement{}) {
+		t.Fatalf("an event file's defaults: %+v", want)
+	}
+	for _, front := range []string{"match", "gomoku-cli"} {
+		got := playedFrom(t, front, nil)
+		w := want
+		w.Entrants = nil
+		if front == "gomoku-cli" {
+			w.Lifetime = config.LifetimePair // deliberate: c-gomoku-cli's workers
+		}
+		ents := got.Entrants
+		got.Entrants = nil
+		if jsonOf(t, got) != jsonOf(t, w) {
+			t.Errorf("%s: %+v\nwant %+v", front, got, w)
+		}
+		for i, e := range ents {
+			ev := want.Entrants[i]
+			switch front {
+			case "match": // deliberate: no memory held or told unless asked
+				ev.MaxMemoryBytes, ev.Info = 0, nil
+			case "gomoku-cli": // deliberate: c-gomoku-cli's untimed games and its told-only maxmemory
+				ev.MaxMemoryBytes, ev.Clock = 0, e.Clock
+				if e.Clock != (event.Clock{ToleranceMS: 3000}) {
+					t.Errorf("%s: engine %d: clock %+v, want c-gomoku-cli's (untimed, 3 s tolerance)", front, i, e.Clock)
+				}
+			}
+			if got, want := jsonOf(t, e), jsonOf(t, ev); got != want { // as event.json keeps them: nil and empty alike
+				t.Errorf("%s: engine %d: %s\nwant %s", front, i, got, want)
+			}
+		}
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
