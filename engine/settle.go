@@ -267,8 +267,13 @@ func (e *Engine) learn() {
 	habits.Store(e.program(), true)
 }
 
+// program is the key of e's program in habits: its path and arguments,
+// made once (settles looks it up on every command).
 func (e *Engine) program() string {
-	return e.path + "\x00" + strings.Join(e.args, "\x00")
+	if e.programKey == "" {
+		e.programKey = e.path + "\x00" + strings.Join(e.args, "\x00")
+	}
+	return e.programKey
 }
 
 // droppedLine finds the line of wire that an engine's ERROR or UNKNOWN
