@@ -153,13 +153,14 @@ func startGroup(path string, args []string, dir string, env []string, stdio [3]*
 type proc struct {
 	*group
 	stdin   *os.File
-	stdinW  rawWriter // writeNow's
-	stderr  *os.File  // read end, closed after the group is gone
-	out     *stdout   // stdout's read end and its reading (stdout.go)
-	started bool      // START was answered OK in this process
-	frozen  bool      // stopped by Freeze (guarded by Engine.mu)
-	cg      *cgroups  // its cgroups, removed by kill (cgroup.go)
-	cgTried bool      // cg was attempted (it may be nil)
+	stdinW  rawWriter   // writeNow's
+	leader  leaderFiles // its leader's /proc files, for settle's looks (settle.go)
+	stderr  *os.File    // read end, closed after the group is gone
+	out     *stdout     // stdout's read end and its reading (stdout.go)
+	started bool        // START was answered OK in this process
+	frozen  bool        // stopped by Freeze (guarded by Engine.mu)
+	cg      *cgroups    // its cgroups, removed by kill (cgroup.go)
+	cgTried bool        // cg was attempted (it may be nil)
 	// transcript sees the lines written and read (Spec.Transcript).
 	transcript func(sent bool, line string)
 	nproc      uint64 // its RLIMIT_NPROC, where it has no cgroup (limits.go)
@@ -332,6 +333,7 @@ func (p *proc) kill() {
 	p.signal()
 	p.cg.kill() // also what left the group; frozen processes die only once thawed
 	p.reap()
+	p.leader.close()
 	p.cg.remove()
 	p.out.close()
 	closeAll(p.stdin, p.stderr)
