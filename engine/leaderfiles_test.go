@@ -48,3 +48,31 @@ func TestLeaderFilesClosedOnKill(t *testing.T) {
 		t.Errorf("after Kill: still open: %v", got)
 	}
 }
+
+// A command that does not fit in the stdin pipe of an engine that does not
+// read is written in part at once and the rest under the deadline: the
+// write ends in a timeout ("engine is not reading its input"), not as if
+// it had all gone out; and a pipe already full takes nothing at once and
+// times out the same way.
+func TestWriteToEngineNotReading(t *testing.T) {
+	t.Parallel()
+	e, err := Start(Spec{Name: "deaf", Command: "/bin/sh", Args: []string{"-c", "sleep 30"}, CloseGrace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if err := e.spawn(); err != nil {
+		t.Fatal(err)
+	}
+	p := e.current()
+	big := make([]byte, 4<<20) // more than any pipe holds
+	for i := range big {
+		big[i] = 'x'
+	}
+	for _, name := range []string{"part at once", "pipe full"} {
+		f, detail := p.write(big, time.Now().Add(200*time.Millisecond))
+		if f != FaultTimeout || detail != "engine is not reading its input" {
+			t.Errorf("%s: write = %q %q, want a timeout", name, f, detail)
+		}
+	}
+}
