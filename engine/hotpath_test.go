@@ -1,5 +1,7 @@
 package engine
 
+// Tests of the move's hot path: the writes, and the files a settle look holds.
+
 import (
 	"os"
 	"path/filepath"
