@@ -24,10 +24,11 @@
 //
 // # Output
 //
-// stdout is read by the goroutine that waits for an answer, itself: its
-// thread blocks in poll(2) on the pipe (in slices, so that an exit is seen
-// even when a helper holds the pipe open) and reads the line; nothing else
-// is woken (stdout.go). Lines are split by a bounded line reader (LF, CR or
+// stdout is read by the goroutine that waits for an answer, itself: it
+// reads the pipe, which is non-blocking, and only when nothing is there yet
+// its thread blocks in poll(2) on the pipe (in slices, so that an exit is
+// seen even when a helper holds the pipe open) and reads the line; nothing
+// else is woken (stdout.go). Lines are split by a bounded line reader (LF, CR or
 // CRLF; lines longer than MaxLine are truncated and the rest discarded).
 // Between requests a pipe left unread for a few milliseconds is drained by
 // a goroutine into a bounded queue (the oldest lines dropped), and stderr is

@@ -139,11 +139,12 @@ type Engine struct {
 	// while it is still busy with its answer (settle.go); sent: a copy of
 	// the lines last written, which an ERROR read later may be about;
 	// requeue: INFO lines it dropped, written again with the next request.
-	habit    bool
-	commands int // settled on probation so far (settle.go)
-	sent     []byte
-	requeue  []byte
-	requeued map[string]bool // the INFO lines requeued once
+	habit      bool
+	commands   int    // settled on probation so far (settle.go)
+	programKey string // program's, once made (settle.go)
+	sent       []byte
+	requeue    []byte
+	requeued   map[string]bool // the INFO lines requeued once
 }
 
 // StartWithin is how long the engine is given to start and answer START:

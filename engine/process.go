@@ -153,12 +153,14 @@ func startGroup(path string, args []string, dir string, env []string, stdio [3]*
 type proc struct {
 	*group
 	stdin   *os.File
-	stderr  *os.File // read end, closed after the group is gone
-	out     *stdout  // stdout's read end and its reading (stdout.go)
-	started bool     // START was answered OK in this process
-	frozen  bool     // stopped by Freeze (guarded by Engine.mu)
-	cg      *cgroups // its cgroups, removed by kill (cgroup.go)
-	cgTried bool     // cg was attempted (it may be nil)
+	stdinW  rawWriter   // writeNow's
+	leader  leaderFiles // its leader's /proc files, for settle's looks (settle.go)
+	stderr  *os.File    // read end, closed after the group is gone
+	out     *stdout     // stdout's read end and its reading (stdout.go)
+	started bool        // START was answered OK in this process
+	frozen  bool        // stopped by Freeze (guarded by Engine.mu)
+	cg      *cgroups    // its cgroups, removed by kill (cgroup.go)
+	cgTried bool        // cg was attempted (it may be nil)
 	// transcript sees the lines written and read (Spec.Transcript).
 	transcript func(sent bool, line string)
 	nproc      uint64 // its RLIMIT_NPROC, where it has no cgroup (limits.go)
@@ -242,9 +244,6 @@ func (g *group) exitDetail() string {
 // write writes s to stdin, giving up at deadline. A full pipe (an engine that
 // does not read) is a timeout; a closed one is an exit.
 func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
-	if err := p.stdin.SetWriteDeadline(deadline); err != nil {
-		return FaultExit, "stdin: " + err.Error()
-	}
 	// Transcribed before writing: the answer can be read (and transcribed)
 	// before Write returns.
 	if p.transcript != nil {
@@ -252,7 +251,16 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 			p.transcript(true, clip(l, transcriptLine))
 		}
 	}
-	_, err := p.stdin.Write(b)
+	// A pipe with room takes b in one write(2) that cannot block (the
+	// descriptor is non-blocking): no deadline, so no runtime timer, is
+	// needed for it. Only what does not fit waits, under the deadline.
+	n, err := p.writeNow(b)
+	if err == nil && n < len(b) {
+		if err = p.stdin.SetWriteDeadline(deadline); err != nil {
+			return FaultExit, "stdin: " + err.Error()
+		}
+		_, err = p.stdin.Write(b[n:])
+	}
 	switch {
 	case err == nil:
 		return "", ""
@@ -269,12 +277,63 @@ func (p *proc) write(b []byte, deadline time.Time) (Fault, string) {
 	}
 }
 
+// writeNow writes what of b the stdin pipe takes at once, with one
+// write(2) that does not block: n < len(b) with no error when the pipe is
+// full (or has less room than b).
+func (p *proc) writeNow(b []byte) (n int, err error) {
+	w := &p.stdinW
+	w.mu.Lock() // Close may write END from another goroutine
+	defer w.mu.Unlock()
+	if w.rc == nil { // first use, or a proc not made by spawn
+		if w.rc, err = p.stdin.SyscallConn(); err != nil {
+			return 0, err
+		}
+		w.fn = w.write
+	}
+	w.b = b
+	err = w.rc.Control(w.fn)
+	w.b = nil
+	switch {
+	case err != nil:
+		return 0, err
+	case w.err == syscall.EAGAIN:
+		return 0, nil
+	case w.err != nil:
+		return 0, &os.PathError{Op: "write", Path: p.stdin.Name(), Err: w.err}
+	}
+	return w.n, nil
+}
+
+// rawWriter is writeNow's state, kept in the proc so that a write
+// allocates nothing (a closure passed to Control would).
+type rawWriter struct {
+	mu  sync.Mutex
+	rc  syscall.RawConn
+	fn  func(fd uintptr) // write, as a value made once
+	b   []byte
+	n   int
+	err error
+}
+
+func (w *rawWriter) write(fd uintptr) {
+	for {
+		w.n, w.err = syscall.Write(int(fd), w.b)
+		if w.err != syscall.EINTR {
+			break
+		}
+	}
+	if w.n < 0 {
+		w.n = 0
+	}
+}
+
 // kill sends SIGKILL to the whole group, waits for the leader, reaps any
 // orphaned members and closes the pipes. It returns within about twice reapWait.
 func (p *proc) kill() {
 	p.signal()
 	p.cg.kill() // also what left the group; frozen processes die only once thawed
 	p.reap()
+	p.leader.close()
 	p.cg.remove()
 	p.out.close()
 	closeAll(p.stdin, p.stderr)

@@ -73,6 +73,8 @@ const (
 func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
 	lk := lookers.Get().(*looker)
 	defer lookers.Put(lk)
+	lk.own = &p.leader
+	defer func() { lk.own = nil }()
 	busy, side, _ := lk.look(p.pid, false)
 	if !busy {
 		return false
@@ -113,6 +115,78 @@ func (e *Engine) settleBefore(p *proc, limit time.Time) {
 type looker struct {
 	buf  [4096]byte
 	path []byte
+	own  *leaderFiles // the engine's leader's files, held open; nil: none
+}
+
+// leaderFiles are an engine leader's /proc files that every look reads,
+// opened at its first look and held open until the process is killed:
+// a look then reads them with one pread(2) each, rather than an open,
+// read and close by path (the path lookup is most of a look's cost). Read
+// after the process is gone they fail (ESRCH), where a path could name a
+// process that reused its id.
+type leaderFiles struct {
+	mu     sync.Mutex
+	fds    [3]int // leaderStat, leaderSchedstat, leaderChildren; -1 when not open
+	opened bool
+	closed bool
+}
+
+const (
+	leaderStat = iota
+	leaderSchedstat
+	leaderChildren
+)
+
+var leaderNames = [3]string{"/stat", "/schedstat", "/children"}
+
+// read reads the leader's file which (pid is the leader's) into lk.buf.
+func (lf *leaderFiles) read(lk *looker, pid string, which int) []byte {
+	lf.mu.Lock()
+	defer lf.mu.Unlock()
+	if lf.closed {
+		return nil
+	}
+	if !lf.opened {
+		lf.opened = true
+		for i, name := range leaderNames {
+			lf.fds[i] = -1
+			if fd, err := syscall.Open("/proc/"+pid+"/task/"+pid+name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
+				lf.fds[i] = fd
+			}
+		}
+	}
+	fd := lf.fds[which]
+	if fd < 0 {
+		return nil
+	}
+	n, err := syscall.Pread(fd, lk.buf[:], 0)
+	if err != nil || n <= 0 {
+		return nil
+	}
+	return lk.buf[:n]
+}
+
+// close closes the files for good (the process is being killed).
+func (lf *leaderFiles) close() {
+	lf.mu.Lock()
+	defer lf.mu.Unlock()
+	lf.closed = true
+	if lf.opened {
+		for _, fd := range lf.fds {
+			if fd >= 0 {
+				syscall.Close(fd)
+			}
+		}
+	}
+}
+
+// leaderRead reads file which of process pid: through lk.own when pid is
+// the engine's leader, by path otherwise.
+func (lk *looker) leaderRead(pid string, leader bool, which int) []byte {
+	if leader && lk.own != nil {
+		return lk.own.read(lk, pid, which)
+	}
+	return lk.read("/proc/", pid, "/task/", pid, leaderNames[which])
 }
 
 // lookers are kept for reuse: a look would otherwise allocate its buffer.
@@ -145,7 +219,7 @@ func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duratio
 	n, tasks := 1, 0
 	for i := 0; i < n; i++ {
 		pid := strconv.Itoa(procs[i])
-		st := lk.read("/proc/", pid, "/task/", pid, "/stat") // the main thread's: /proc/PID/stat sums every thread's times
+		st := lk.leaderRead(pid, i == 0, leaderStat) // the main thread's: /proc/PID/stat sums every thread's times
 		state, threads := statFields(st)
 		if state == 0 {
 			continue
@@ -156,7 +230,7 @@ func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duratio
 			tasks++
 			busy = busy || state == 'R'
 			if cpu {
-				used += schedstat(lk.read("/proc/", pid, "/task/", pid, "/schedstat"))
+				used += schedstat(lk.leaderRead(pid, i == 0, leaderSchedstat))
 			}
 		} else {
 			for _, tid := range taskIDs(pid, settleLookTasks-tasks) {
@@ -169,7 +243,7 @@ func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duratio
 				}
 			}
 		}
-		for _, c := range fieldsOf(lk.read("/proc/", pid, "/task/", pid, "/children")) {
+		for _, c := range fieldsOf(lk.leaderRead(pid, i == 0, leaderChildren)) {
 			if n == len(procs) {
 				break
 			}
@@ -267,8 +341,13 @@ func (e *Engine) learn() {
 	habits.Store(e.program(), true)
 }
 
+// program is the key of e's program in habits: its path and arguments,
+// made once (settles looks it up on every command).
 func (e *Engine) program() string {
-	return e.path + "\x00" + strings.Join(e.args, "\x00")
+	if e.programKey == "" {
+		e.programKey = e.path + "\x00" + strings.Join(e.args, "\x00")
+	}
+	return e.programKey
 }
 
 // droppedLine finds the line of wire that an engine's ERROR or UNKNOWN

@@ -13,9 +13,13 @@ import (
 
 // How an engine's stdout is read
 //
-// The goroutine that waits for an answer reads the pipe itself, blocking its
-// thread in poll(2) and then read(2), as a C runner blocks in read(2): the
-// engine's line wakes that thread and nothing else. There is no reader
+// The goroutine that waits for an answer reads the pipe itself, as a C
+// runner blocks in read(2): the engine's line wakes that thread and nothing
+// else. The read end is non-blocking, so a read(2) that finds nothing
+// returns at once and the wait is a poll(2) with the request's deadline; an
+// engine that answered while the command was being written (an instant one
+// usually has: writing to it woke it) costs one read(2) and no poll(2). The
+// look for lines written before a command is one read(2) too. There is no reader
 // goroutine, queue or notification between the pipe and the game, no
 // runtime timer per move, and the pipe is not in the Go network poller at
 // all: a poller registration would wake the runtime's idle thread (parked
@@ -57,20 +61,28 @@ const (
 
 // How pipeSource reads.
 const (
-	readWait  = iota // poll(2) up to until (at most pollSlice), then read(2)
+	readWait  = iota // read(2); if nothing is there, poll(2) up to until (at most pollSlice) and read(2)
 	readPeek         // read(2) only what is there already
 	readDrain        // poll(2) the pipe and the kick, then read(2)
 )
 
-// stdoutPipe makes the stdout pipe in blocking mode, so that os.NewFile
-// keeps the read end out of the network poller (see above).
+// stdoutPipe makes the stdout pipe. Both ends are made blocking, so that
+// os.NewFile keeps the read end out of the network poller (see above); the
+// read end is then made non-blocking (its own open file description: the
+// engine's end stays blocking), which only pipeSource's raw reads see.
 func stdoutPipe() (r, w *os.File, err error) {
 	var fds [2]int
 	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
 		return nil, nil, os.NewSyscallError("pipe2", err)
 	}
 	_, _ = unix.FcntlInt(uintptr(fds[0]), unix.F_SETPIPE_SZ, pipeSize) // best effort
-	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+	r, w = os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1")
+	if err := unix.SetNonblock(fds[0], true); err != nil {
+		r.Close()
+		w.Close()
+		return nil, nil, os.NewSyscallError("fcntl", err)
+	}
+	return r, w, nil
 }
 
 // stdout is the read side of an engine's stdout pipe.
@@ -188,7 +200,8 @@ func (ps *pipeSource) poll(fd uintptr, d time.Duration, kick bool) bool {
 	}
 }
 
-// read is one read(2) of a pipe that poll found readable.
+// read is one read(2) of the (non-blocking) pipe; it reports whether it
+// found the pipe readable (bytes, or the end: ps.n == 0 with no error).
 func (ps *pipeSource) read(fd uintptr) bool {
 	for {
 		ps.n, ps.err = syscall.Read(int(fd), ps.buf)
@@ -199,20 +212,23 @@ func (ps *pipeSource) read(fd uintptr) bool {
 	if ps.n < 0 {
 		ps.n = 0
 	}
+	if ps.err == syscall.EAGAIN {
+		ps.err = errWouldBlock
+		return false
+	}
 	return true
 }
 
 func (ps *pipeSource) peekRead(fd uintptr) bool {
-	if !ps.poll(fd, 0, false) {
-		if ps.err == nil {
-			ps.err = errWouldBlock
-		}
-		return true
-	}
-	return ps.read(fd)
+	ps.read(fd)
+	return true
 }
 
 func (ps *pipeSource) pollRead(fd uintptr) bool {
+	if ps.read(fd) {
+		return true
+	}
+	ps.err = nil
 	wait := min(time.Until(ps.until), pollSlice)
 	if !ps.poll(fd, max(wait, 0), false) {
 		if ps.err == nil {
@@ -220,14 +236,18 @@ func (ps *pipeSource) pollRead(fd uintptr) bool {
 		}
 		return true
 	}
-	return ps.read(fd)
+	ps.read(fd) // readable: bytes or the end (or, raced, errWouldBlock)
+	return true
 }
 
 func (ps *pipeSource) drainRead(fd uintptr) bool {
-	if !ps.poll(fd, -1, true) {
-		return true
+	for ps.poll(fd, -1, true) {
+		if ps.read(fd) {
+			break
+		}
+		ps.err = nil // readable, yet nothing there: wait again
 	}
-	return ps.read(fd)
+	return true
 }
 
 // readLine reads one line as the current reader, in the given mode.
