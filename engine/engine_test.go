@@ -605,7 +605,10 @@ func TestCloseKillsEverything(t *testing.T) {
 			} else if err := e.Close(); err != nil {
 				t.Error(err)
 			}
-			if took := time.Since(start); took > e.spec.CloseGrace+2*time.Second {
+			// Close ends within its grace and a reap, not after the engine
+			// (which ignores END, or hangs) decides to go: the bound is
+			// loose, as a loaded machine delays the reap by seconds.
+			if took := time.Since(start); took > e.spec.CloseGrace+10*time.Second {
 				t.Errorf("Close took %v", took)
 			}
 			groupGone(t, pid)
