@@ -356,26 +356,25 @@ for round in 1 2 3 4 5; do
 done
 `
 
-// watchdogPipe is the arbiter's end of its watchdog's input, never
-// written and never closed: the kernel closes it when the arbiter ends.
-var watchdogPipe *os.File
-
 // startWatchdog starts the watchdog of this arbiter's cgroups in parents.
 // Without /bin/sh there is none: the next arbiter's endOrphans is left.
+// The arbiter's end of the watchdog's input is a bare descriptor, never
+// written and never closed (an *os.File's finalizer could close it): the
+// kernel closes it when the arbiter ends, however it ends.
 func startWatchdog(parents []string) {
-	r, w, err := os.Pipe() // close-on-exec: the arbiter's end reaches no other process
-	if err != nil {
+	var fds [2]int
+	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil { // the arbiter's end reaches no other process
 		return
 	}
+	r := os.NewFile(uintptr(fds[0]), "watchdog")
 	defer r.Close()
 	cmd := exec.Command("/bin/sh", append([]string{"-c", watchdog, "arena-watchdog", arbiterTag()}, parents...)...)
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no group signal (^C, kill -- -PGID) reaches it
 	if err := cmd.Start(); err != nil {
-		w.Close()
+		unix.Close(fds[1])
 		return
 	}
-	watchdogPipe = w
 	go cmd.Wait()
 }
 

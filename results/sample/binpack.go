@@ -21,8 +21,6 @@ import (
 // side to move then (0 loss, 1 draw, 2 win), totalPly = initPly + moveCount,
 // gameTag 0.
 const (
-	binpackHead = 8
-	binpackMove = 4
 	// moveFlags is every move's first bits: isFirst, isLast and isNoEval
 	// (c-gomoku-cli has no eval from a Gomocup engine; the eval field is 0).
 	moveFlags = 1 | 1<<1 | 1<<2
