@@ -73,6 +73,22 @@ type Duplicate struct {
 
 var shardFolder = regexp.MustCompile(`^shard-([0-9]+)-of-([0-9]+)$`)
 
+// folderShard reads a shard folder's name, shard-K-of-N (Shard.Folder's):
+// ok is false for an entry that is no folder of that name; a number too
+// long for an int gives n = -1, a count no split has (bounds.MaxShards).
+func folderShard(e os.DirEntry) (k, n int, ok bool) {
+	m := shardFolder.FindStringSubmatch(e.Name())
+	if m == nil || !e.IsDir() {
+		return 0, 0, false
+	}
+	k, err1 := strconv.Atoi(m[1])
+	n, err2 := strconv.Atoi(m[2])
+	if err1 != nil || err2 != nil {
+		return 0, -1, true
+	}
+	return k, n, true
+}
+
 // ReadBatch reads every shard folder of dir. It fails when the folder
 // holds no shards, shards of different counts, or shards of different
 // matches; missing shards, duplicate and missing games are reported in the
@@ -111,13 +127,11 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	b := &Batch{Dir: dir}
 	found := map[int]string{}
 	for _, e := range entries {
-		m := shardFolder.FindStringSubmatch(e.Name())
-		if m == nil || !e.IsDir() {
+		k, n, ok := folderShard(e)
+		if !ok {
 			continue
 		}
-		k, err1 := strconv.Atoi(m[1])
-		n, err2 := strconv.Atoi(m[2])
-		if err1 != nil || err2 != nil || n < 1 || n > bounds.MaxShards {
+		if n < 1 || n > bounds.MaxShards {
 			return nil, fmt.Errorf("%s: %s: a batch has 1 to %d shards", dir, e.Name(), bounds.MaxShards)
 		}
 		if b.Count == 0 {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -135,13 +134,7 @@ func (s *spread) started() ([]int, error) {
 	}
 	var out []int
 	for _, e := range entries {
-		sub := shardFolder.FindStringSubmatch(e.Name())
-		if sub == nil || !e.IsDir() {
-			continue
-		}
-		k, err1 := strconv.Atoi(sub[1])
-		n, err2 := strconv.Atoi(sub[2])
-		if err1 == nil && err2 == nil && n == s.shard.Count && k < n {
+		if k, n, ok := folderShard(e); ok && n == s.shard.Count && k < n {
 			out = append(out, k)
 		}
 	}
@@ -447,13 +440,11 @@ func shardCount(dir string) (int, error) {
 	}
 	count := 0
 	for _, e := range entries {
-		sub := shardFolder.FindStringSubmatch(e.Name())
-		if sub == nil || !e.IsDir() {
+		k, n, ok := folderShard(e)
+		if !ok {
 			continue
 		}
-		k, err1 := strconv.Atoi(sub[1])
-		n, err2 := strconv.Atoi(sub[2])
-		if err1 != nil || err2 != nil || n < 1 || n > bounds.MaxShards || k >= n || (count != 0 && n != count) {
+		if n < 1 || n > bounds.MaxShards || k >= n || (count != 0 && n != count) {
 			return 0, fmt.Errorf("%s: %s does not belong with the other shard folders: one folder holds one array's tasks", dir, e.Name())
 		}
 		count = n
