@@ -117,11 +117,7 @@ func (c *checker) startTimeout() time.Duration {
 // may also take the start timeout: engines size and clear their hash then,
 // which a loaded machine makes slow, and the probes do not judge time.
 func (c *checker) moveDeadline(e *engine.Engine) time.Time {
-	tol := c.ent.Clock.Tolerance
-	if tol <= 0 {
-		tol = clock.DefaultTolerance
-	}
-	wait := c.probeBudget() + tol + c.s.ProbeSlack
+	wait := c.probeBudget() + c.ent.Clock.ToleranceOrDefault() + c.s.ProbeSlack
 	if pid := e.Pid(); !c.warm[pid] {
 		c.warm[pid] = true
 		wait += c.startTimeout()

@@ -55,6 +55,13 @@ type Control struct {
 	Hang      time.Duration // the longest the arbiter waits for one move, timed or not; 0 = DefaultHang
 }
 
+// Default is the control of a side whose settings give none of their
+// own: DefaultMatch, sudden death, with DefaultTolerance (Hang 0 is
+// DefaultHang, HangLimit). Every front end starts from it and sets on top
+// what it is given (an event file's [clock] tables, arena match's flags),
+// so the defaults are applied here once.
+func Default() Control { return Control{Match: DefaultMatch, Tolerance: DefaultTolerance} }
+
 // Validate rejects impossible controls: a negative setting, or one longer
 // than MaxDuration.
 // The error is a *SettingError, which names the setting so that each
@@ -112,6 +119,15 @@ func (c Control) HangLimit() time.Duration {
 		return c.Hang
 	}
 	return DefaultHang
+}
+
+// ToleranceOrDefault is Tolerance, or Default's when the control sets
+// none: the grace of a wait that is not a game's move (a check's probe).
+func (c Control) ToleranceOrDefault() time.Duration {
+	if c.Tolerance > 0 {
+		return c.Tolerance
+	}
+	return Default().Tolerance
 }
 
 // String renders the control as match/turn+increment, e.g. "20m0s/0s+0s".

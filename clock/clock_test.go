@@ -162,3 +162,18 @@ func TestHuman(t *testing.T) {
 		}
 	}
 }
+
+// The defaults every front end starts from are one value, and a probe's
+// grace falls back to its tolerance only where the control has none.
+func TestDefaultControl(t *testing.T) {
+	d := Default()
+	if d != (Control{Match: DefaultMatch, Tolerance: DefaultTolerance}) || d.HangLimit() != DefaultHang || d.Validate() != nil {
+		t.Fatalf("Default() = %+v", d)
+	}
+	if g := (Control{}).ToleranceOrDefault(); g != DefaultTolerance {
+		t.Errorf("no tolerance: %v, want %v", g, DefaultTolerance)
+	}
+	if g := (Control{Tolerance: 3 * time.Second}).ToleranceOrDefault(); g != 3*time.Second {
+		t.Errorf("3s tolerance: %v", g)
+	}
+}

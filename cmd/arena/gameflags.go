@@ -64,7 +64,7 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 // engines are the engines of the command line (ENGINE or NAME=ENGINE),
 // with the per-engine settings of the flags.
 func (g *gameFlags) engines(args []string) ([]event.EngineSettings, error) {
-	ctl := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance} // Hang 0: clock.DefaultHang, as in an event file
+	ctl := clock.Default() // as in an event file
 	var list []event.EngineSettings
 	for i, arg := range args {
 		name, cmd := engineArg(arg, i)

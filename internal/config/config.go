@@ -405,7 +405,7 @@ func (ev *Event) check() error {
 // (clock.Control.Validate).
 func (ev *Event) ClockOf(i int) clock.Control {
 	e := ev.Engines[i]
-	c := clock.Control{Match: clock.DefaultMatch, Tolerance: clock.DefaultTolerance}
+	c := clock.Default()
 	for _, layer := range []*Clock{&ev.Clock, e.Clock} {
 		if layer == nil {
 			continue
