@@ -9,7 +9,6 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/check"
 	"gomoku-arena/engine"
-	"gomoku-arena/internal/config"
 )
 
 // Begun reports whether the event's output folder already holds the event
@@ -20,12 +19,9 @@ func (ev *Event) Begun() bool {
 	return !errors.Is(err, os.ErrNotExist)
 }
 
-// CheckSettings are the event's settings as package check takes them.
-func (ev *Event) CheckSettings() check.Settings {
-	c := ev.cfg
-	return check.Settings{Rule: ev.t.Director.Rule, Size: c.Size, ArbiterOpens: c.OpeningPolicy == config.PolicyArbiterOpens,
-		Procedure: c.OpeningProcedure, StartTimeout: ev.t.Director.StartTimeout}
-}
+// CheckSettings are the event's settings as package check takes them
+// (Settings.CheckSettings).
+func (ev *Event) CheckSettings() check.Settings { return ev.s.CheckSettings() }
 
 // Check checks the event's entrants under s, the event's settings
 // (CheckSettings) with the caller's concurrency, (package check) and
@@ -39,7 +35,7 @@ func (ev *Event) CheckSettings() check.Settings {
 func (ev *Event) Check(ctx context.Context, s check.Settings, beforeRun bool, done func(check.Report)) []check.Report {
 	var ents []arbiter.Entrant
 	var remote []string
-	for i, e := range ev.cfg.Engines {
+	for i, e := range ev.s.Engines {
 		ent := ev.t.Director.Entrants[i]
 		switch {
 		case beforeRun && (e.Remote || engine.BuiltinName(ent.Spec.Command) != ""):
@@ -48,7 +44,7 @@ func (ev *Event) Check(ctx context.Context, s check.Settings, beforeRun bool, do
 			remote = append(remote, e.Name)
 			continue
 		}
-		if e.Dir == "" {
+		if e.Dir == "" { // the event's own: EventSettings.engines
 			// The event's own folder for the engine is made when the event
 			// claims its output folder: the check runs in a temporary one.
 			ent.Spec.Dir = ""

@@ -29,15 +29,16 @@ const Unconfined = "unconfined: it reads and writes whatever the arbiter's user 
 // reach (Containment). A layout the sandbox cannot contain is the error
 // the event would stop with.
 func Containments(cfg *config.Event) ([]Containment, error) {
-	if err := checkEngines(cfg); err != nil {
+	s, err := SettingsOf(cfg)
+	if err != nil {
 		return nil, err
 	}
-	ents, _, err := entrants(cfg, cfg.OutputDir())
+	ents, _, err := entrants(s, s.Out)
 	if err != nil {
 		return nil, err
 	}
 	remote := make([]bool, len(ents))
-	for i, e := range cfg.Engines {
+	for i, e := range s.Engines {
 		remote[i] = e.Remote
 	}
 	return containments(ents, remote)

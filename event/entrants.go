@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -18,41 +17,9 @@ import (
 	"gomoku-arena/rules"
 )
 
-// A config in arbiter terms: an engine table becomes an entrant with its
-// limits, sandbox, INFO lines and clock; the opening settings become the
-// stones each pairing starts from.
-
-// checkEngines makes the checks of the engine tables that need what runs
-// engines, which the config (a leaf) does not import: every program exists
-// (where the command names a folder of Gomocup builds, the one for the rule
-// and size), a builtin names a bundled engine, and no two names share a
-// working folder and transcript (engine.FolderName: one name, one file,
-// whether or not a dir is given). Each error names the config's file, line
-// and key.
-func checkEngines(cfg *config.Event) error {
-	names := make([]string, len(cfg.Engines))
-	for i, e := range cfg.Engines {
-		names[i] = e.Name
-	}
-	if i, j := sharedFolder(names); i >= 0 {
-		folder := engine.FolderName(names[i])
-		return cfg.ErrAt(fmt.Sprintf("engine[%d].name", i), fmt.Sprintf("engine %q would share the working folder %q and transcript %q with engine %d (%q); file names keep only letters, digits and . _ - + #",
-			names[i], folder, folder+".log", j+1, names[j]))
-	}
-	rule := cfg.Game()
-	if rule == nil {
-		return cfg.ErrAt("rule", fmt.Sprintf("no rule %q", cfg.Rule))
-	}
-	for i, e := range cfg.Engines {
-		if e.Remote {
-			continue
-		}
-		if _, err := runnable(engine.Spec{Name: e.Name, Command: cfg.Command(e)}, rule, cfg.Size); err != nil {
-			return cfg.ErrAt(fmt.Sprintf("engine[%d].command", i), err.Error())
-		}
-	}
-	return nil
-}
+// An event's settings in arbiter terms: each engine's settings become an
+// entrant with its limits, sandbox, INFO lines and clock; the opening
+// settings become the stones each pairing starts from.
 
 // sharedFolder finds the first name whose working folder
 // (engine.FolderName) an earlier name has: later and earlier index names,
@@ -82,30 +49,28 @@ func runnable(spec engine.Spec, rule rules.Rule, size int) (string, error) {
 	return c, bundled.Check(spec)
 }
 
-// entrants are the engines of the event, confined as it says (confine),
-// and notices when their sandbox could not be set up and they run
-// unconfined, or when their freeze falls back to signals.
-func entrants(cfg *config.Event, out string) ([]arbiter.Entrant, []string, error) {
-	ents := make([]arbiter.Entrant, len(cfg.Engines))
-	files := make([][]string, len(cfg.Engines))
-	remote := make([]bool, len(cfg.Engines))
-	for i := range cfg.Engines {
-		s, err := engineSettings(cfg, i, out)
-		if err != nil {
-			return nil, nil, err
-		}
-		ents[i], files[i], remote[i] = s.Entrant(), s.Files, s.Remote
+// entrants are the engines of the event played in the folder out,
+// confined as it says (confine), and notices when their sandbox could not
+// be set up and they run unconfined, or when their freeze falls back to
+// signals.
+func entrants(s *EventSettings, out string) ([]arbiter.Entrant, []string, error) {
+	list := s.engines(out)
+	ents := make([]arbiter.Entrant, len(list))
+	files := make([][]string, len(list))
+	remote := make([]bool, len(list))
+	for i, e := range list {
+		ents[i], files[i], remote[i] = e.Entrant(), e.Files, e.Remote
 		if err := engine.CheckWorkDir(ents[i].Spec); err != nil {
-			return nil, nil, fmt.Errorf("%s: engine %q: %w", cfg.File, s.Name, err)
+			return nil, nil, fmt.Errorf("%s: engine %q: %w", s.File, e.Name, err)
 		}
 	}
-	org := organizers{Hide: []string{out, cfg.File}, Private: []string{filepath.Dir(cfg.File)}}
-	for _, f := range []string{cfg.Openings, cfg.Remote.Cert, cfg.Remote.Key} {
+	org := organizers{Hide: []string{out, s.File}, Private: []string{filepath.Dir(s.File)}}
+	for _, f := range []string{s.Openings, s.Remote.CertFile, s.Remote.KeyFile} {
 		if f != "" {
-			org.Hide = append(org.Hide, cfg.Resolve(f))
+			org.Hide = append(org.Hide, f)
 		}
 	}
-	notices, err := confine(ents, files, remote, Confinement{Sandbox: cfg.Sandbox, FreezeIdle: cfg.FreezeIdle}, org, cfg.File)
+	notices, err := confine(ents, files, remote, s.Confinement, org, s.File)
 	return ents, notices, err
 }
 
@@ -189,84 +154,12 @@ func Entrants(list []EngineSettings) []arbiter.Entrant {
 	return ents
 }
 
-// engineSettings are the settings of engine i of the event: its table's
-// over the event's, with the event's defaults (Gomocup's memory limit,
-// engine.Limits.OrGomocup; the working folder OUT/engines/NAME), and its
-// program resolved (program).
-func engineSettings(cfg *config.Event, i int, out string) (EngineSettings, error) {
-	e := cfg.Engines[i]
-	s := EngineSettings{Name: e.Name, Args: e.Args, Dir: cfg.Resolve(e.Dir), Env: e.Env, Clock: cfg.ClockOf(i),
-		BoardMode: e.BoardMode, Swap2Colors: e.Swap2Colors, Remote: e.Remote}
-	for _, f := range e.Files {
-		s.Files = append(s.Files, cfg.Resolve(f))
-	}
-	if s.Dir == "" || e.Remote { // below the output folder, no link is followed
-		s.Dir, s.Within = filepath.Join(out, "engines", engine.FolderName(e.Name)), out
-	}
-	if e.Remote {
-		s.Command, s.Args, s.Env = "builtin:relay", []string{e.Name}, nil
-	} else {
-		var err error
-		if s.Command, err = program(cfg, i); err != nil {
-			return s, err
-		}
-	}
-	if cfg.StartTimeout != nil {
-		s.StartTimeout = cfg.StartTimeout.Duration
-	}
-	s.Limits = engine.Limits{}.OrGomocup()
-	// The event's limits, then the engine's own on top; a remote
-	// entrant's relay is held to the event's defaults alone.
-	for _, l := range []struct {
-		memory, hard *config.Bytes
-		processes    *int
-	}{{cfg.MaxMemory, cfg.HardMemory, cfg.MaxProcesses}, {e.MaxMemory, e.HardMemory, e.MaxProcesses}} {
-		if e.Remote {
-			break
-		}
-		if l.memory != nil {
-			s.Limits.Memory = l.memory.N
-		}
-		if l.hard != nil {
-			s.Limits.HardMemory = l.hard.N
-		}
-		if l.processes != nil {
-			s.Limits.Processes = *l.processes
-		}
-	}
-	keys := make([]string, 0, len(e.Info))
-	for k := range e.Info {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		s.Info = append(s.Info, engine.Info{Key: k, Value: e.Info[k]})
-	}
-	return s, nil
-}
-
-// program is the program engine i runs: its command, or where the command
-// names a folder of Gomocup builds, the build for the event's rule and size
-// (engine.GomocupBuild).
-func program(cfg *config.Event, i int) (string, error) {
-	e := cfg.Engines[i]
-	rule := cfg.Game()
-	if rule == nil {
-		return "", cfg.ErrAt("rule", fmt.Sprintf("no rule %q", cfg.Rule))
-	}
-	c, err := engine.GomocupBuild(cfg.Command(e), rule.Code(), cfg.Size)
-	if err != nil {
-		return "", cfg.ErrAt(fmt.Sprintf("engine[%d].command", i), fmt.Sprintf("engine %q: %v", e.Name, err))
-	}
-	return c, nil
-}
-
-// openings are the stones each pairing starts from: the config's opening
+// openings are the stones each pairing starts from: the event's opening
 // list, or the rule's own (readOpenings).
-func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
-	list, err := readOpenings(cfg.Resolve(cfg.Openings), "", rule, cfg.Size, cfg.OpeningPolicy)
+func openings(s *EventSettings) ([][]rules.Point, error) {
+	list, err := readOpenings(s.Openings, s.OpeningsFormat, s.Rule, s.Size, s.Policy)
 	if _, unread := errors.AsType[*fs.PathError](err); unread {
-		return nil, cfg.ErrAt("openings", err.Error()) // the file, not its contents
+		return nil, s.errAt("openings", err.Error()) // the file, not its contents
 	}
 	if err != nil {
 		return nil, err
@@ -281,12 +174,9 @@ func openings(cfg *config.Event, rule rules.Rule) ([][]rules.Point, error) {
 // EngineSettingsOf are the settings of every engine of cfg, as the event
 // builds its entrants from them (before their sandbox).
 func EngineSettingsOf(cfg *config.Event) ([]EngineSettings, error) {
-	list := make([]EngineSettings, len(cfg.Engines))
-	for i := range cfg.Engines {
-		var err error
-		if list[i], err = engineSettings(cfg, i, cfg.OutputDir()); err != nil {
-			return nil, err
-		}
+	s, err := SettingsOf(cfg)
+	if err != nil {
+		return nil, err
 	}
-	return list, nil
+	return s.engines(s.Out), nil
 }

@@ -30,7 +30,7 @@ type Event struct {
 	// rounds than the folder's event was planned for.
 	Extend bool
 
-	cfg     *config.Event
+	s       *EventSettings
 	t       *schedule.Tournament
 	out     string
 	shard   schedule.Shard // a task of a spread event (NewTask), or the whole event
@@ -99,11 +99,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		ev.learnRefusals(rec, nil)
 	}
 	total := PlannedGames(id, done)
-	s.send(Began{Name: ev.cfg.Name, Identity: id, Total: total, Finished: played(done), Done: slices.Clip(done)})
+	s.send(Began{Name: ev.s.Name, Identity: id, Total: total, Finished: played(done), Done: slices.Clip(done)})
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
 	if !ev.shard.Whole() {
-		sp := &spread{dir: filepath.Dir(ev.out), shard: ev.shard, id: id, n: len(ev.cfg.Engines), notice: ev.t.Notice}
+		sp := &spread{dir: filepath.Dir(ev.out), shard: ev.shard, id: id, n: len(ev.s.Engines), notice: ev.t.Notice}
 		ev.t.Task = sp.task()
 	}
 	ev.t.RoundDone = ev.writeTRF
@@ -159,18 +159,18 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 // startGateway opens the server of the remote entrants, if the event has
 // any, and points their relays at it.
 func (ev *Event) startGateway(s *stream) (*remote.Gateway, error) {
-	names := ev.cfg.RemoteNames()
+	names := ev.s.RemoteNames()
 	if len(names) == 0 {
 		return nil, nil
 	}
-	r := ev.cfg.Remote
-	gw, err := remote.Start(remote.Settings{Folder: ev.out, Listen: r.Listen, CertFile: ev.cfg.Resolve(r.Cert), KeyFile: ev.cfg.Resolve(r.Key),
-		Grace: r.GracePeriod(), MaxDisconnects: r.Disconnects(), Entrants: names,
+	r := ev.s.Remote
+	gw, err := remote.Start(remote.Settings{Folder: ev.out, Listen: r.Listen, CertFile: r.CertFile, KeyFile: r.KeyFile,
+		Grace: r.Grace, MaxDisconnects: r.MaxDisconnects, Entrants: names,
 		Notice: func(text string) { s.send(Notice{Text: text}) }})
 	if err != nil {
-		return nil, fmt.Errorf("%s: remote: %w", ev.cfg.File, err)
+		return nil, fmt.Errorf("%s: remote: %w", ev.s.File, err)
 	}
-	for i, e := range ev.cfg.Engines {
+	for i, e := range ev.s.Engines {
 		if e.Remote {
 			ev.t.Director.Entrants[i].Spec.Inherit = func() (*os.File, error) { return gw.RelayFile(e.Name) }
 		}
@@ -189,69 +189,57 @@ func (ev *Event) closeTranscripts(s *stream) {
 }
 
 // New turns a checked config into an event ready to run in its output
-// folder: entrants with their limits and clocks, the pairing format, the
-// openings.
-func New(cfg *config.Event) (*Event, error) { return newEvent(cfg, schedule.Shard{}) }
-
-// newEvent is New for the whole event, or for one task of a spread event.
-func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
-	rule := cfg.Game()
-	if rule == nil {
-		return nil, cfg.ErrAt("rule", fmt.Sprintf("no rule %q", cfg.Rule))
-	}
-	format, err := pairing.ParseFormat(cfg.Format)
+// folder: its settings (SettingsOf), entrants with their limits and
+// clocks, the pairing format, the openings.
+func New(cfg *config.Event) (*Event, error) {
+	s, err := SettingsOf(cfg)
 	if err != nil {
 		return nil, err
 	}
-	out := cfg.OutputDir()
+	return newEvent(s, schedule.Shard{})
+}
+
+// newEvent is the event of s, whole or one task of a spread event.
+func newEvent(s *EventSettings, shard schedule.Shard) (*Event, error) {
+	out := s.Out
 	if !shard.Whole() {
 		out = filepath.Join(out, shard.Folder())
 	}
-	d := &arbiter.Director{Event: cfg.Name, Rule: rule, Size: cfg.Size, MoveCap: cfg.MoveCap, Concurrency: cfg.Concurrency}
-	d.Procedure = cfg.OpeningProcedure
-	d.Lifetime = lifetime(cfg.ProcessLifetime)
-	if cfg.StartTimeout != nil {
-		d.StartTimeout = cfg.StartTimeout.Duration
-	}
-	if err := checkEngines(cfg); err != nil {
-		return nil, err
-	}
-	ev := &Event{cfg: cfg, out: out, shard: shard}
-	ents, notices, err := entrants(cfg, out)
+	d := &arbiter.Director{Event: s.Name, Rule: s.Rule, Size: s.Size}
+	s.direct(d)
+	ev := &Event{s: s, out: out, shard: shard}
+	ents, notices, err := entrants(s, out)
 	if err != nil {
 		return nil, err
 	}
 	ev.notices = notices
-	for i, e := range cfg.Engines {
+	for i, e := range s.Engines {
 		ent := ents[i]
 		ent.Spec.Refused = &engine.Extensions{} // learnt from its games (learnRefusals)
-		if cfg.Transcript != nil && cfg.Transcript.N > 0 {
-			file := engine.FolderName(e.Name) + ".log" // one name, one file: the config refuses two names of one file
-			l := transcript.New(out, filepath.Join("transcripts", file), e.Name, cfg.Transcript.N)
+		if s.Transcript > 0 {
+			file := engine.FolderName(e.Name) + ".log" // one name, one file: SettingsOf refuses two names of one file
+			l := transcript.New(out, filepath.Join("transcripts", file), e.Name, s.Transcript)
 			ent.Spec.Transcript = l.Line
 			ev.transcripts = append(ev.transcripts, l)
 		}
 		d.Entrants = append(d.Entrants, ent)
 	}
-	t := &schedule.Tournament{Director: d, Format: pairing.Resolve(format, len(cfg.Engines)), Rounds: cfg.Rounds, ByePoints: cfg.ByePoints,
-		Seed: uint64(cfg.Seed), WithdrawAfter: *cfg.WithdrawAfter,
+	t := &schedule.Tournament{Director: d, Format: pairing.Resolve(s.Format, len(s.Engines)), Rounds: s.Rounds, ByePoints: s.ByePoints,
+		Seed: s.Seed, WithdrawAfter: s.WithdrawAfter,
 		Requests: func() ([]schedule.WithdrawalRequest, error) {
 			return ReadWithdrawalRequests(filepath.Join(out, WithdrawalFile))
 		}}
-	if t.Rounds == 0 {
-		t.Rounds = pairing.DefaultSwissRounds
-	}
-	t.Openings, err = openings(cfg, rule)
+	t.Openings, err = openings(s)
 	if err != nil {
 		return nil, err
 	}
-	if n := cfg.OpeningsPerPairing; n > 0 {
+	if n := s.OpeningsPerPairing; n > 0 {
 		if len(t.Openings) < n {
-			list := "the default openings of " + cfg.Rule
-			if cfg.Openings != "" {
-				list = cfg.Resolve(cfg.Openings)
+			list := "the default openings of " + s.Rule.Name()
+			if s.Openings != "" {
+				list = s.Openings
 			}
-			return nil, fmt.Errorf("%s: openings_per_pairing = %d, but %s holds %d openings", cfg.File, n, list, len(t.Openings))
+			return nil, fmt.Errorf("%s: openings_per_pairing = %d, but %s holds %d openings", s.File, n, list, len(t.Openings))
 		}
 		t.OpeningsPerPairing = n
 	}
@@ -261,10 +249,10 @@ func newEvent(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 
 // identity is what event.json keeps of the event.
 func (ev *Event) identity() *Identity {
-	c := ev.cfg
-	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule, Size: c.Size, MoveCap: c.MoveCap,
-		OpeningProcedure: c.OpeningProcedure.String(), OpeningPolicy: c.OpeningPolicy.String(), Openings: c.Openings,
-		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: c.Seed, ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
+	c := ev.s
+	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule.Name(), Size: c.Size, MoveCap: c.MoveCap,
+		OpeningProcedure: c.Procedure.String(), OpeningPolicy: c.Policy.String(), Openings: c.written.openings,
+		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: int64(c.Seed), ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
 		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String(), OpeningSuite: suiteOf(ev.t.Openings)}
 	if !c.Details.Empty() {
 		d := c.Details
@@ -275,7 +263,7 @@ func (ev *Event) identity() *Identity {
 		e := entrantOf(a)
 		// As the config wrote them: the event stays the same event when
 		// it is continued from another working directory.
-		e.Command, e.Dir, e.Rating = c.Engines[i].Command, c.Engines[i].Dir, c.Engines[i].Rating
+		e.Command, e.Dir, e.Rating = c.written.command[i], c.written.dir[i], c.Ratings[i]
 		if c.Engines[i].Remote {
 			e.Args, e.Env, e.Remote = nil, nil, true
 		}
@@ -293,13 +281,13 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 	same.Rounds = now.Rounds
 	same.Details = now.Details // the signed record's names, editable
 	if d := Difference(&same, now); d != "" {
-		return false, fmt.Errorf("%s holds a different event than %s (%s); use a new output folder", ev.out, ev.cfg.File, d)
+		return false, fmt.Errorf("%s holds a different event than %s (%s); use a new output folder", ev.out, ev.s.File, d)
 	}
 	if grown && !ev.Extend {
-		return false, fmt.Errorf("%s now asks for %d rounds, more than the event in %s; add -extend to play them", ev.cfg.File, now.Rounds, ev.out)
+		return false, fmt.Errorf("%s now asks for %d rounds, more than the event in %s; add -extend to play them", ev.s.File, now.Rounds, ev.out)
 	}
 	if now.Rounds < planned {
-		return false, fmt.Errorf("%s now asks for %d rounds, but the event in %s was planned for %d; an event cannot shrink", ev.cfg.File, now.Rounds, ev.out, planned)
+		return false, fmt.Errorf("%s now asks for %d rounds, but the event in %s was planned for %d; an event cannot shrink", ev.s.File, now.Rounds, ev.out, planned)
 	}
 	return grown || Difference(&Identity{Details: old.Details}, &Identity{Details: now.Details}) != "", nil
 }
@@ -370,11 +358,7 @@ var maxTRFPlayers = pairing.MaxTRFPlayers
 // round. An event too big for TRF-16's starting ranks is written in the
 // JSON event form instead (event-pairing.json, for arena pair).
 func (ev *Event) writeTRF(round int, all []*record.Record) error {
-	var ratings []int
-	for _, e := range ev.cfg.Engines {
-		ratings = append(ratings, e.Rating)
-	}
-	return writeTRFOf(ev.out, ev.cfg.Name, &ev.cfg.Details, ratings, ev.t, round, all)
+	return writeTRFOf(ev.out, ev.s.Name, &ev.s.Details, ev.s.Ratings, ev.t, round, all)
 }
 
 // writeTRFOf writes the report of a Swiss event's rounds up to round (the

@@ -25,8 +25,8 @@ func bundledMatch(t *testing.T, rule string, games, moveCap int, out string, eng
 	}
 	ctl := clock.Control{Match: 20 * time.Second, Tolerance: clock.DefaultTolerance, Hang: clock.DefaultHang}
 	order, _ := ParseOrder("sequential")
-	s := MatchSetup{Name: "match", Rule: r, Size: r.DefaultSize(), Games: games, Rounds: 1, Concurrency: 1, MoveCap: moveCap,
-		Pairs: true, Order: order, RuleOpenings: true, Out: out}
+	s := MatchSetup{Settings: Settings{Name: "match", Rule: r, Size: r.DefaultSize(), Concurrency: 1, MoveCap: moveCap, RuleOpenings: true, Out: out},
+		Games: games, Rounds: 1, Pairs: true, Order: order}
 	for _, e := range engines {
 		s.Engines = append(s.Engines, EngineSettings{Name: e[0], Command: e[1], Args: e[2:], Clock: ctl})
 	}

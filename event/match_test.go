@@ -29,13 +29,14 @@ func testMatch(t *testing.T, out string) MatchSetup {
 	}
 	ctl := clock.Control{Match: 30 * time.Second, Tolerance: time.Second, Hang: clock.DefaultHang}
 	order, _ := ParseOrder("sequential")
-	return MatchSetup{Name: "match", Rule: free, Size: 15, Games: 4, Rounds: 1, Concurrency: 1, Pairs: true, Order: order, RuleOpenings: true, Out: out,
+	return MatchSetup{Settings: Settings{Name: "match", Rule: free, Size: 15, Concurrency: 1, RuleOpenings: true, Out: out,
 		StartTimeout: time.Minute,
 		Engines: []EngineSettings{
 			{Name: "once", Command: "builtin:faulty", Args: []string{"info-once"}, Clock: ctl, Limits: engine.Limits{Memory: 350 << 20},
 				Info: []engine.Info{{Key: "max_memory", Value: "134217728"}, {Key: "timeout_turn", Value: "1500"}}},
 			{Name: "greedy", Command: "builtin:greedy", Clock: ctl},
-		}}
+		}},
+		Games: 4, Rounds: 1, Pairs: true, Order: order}
 }
 
 // A match end to end through its front door: the settings become a match

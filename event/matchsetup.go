@@ -7,44 +7,30 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/rating"
-	"gomoku-arena/rules"
 	"gomoku-arena/schedule"
 )
 
 // MatchSetup are an authors' match's settings, typed, as arena match's
 // flags and c-gomoku-cli's tokens give them (each front end keeps its own
-// words); Match is the front door that turns them into a match, so a front
-// end parses and prints and builds nothing of the arbiter's or the
-// schedule's itself.
+// words): the settings every event and match has (Settings: the rule, the
+// board, the engines, the openings, the confinement, the folder), and the
+// match's own schedule, statistics and files. Match is the front door that
+// turns them into a match, so a front end parses and prints and builds
+// nothing of the arbiter's or the schedule's itself.
 type MatchSetup struct {
-	Name    string // the match's name in its records: "match", "gomoku-cli"
-	Rule    rules.Rule
-	Size    int
-	Engines []EngineSettings // built by EngineSettings.Entrant
-	// StartTimeout bounds START (0: the engine's default, applied in one
-	// place, engine.Spec.StartWithin).
-	StartTimeout time.Duration
-	MoveCap      int             // a draw after this many stones; 0 none
-	Concurrency  int             // games at once
-	Lifetime     config.Lifetime // how long an engine process lives (process_lifetime)
-	Procedure    rules.Procedure
+	Settings
 	// Games per pair of engines, Rounds of the whole schedule.
 	Games, Rounds int
 	Gauntlet      bool // the first engine against each other, not a round robin
 	LoseOnly      bool // with Gauntlet: the files collect only the first engine's losses
 	FatalError    bool // the first forfeit stops the match
 	SPRT          *rating.SPRT
-	// The openings: the list in Openings (format "offset", "pos" or "" for
-	// detected per line), or without one the rule's own (RuleOpenings) or
-	// the empty board; dealt in Order with Seed, under Transform, each
-	// played twice with the colours exchanged (Pairs).
-	Openings, OpeningsFormat string
-	Policy                   config.Policy
-	RuleOpenings             bool
-	Order                    schedule.Order     // ParseOrder
-	Transform                schedule.Transform // ParseTransform
-	Seed                     uint64
-	Pairs                    bool
+	// The openings (Settings.Openings...) are dealt in Order with Seed,
+	// under Transform, each played twice with the colours exchanged
+	// (Pairs).
+	Order     schedule.Order     // ParseOrder
+	Transform schedule.Transform // ParseTransform
+	Pairs     bool
 	// CGomokuCli deals, colours, and writes PGN, SGF and messages as
 	// c-gomoku-cli does (schedule.StyleCGomokuCli); RuleCode is its rule
 	// number for its SGF.
@@ -52,12 +38,11 @@ type MatchSetup struct {
 	RuleCode   string
 	Shard      schedule.Shard // TaskShard
 	SyncEvery  time.Duration
-	// Out is the folder of event.json, the journal and the games ("" none);
-	// PGN, SGF, Msg and Log are files every game is appended to.
-	Out, PGN, SGF, Msg, Log string
-	Records                 Records
-	Sample                  *Sampling
-	Confinement             Confinement
+	// PGN, SGF, Msg and Log are files every game is appended to (the
+	// folder of event.json, the journal and the games is Settings.Out).
+	PGN, SGF, Msg, Log string
+	Records            Records
+	Sample             *Sampling
 }
 
 // ParseOrder reads an opening order's name: sequential, random, passes.
@@ -89,8 +74,7 @@ func (s MatchSetup) Match() (*Match, error) {
 	for _, e := range s.Engines {
 		m.files = append(m.files, e.Files)
 	}
-	d.StartTimeout, d.MoveCap, d.Procedure, d.Concurrency = s.StartTimeout, s.MoveCap, s.Procedure, s.Concurrency
-	d.Lifetime = lifetime(s.Lifetime)
+	s.direct(d)
 	p := m.Plan
 	p.Games, p.Rounds, p.Gauntlet, p.LoseOnly, p.FatalError, p.SPRT, p.Shard = s.Games, s.Rounds, s.Gauntlet, s.LoseOnly, s.FatalError, s.SPRT, s.Shard
 	p.Suite = schedule.Suite{Order: s.Order, Seed: s.Seed, Transform: s.Transform, Pairs: s.Pairs}

@@ -16,8 +16,8 @@ func TestMatchViewIsACopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := MatchSetup{Name: "m", Rule: rule, Size: 15, Games: 2, Rounds: 1, Pairs: true, SPRT: &rating.SPRT{Elo1: 5, Alpha: 0.05, Beta: 0.05},
-		Engines: []EngineSettings{{Name: "a", Command: "builtin:greedy"}, {Name: "b", Command: "builtin:random"}}}
+	s := MatchSetup{Settings: Settings{Name: "m", Rule: rule, Size: 15, Engines: []EngineSettings{{Name: "a", Command: "builtin:greedy"}, {Name: "b", Command: "builtin:random"}}},
+		Games: 2, Rounds: 1, Pairs: true, SPRT: &rating.SPRT{Elo1: 5, Alpha: 0.05, Beta: 0.05}}
 	m, err := s.Match()
 	if err != nil {
 		t.Fatal(err)

@@ -50,7 +50,7 @@ func playedBy(d *arbiter.Director, openings int, c Confinement) Played {
 
 // Played are the settings the event plays under.
 func (ev *Event) Played() Played {
-	return playedBy(ev.t.Director, len(ev.t.Openings), Confinement{Sandbox: ev.cfg.Sandbox, FreezeIdle: ev.cfg.FreezeIdle})
+	return playedBy(ev.t.Director, len(ev.t.Openings), ev.s.Confinement)
 }
 
 // Played are the settings the match plays under.

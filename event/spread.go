@@ -48,7 +48,11 @@ func NewTask(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 	if names := cfg.RemoteNames(); len(names) > 0 {
 		return nil, fmt.Errorf("%s: engine %q is remote: remote entrants connect to one server, so their event is played by one process, not spread over tasks", cfg.File, names[0])
 	}
-	return newEvent(cfg, shard)
+	s, err := SettingsOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newEvent(s, shard)
 }
 
 // RoundsDir is the folder of the pairer's published Swiss rounds, inside

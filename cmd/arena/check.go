@@ -79,8 +79,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		s := check.Settings{Rule: rule, Size: size, ArbiterOpens: gf.policy == config.PolicyArbiterOpens, Procedure: gf.procedure,
-			StartTimeout: *gf.startTimeout, Games: *games, Concurrency: *concurrency}
+		set := gf.common(rule, size) // the settings an event or a match would give, as check takes them
+		s := set.CheckSettings()
+		s.Games, s.Concurrency = *games, *concurrency
 		if !*fresh {
 			s.Remember = check.DefaultMemory()
 		}

@@ -317,13 +317,13 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
-	setup := event.MatchSetup{Name: "gomoku-cli", Rule: rule, Size: size, MoveCap: drawAt, Concurrency: conc, // the start timeout: engine's default, as c-gomoku-cli has no flag for it
-		Games: games, Rounds: rounds, Gauntlet: gauntlet, SPRT: sprt, LoseOnly: loseOnly, FatalError: fatal,
-		PGN: pgn, SGF: sgf, Msg: msg, Sample: sampling, Confinement: conf, CGomokuCli: true, RuleCode: cliRuleCode(rule),
+	setup := event.MatchSetup{Settings: event.Settings{Name: "gomoku-cli", Rule: rule, Size: size, MoveCap: drawAt, Concurrency: conc, // the start timeout: engine's default, as c-gomoku-cli has no flag for it
 		// Without a file every game starts on the empty board, as in
 		// c-gomoku-cli: not the rule's default openings (renju's 26).
-		Openings: openFile, OpeningsFormat: openType, Policy: config.PolicyStrict,
-		Order: order, Seed: seed, Pairs: repeat}
+		Openings: openFile, OpeningsFormat: openType, Policy: config.PolicyStrict, Seed: seed, Confinement: conf},
+		Games: games, Rounds: rounds, Gauntlet: gauntlet, SPRT: sprt, LoseOnly: loseOnly, FatalError: fatal,
+		PGN: pgn, SGF: sgf, Msg: msg, Sample: sampling, CGomokuCli: true, RuleCode: cliRuleCode(rule),
+		Order: order, Pairs: repeat}
 	if transcript {
 		setup.Log = cliLog
 	}

@@ -61,6 +61,13 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 	return rule, size, nil
 }
 
+// common are the settings the flags give every event and match: the
+// rule and board (game), how games open, the start timeout; the engines
+// are added by engines.
+func (g *gameFlags) common(rule rules.Rule, size int) event.Settings {
+	return event.Settings{Rule: rule, Size: size, StartTimeout: *g.startTimeout, Policy: g.policy, Procedure: g.procedure}
+}
+
 // engines are the engines of the command line (ENGINE or NAME=ENGINE),
 // with the per-engine settings of the flags.
 func (g *gameFlags) engines(args []string) ([]event.EngineSettings, error) {

@@ -33,6 +33,20 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 // parseMatch is the match arena match's flags ask for, built by event
 // (event.MatchSetup) and not yet played.
 func parseMatch(args []string, stdout io.Writer) (*matchPlan, error) {
+	setup, p, err := parseMatchSetup(args, stdout)
+	if err != nil {
+		return nil, err
+	}
+	if p.Match, err = setup.Match(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// parseMatchSetup reads arena match's flags into the match's settings
+// (event.MatchSetup) and how to show it (the plan, but for its match).
+func parseMatchSetup(args []string, stdout io.Writer) (event.MatchSetup, *matchPlan, error) {
+	var setup event.MatchSetup
 	fs := newFlags("match", "[flags] ENGINE1 ENGINE2 [ENGINE3 ...]",
 		"Plays an authors' match: games in pairs from the same opening with the colours exchanged,\n"+
 			"statistics as it goes (score, Elo, LOS, pentanomial counts, SPRT), optionally stopping as\n"+
@@ -74,43 +88,44 @@ func parseMatch(args []string, stdout io.Writer) (*matchPlan, error) {
 	var lifetime config.Lifetime
 	fs.TextVar(&lifetime, "process-lifetime", config.LifetimeReuse, "how long an engine process lives, as an event's process_lifetime key: reuse (one per engine, RESTART between games), pair (c-gomoku-cli's: a new process when a table's pair changes, START every game) or game (a new process every game)")
 	if err := parse(fs, args); err != nil {
-		return nil, err
+		return setup, nil, err
 	}
 	if fs.NArg() < 2 {
-		return nil, fmt.Errorf("%w: want at least two engines, got %d arguments", errUsage, fs.NArg())
+		return setup, nil, fmt.Errorf("%w: want at least two engines, got %d arguments", errUsage, fs.NArg())
 	}
 	rule, size, err := gf.game()
 	if err != nil {
-		return nil, err
+		return setup, nil, err
 	}
 	sh, err := event.TaskShard(*shard, os.Getenv)
 	if err != nil {
-		return nil, fmt.Errorf("%w: -shard: %v", errUsage, err)
+		return setup, nil, fmt.Errorf("%w: -shard: %v", errUsage, err)
 	}
 	if !sh.Whole() && *out == "" {
-		return nil, fmt.Errorf("%w: -shard: the shards of a batch share one -out folder; name it", errUsage)
+		return setup, nil, fmt.Errorf("%w: -shard: the shards of a batch share one -out folder; name it", errUsage)
 	}
 	records, err := event.ParseRecords(*recordsFlag)
 	if err != nil {
-		return nil, fmt.Errorf("%w: -records: %v", errUsage, err)
+		return setup, nil, fmt.Errorf("%w: -records: %v", errUsage, err)
 	}
 	var sampling *event.Sampling
 	if *sampleFlag != "" {
 		if sampling, err = parseSample(strings.FieldsFunc(*sampleFlag, func(r rune) bool { return r == ',' || r == ' ' })); err != nil {
-			return nil, fmt.Errorf("%w: -sample: %v", errUsage, err)
+			return setup, nil, fmt.Errorf("%w: -sample: %v", errUsage, err)
 		}
 	}
 	if *out == "" {
 		*out = event.NewMatchFolder()
 	}
-	setup := event.MatchSetup{Name: "match", Rule: rule, Size: size, StartTimeout: *gf.startTimeout, MoveCap: *moveCap, Concurrency: *concurrency,
-		Procedure: gf.procedure, Games: *games, Rounds: 1, Gauntlet: *gauntlet, Seed: *seed, Pairs: true, Shard: sh, SyncEvery: *syncEvery,
-		Openings: *openingsFile, OpeningsFormat: *openingsFormat, Policy: gf.policy, RuleOpenings: true,
-		Out: *out, PGN: *pgn, Records: records, Sample: sampling, Confinement: conf, Lifetime: lifetime}
+	setup.Settings = gf.common(rule, size)
+	setup.Name, setup.MoveCap, setup.Concurrency, setup.Lifetime, setup.Confinement, setup.Out = "match", *moveCap, *concurrency, lifetime, conf, *out
+	setup.Openings, setup.OpeningsFormat, setup.RuleOpenings, setup.Seed = *openingsFile, *openingsFormat, true, *seed
+	setup.Games, setup.Rounds, setup.Gauntlet, setup.Pairs, setup.Shard, setup.SyncEvery = *games, 1, *gauntlet, true, sh, *syncEvery
+	setup.PGN, setup.Records, setup.Sample = *pgn, records, sampling
 	if *sprtFlag != "" {
 		s, err := parseSPRT(*sprtFlag, ",", rating.ModelNormalized)
 		if err != nil {
-			return nil, fmt.Errorf("%w: -sprt: %v", errUsage, err)
+			return setup, nil, fmt.Errorf("%w: -sprt: %v", errUsage, err)
 		}
 		setup.SPRT = &s
 		if !flagSet(fs, "games") {
@@ -118,19 +133,15 @@ func parseMatch(args []string, stdout io.Writer) (*matchPlan, error) {
 		}
 	}
 	if setup.Engines, err = gf.engines(fs.Args()); err != nil {
-		return nil, err
+		return setup, nil, err
 	}
 	if setup.Order, err = event.ParseOrder(*order); err != nil {
-		return nil, fmt.Errorf("%w: -order: %v", errUsage, err)
+		return setup, nil, fmt.Errorf("%w: -order: %v", errUsage, err)
 	}
 	if setup.Transform, err = event.ParseTransform(*transform); err != nil {
-		return nil, fmt.Errorf("%w: -transform: %v", errUsage, err)
+		return setup, nil, fmt.Errorf("%w: -transform: %v", errUsage, err)
 	}
-	m, err := setup.Match()
-	if err != nil {
-		return nil, err
-	}
-	return &matchPlan{Match: m, ReportEvery: *report, Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}, nil
+	return setup, &matchPlan{ReportEvery: *report, Quiet: *quiet, Hints: rule.Name() == "outer-open", Serve: *serve}, nil
 }
 
 // matchPlan is an authors' match, from `arena match` flags or from a
