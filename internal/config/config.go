@@ -191,8 +191,9 @@ type Event struct {
 	rule rules.Rule // Rule, parsed once by check
 }
 
-// Game is the event's rule, parsed once when the file was checked; nil
-// for a rule name that names none (check refuses such a file).
+// Game is the event's rule, parsed once when the file is read (its
+// defaults and checks, then package event, take it from here); nil for a
+// rule name that names none (check refuses such a file).
 func (ev *Event) Game() rules.Rule {
 	if ev.rule == nil {
 		ev.rule, _ = rules.ByName(ev.Rule)
@@ -281,17 +282,17 @@ func (ev *Event) defaults() {
 		n := DefaultWithdrawAfter
 		ev.WithdrawAfter = &n
 	}
-	if r, err := rules.ByName(ev.Rule); err == nil && ev.Size == 0 {
+	if r := ev.Game(); r != nil && ev.Size == 0 {
 		ev.Size = r.DefaultSize()
 	}
 }
 
 func (ev *Event) check() error {
-	rule, err := rules.ByName(ev.Rule)
-	if err != nil {
+	rule := ev.Game()
+	if rule == nil {
+		_, err := rules.ByName(ev.Rule) // its words for the error
 		return ev.ErrAt("rule", err.Error())
 	}
-	ev.rule = rule
 	if err := rules.CheckSize(rule, ev.Size); err != nil {
 		return ev.ErrAt("size", err.Error())
 	}
