@@ -12,7 +12,9 @@
 // samples (output.go).
 //
 // Front ends (the arena command, and later a web page, a remote-entrant
-// gateway or a shard runner) parse their own input, run an event, and
+// gateway or a shard runner) parse their own input into one typed value,
+// Settings (settings.go: an event file through SettingsOf into
+// EventSettings, a match's flags or tokens into MatchSetup), run an event, and
 // follow it through an Observer: a stream of Updates (a game started, a
 // stone played, a game finished, the standings changed). They never decide
 // a schedule, a clock, a folder or a file format.

@@ -73,7 +73,7 @@ type EventSettings struct {
 	Rounds             int            // a Swiss's rounds
 	ByePoints          *float64       // nil: the schedule's default
 	Tiebreaks          []string       // checked names (standings.ParseTiebreaks)
-	WithdrawAfter      int            // failed starts in a row before a Swiss withdrawal; 0 never
+	WithdrawAfter      int            // failed starts in a row before a Swiss withdrawal; 0 never (config.DefaultWithdrawAfter)
 	OpeningsPerPairing int            // a mini-match of twice this many games per pairing; 0 one game
 	Transcript         int64          // each engine's transcript's size before rotation; 0 none
 	Remote             RemoteSettings
@@ -125,12 +125,9 @@ func SettingsOf(cfg *config.Event) (*EventSettings, error) {
 			Openings: cfg.Resolve(cfg.Openings), Policy: cfg.OpeningPolicy, RuleOpenings: true, Seed: uint64(cfg.Seed),
 			Confinement: Confinement{Sandbox: cfg.Sandbox, FreezeIdle: cfg.FreezeIdle}, Out: cfg.OutputDir()},
 		File: cfg.File, Format: format, Rounds: cfg.Rounds, ByePoints: cfg.ByePoints, Tiebreaks: cfg.Tiebreaks,
-		WithdrawAfter: config.DefaultWithdrawAfter, OpeningsPerPairing: cfg.OpeningsPerPairing, Details: cfg.Details, at: cfg.ErrAt}
+		WithdrawAfter: *cfg.WithdrawAfter, OpeningsPerPairing: cfg.OpeningsPerPairing, Details: cfg.Details, at: cfg.ErrAt}
 	if s.Rounds == 0 {
 		s.Rounds = pairing.DefaultSwissRounds
-	}
-	if cfg.WithdrawAfter != nil {
-		s.WithdrawAfter = *cfg.WithdrawAfter
 	}
 	if cfg.StartTimeout != nil {
 		s.StartTimeout = cfg.StartTimeout.Duration
