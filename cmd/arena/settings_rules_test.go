@@ -256,9 +256,9 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := p.Match.Plan.Director.Entrants[1]
-			e := entrant{memory: a.Spec.Limits.Memory, hard: a.Spec.Limits.HardMemory, processes: a.Spec.Limits.Processes, board: a.BoardMode, swap2: a.Swap2Colors,
-				match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Spec.Dir, env: a.Spec.Env, infos: map[string]string{}}
+			a := p.Match.View().Engines[1]
+			e := entrant{memory: a.Memory, hard: a.HardMemory, processes: a.Processes, board: a.BoardMode, swap2: a.Swap2Colors,
+				match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Dir, env: a.Env, infos: map[string]string{}}
 			for _, in := range a.Infos {
 				if _, twice := e.infos[in.Key]; twice {
 					e.infos[in.Key] = "told twice"
