@@ -13,8 +13,8 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
-	"gomoku-arena/results/record"
 	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 )
 
