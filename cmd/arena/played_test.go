@@ -81,6 +81,17 @@ func TestEachMatchSettingTheSameInEveryFrontEnd(t *testing.T) {
 		{"openings", []string{`openings = "` + book + `"`}, []string{"-openings", book}, []string{"-openings", "file=" + book}, func(p event.Played) bool { return p.Openings == 3 }},
 		{"sandbox", []string{`sandbox = "auto"`}, []string{"-sandbox", "auto"}, []string{"-sandbox", "auto"}, func(p event.Played) bool { return p.Confinement.Sandbox == config.SandboxAuto }},
 		{"freeze_idle", []string{"freeze_idle = true"}, []string{"-freeze-idle"}, []string{"-freeze-idle"}, func(p event.Played) bool { return p.Confinement.FreezeIdle }},
+		// The outputs, in the front ends that have them: c-gomoku-cli keeps
+		// no folder, an event's files are its folder's.
+		{"output", []string{`output = "games-out"`}, []string{"-out", "games-out"}, nil, func(p event.Played) bool {
+			return filepath.Base(p.Outputs.Folder) == "games-out" && p.Outputs.Records == event.RecordsFiles
+		}},
+		{"records", nil, []string{"-records", "collection"}, nil, func(p event.Played) bool { return p.Outputs.Records == event.RecordsCollection }},
+		{"pgn", nil, []string{"-pgn", "g.pgn"}, []string{"-pgn", "g.pgn"}, func(p event.Played) bool { return p.Outputs.PGN == "g.pgn" }},
+		{"sgf", nil, nil, []string{"-sgf", "g.sgf"}, func(p event.Played) bool { return p.Outputs.SGF == "g.sgf" }},
+		{"msg", nil, nil, []string{"-msg", "g.msg"}, func(p event.Played) bool { return p.Outputs.Msg == "g.msg" }},
+		{"log", nil, nil, []string{"-log"}, func(p event.Played) bool { return p.Outputs.Log != "" }},
+		{"sample", nil, []string{"-sample", "file=s.csv"}, []string{"-sample", "file=s.csv"}, func(p event.Played) bool { return filepath.Base(p.Outputs.Samples) == "s.csv" }},
 	}
 	for _, c := range cases {
 		t.Run(c.key, func(t *testing.T) {
@@ -110,10 +121,24 @@ func TestEveryFrontEndHasTheSameDefaults(t *testing.T) {
 		want.Procedure != rules.NoProcedure || want.Openings != 0 || want.Confinement != (event.Confinement{}) {
 		t.Fatalf("an event file's defaults: %+v", want)
 	}
+	if o := want.Outputs; o.Folder == "" || o.Records != event.RecordsFiles || o != (event.Outputs{Folder: o.Folder}) {
+		t.Errorf("an event file's outputs: %+v, want its folder and every game's files there", o)
+	}
 	for _, front := range []string{"match", "gomoku-cli"} {
 		got := playedFrom(t, front, nil)
 		w := want
 		w.Entrants = nil
+		// Deliberate: an authors' match keeps its folder (out/match-TIME
+		// unless -out says) with every game's files, as an event does;
+		// c-gomoku-cli writes nothing it is not asked for.
+		if front == "match" {
+			w.Outputs = event.Outputs{Folder: got.Outputs.Folder, Records: event.RecordsFiles}
+			if got.Outputs.Folder == "" {
+				t.Errorf("match: no output folder")
+			}
+		} else {
+			w.Outputs = event.Outputs{}
+		}
 		if front == "gomoku-cli" {
 			w.Lifetime = config.LifetimePair // deliberate: c-gomoku-cli's workers
 		}
