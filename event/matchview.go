@@ -37,6 +37,7 @@ type EntrantView struct {
 	Args          []string
 	Dir           string   // "" for the match's folder's engines/NAME, chosen when run
 	Env           []string // added to the arena's
+	Files         []string // declared beside the program (engine.Spec.Files)
 	// The limits held (0 none): memory and hard memory in bytes, processes.
 	Memory, HardMemory     int64
 	Processes              int
@@ -63,7 +64,7 @@ func (m *Match) View() MatchView {
 		v.Names, v.Clocks = append(v.Names, e.Spec.Name), append(v.Clocks, e.Clock)
 		l := e.Spec.Limits
 		v.Engines = append(v.Engines, EntrantView{Name: e.Spec.Name, Command: e.Spec.Command, Args: slices.Clone(e.Spec.Args),
-			Dir: e.Spec.Dir, Env: slices.Clone(e.Spec.Env), Memory: l.Memory, HardMemory: l.HardMemory, Processes: l.Processes,
+			Dir: e.Spec.Dir, Env: slices.Clone(e.Spec.Env), Files: slices.Clone(e.Spec.Files), Memory: l.Memory, HardMemory: l.HardMemory, Processes: l.Processes,
 			Clock: e.Clock, Infos: slices.Clone(e.Infos), BoardMode: e.BoardMode, Swap2Colors: e.Swap2Colors})
 	}
 	return v

@@ -223,7 +223,7 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 		inc, tol     time.Duration
 		hang         time.Duration
 		dir          string
-		env          []string
+		env, files   []string
 		infos        map[string]string
 	}
 	cases := []struct {
@@ -246,7 +246,9 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 		{"hard_memory", `hard_memory = "1GiB"`, []string{"-hard-memory", "a:1GiB"}, "hard_memory=1GiB", func(e entrant) bool { return e.hard == 1<<30 }},
 		{"max_processes", "max_processes = 8", []string{"-max-processes", "a:8"}, "max_processes=8", func(e entrant) bool { return e.processes == 8 }},
 		{"dir", `dir = "/tmp/arena-a"`, []string{"-dir", "a:/tmp/arena-a"}, "dir=/tmp/arena-a", func(e entrant) bool { return e.dir == "/tmp/arena-a" }},
-		{"files", `files = ["WEIGHTS"]`, []string{"-files", "a:WEIGHTS"}, "files=WEIGHTS", nil},
+		{"files", `files = ["WEIGHTS"]`, []string{"-files", "a:WEIGHTS"}, "files=WEIGHTS", func(e entrant) bool { // the sandbox's and the check's
+			return len(e.files) == 1 && filepath.Base(e.files[0]) == "weights" && filepath.IsAbs(e.files[0])
+		}},
 		{"env", `env = ["THREADS=2"]`, []string{"-env", "a:THREADS=2"}, "env=THREADS=2", func(e entrant) bool { return slices.Contains(e.env, "THREADS=2") }},
 		{"info", "[engine.info]\nhash = \"64\"", []string{"-info", "a:hash=64"}, "option.hash=64", func(e entrant) bool { return e.infos["hash"] == "64" }},
 		{"info max_memory", "[engine.info]\nmax_memory = \"64\"", []string{"-info", "a:max_memory=64"}, "option.max_memory=64", func(e entrant) bool { return e.infos["max_memory"] == "64" }},
@@ -254,7 +256,7 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 	of := func(es event.EngineSettings) entrant {
 		a := es.Entrant()
 		e := entrant{memory: a.Spec.Limits.Memory, hard: a.Spec.Limits.HardMemory, processes: a.Spec.Limits.Processes, board: a.BoardMode, swap2: a.Swap2Colors,
-			match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Spec.Dir, env: a.Spec.Env, infos: map[string]string{}}
+			match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Spec.Dir, env: a.Spec.Env, files: a.Spec.Files, infos: map[string]string{}}
 		for _, in := range a.Infos {
 			if _, twice := e.infos[in.Key]; twice {
 				e.infos[in.Key] = "told twice"
@@ -284,19 +286,6 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.want == nil { // on the settings, for the sandbox
-				want := []string{weights}
-				if !slices.Equal(list[1].Files, want) {
-					t.Errorf("event file: %v", list[1].Files)
-				}
-				fs := newFlags("match", "", "", io.Discard)
-				gf := addGameFlags(fs)
-				fs.Parse(c.flag)
-				if flagged, err := gf.engines([]string{"b=builtin:random", "a=builtin:greedy"}); err != nil || !slices.Equal(flagged[1].Files, want) {
-					t.Errorf("arena match %v: %v, %v", c.flag, flagged, err)
-				}
-				return
-			}
 			if e := of(list[1]); !c.want(e) {
 				t.Errorf("event file: %+v", e)
 			}
@@ -321,7 +310,7 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 			}
 			a := p.Match.View().Engines[1]
 			e := entrant{memory: a.Memory, hard: a.HardMemory, processes: a.Processes, board: a.BoardMode, swap2: a.Swap2Colors,
-				match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Dir, env: a.Env, infos: map[string]string{}}
+				match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Dir, env: a.Env, files: a.Files, infos: map[string]string{}}
 			for _, in := range a.Infos {
 				if _, twice := e.infos[in.Key]; twice {
 					e.infos[in.Key] = "told twice"
