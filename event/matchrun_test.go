@@ -4,18 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/pierrec/lz4/v4"
+
 	"gomoku-arena/clock"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
+	"gomoku-arena/results/sample"
 	"gomoku-arena/rules"
 )
 
@@ -149,51 +154,64 @@ func killedMatch(t testing.TB, out string, match time.Duration) MatchSetup {
 	return s
 }
 
-// killedMatchEnv names, to the test binary run again, the folder of the
-// match it plays until it is killed.
-const killedMatchEnv = "GOMOKU_ARENA_TEST_KILLED_MATCH"
+// killedEnv tells the test binary run again by killedAt what to play
+// until it is killed.
+const killedEnv = "GOMOKU_ARENA_TEST_KILLED"
 
-// An authors' match killed (SIGKILL) mid-run continues from the same
-// settings and ends with exactly the games of an uninterrupted run, each
-// game once, its game files written once; changed settings are refused,
-// and once finished the same settings play nothing more.
-func TestKilledMatchContinues(t *testing.T) {
-	if out := os.Getenv(killedMatchEnv); out != "" {
-		// The process the test kills: it plays until then.
-		m, err := killedMatch(t, out, 30*time.Second).Match()
-		if err == nil {
-			err = m.Run(context.Background(), context.Background(), newRecorder())
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
+// killedAt runs the test t in a process of its own (this test binary run
+// again, with killedEnv set to value), and kills it with SIGKILL once the
+// journal at path holds n games. The test, finding killedEnv set, plays
+// and never returns before it is killed (killedPlay).
+func killedAt(t *testing.T, value, path string, n int) {
+	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	out := filepath.Join(dir, "m")
-	cmd := exec.Command(self, "-test.run=^TestKilledMatchContinues$", "-test.count=1")
-	cmd.Env = append(os.Environ(), killedMatchEnv+"="+out)
+	cmd := exec.Command(self, "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), killedEnv+"="+value)
 	var buf strings.Builder
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if recs, _ := journal.Read(filepath.Join(out, JournalFile)); len(recs) >= 3 {
+		if recs, _ := journal.Read(path); len(recs) >= n {
 			break
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			cmd.Wait()
-			t.Fatalf("not 3 games journaled in time:\n%s", buf.String())
+			t.Fatalf("not %d games journaled in time:\n%s", n, buf.String())
 		}
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
+}
+
+// killedPlay plays s in the process killedAt kills.
+func killedPlay(t *testing.T, s MatchSetup) {
+	m, err := s.Match()
+	if err == nil {
+		err = m.Run(context.Background(), context.Background(), newRecorder())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An authors' match killed (SIGKILL) mid-run continues from the same
+// settings and ends with exactly the games of an uninterrupted run, each
+// game once, its game files written once; changed settings are refused,
+// and once finished the same settings play nothing more.
+func TestKilledMatchContinues(t *testing.T) {
+	if out := os.Getenv(killedEnv); out != "" {
+		killedPlay(t, killedMatch(t, out, 30*time.Second))
+		return
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m")
+	killedAt(t, out, filepath.Join(out, JournalFile), 3)
 	files, _ := filepath.Glob(filepath.Join(out, "games", "*.sgf"))
 	before := map[string]time.Time{}
 	for _, f := range files {
@@ -337,4 +355,119 @@ func TestMatchGameWithAnotherOpeningIsRefused(t *testing.T) {
 	if err := m.Run(context.Background(), context.Background(), newRecorder()); err == nil || !strings.Contains(err.Error(), "but the schedule deals game 1 [7,7]") {
 		t.Errorf("continued over a game with another opening: %v; want an error naming game 1's opening", err)
 	}
+}
+
+// shardSetup is shard ("" the whole) of a batch of 12 games a pair played
+// into out, its games kept as one collection and its samples in
+// dir/train.bin.lz4 (arena match -records collection -sample
+// format=bin_lz4 -shard K/N).
+func shardSetup(t testing.TB, dir, out, shard string) MatchSetup {
+	s := killedMatch(t, out, 30*time.Second)
+	s.Games, s.Records = 12, RecordsCollection
+	f, err := sample.ParseFormat("bin_lz4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Sample = &Sampling{Freq: 1, Format: f, File: filepath.Join(dir, "train.bin.lz4")}
+	if shard != "" {
+		if s.Shard, err = TaskShard(shard, func(string) string { return "" }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// A shard killed mid-batch and run again (what a scheduler's requeue does)
+// continues from its journal: merged, nothing is lost and nothing played
+// twice, the tallies are one process's, and its sample file is rebuilt
+// from the journal.
+func TestKilledShardRequeued(t *testing.T) {
+	if v := os.Getenv(killedEnv); v != "" {
+		dir, batch, _ := strings.Cut(v, "|")
+		killedPlay(t, shardSetup(t, dir, batch, "1/2"))
+		return
+	}
+	dir := t.TempDir()
+	batch := filepath.Join(dir, "batch")
+	shard := filepath.Join(batch, "shard-1-of-2")
+	killedAt(t, dir+"|"+batch, filepath.Join(shard, JournalFile), 2)
+	if n := len(readJournal(t, shard)); n >= 6 {
+		t.Fatalf("the shard finished (%d games) before it was killed; the test needs it mid-batch", n)
+	}
+	b, err := ReadBatch(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := strings.Join(b.Problems(), "\n"); !strings.Contains(p, "shard 0 of 2: no folder") || len(b.Missing) == 0 {
+		t.Errorf("a batch with a shard never started: problems %q, %d games missing; want the shard and the missing games named", p, len(b.Missing))
+	}
+	for _, k := range []string{"1/2", "0/2"} {
+		playMatch(t, shardSetup(t, dir, batch, k))
+	}
+	if b, err = ReadBatch(batch); err != nil {
+		t.Fatal(err)
+	}
+	if p := b.Problems(); len(p) != 0 {
+		t.Errorf("the requeued batch: %q", p)
+	}
+	s, err := b.Sampling()
+	if err != nil || s == nil {
+		t.Fatalf("sampling %v, %v", s, err)
+	}
+	if err := b.Write(); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSamples(filepath.Join(batch, filepath.Base(s.File)), s, b.Identity.Match.Seed, b.Records); err != nil {
+		t.Fatal(err)
+	}
+	requeued := readJournal(t, shard)
+	eachGameOnce(t, requeued)
+	if len(requeued) != 6 {
+		t.Errorf("the requeued shard journaled %d games, want its 6", len(requeued))
+	}
+	whole := filepath.Join(dir, "whole")
+	m, _ := playMatch(t, shardSetup(t, dir, whole, ""))
+	if a, b := gamesByNumber(readJournal(t, batch)), gamesByNumber(readJournal(t, whole)); a != b {
+		t.Errorf("the requeued batch differs from one process's:\n%s\nwant\n%s", a, b)
+	}
+	if a, w := b.Encounters, m.Encounters(); len(a) != 1 || len(w) != 1 || a[0].WDL != w[0].WDL || a[0].Penta != w[0].Penta {
+		t.Errorf("merged tallies %+v, one process's %+v", a, w)
+	}
+	// The samples of the killed shard were rebuilt, so the merge's file
+	// holds every game's; the one process's file has the same entries (in
+	// the order its games finished).
+	got, want := readSamples(t, filepath.Join(batch, "train.bin.lz4")), readSamples(t, filepath.Join(dir, "train.bin.lz4"))
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(got) == 0 || !slices.Equal(got, want) {
+		t.Errorf("merged samples: %d entries, one process %d, or they differ", len(got), len(want))
+	}
+}
+
+// readSamples are the entries of a bin_lz4 sample file, each in hex.
+func readSamples(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(lz4.NewReader(f))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out []string
+	for len(raw) > 0 {
+		if len(raw) < 4 {
+			t.Fatalf("%s: %d bytes left, not an entry", path, len(raw))
+		}
+		ply := int(uint16(raw[0])|uint16(raw[1])<<8) >> 2 & 0x1ff
+		n := 4 + 2*ply
+		if len(raw) < n {
+			t.Fatalf("%s: entry of %d bytes cut at %d", path, n, len(raw))
+		}
+		out = append(out, fmt.Sprintf("%x", raw[:n]))
+		raw = raw[n:]
+	}
+	return out
 }
