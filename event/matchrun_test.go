@@ -229,7 +229,7 @@ func TestKilledMatchContinues(t *testing.T) {
 	}
 	_, obs := playMatch(t, killedMatch(t, out, 30*time.Second))
 	if b := kinds[Began](obs); len(b) != 1 || b[0].Finished < 3 || b[0].Finished+len(obs.finished()) != 8 {
-		t.Fatalf("continued: began with %d games finished, played %d; want at least the 3 before the kill, and the rest of 8", b[0].Finished, len(obs.finished()))
+		t.Fatalf("continued: began %+v, played %d; want at least the 3 games before the kill finished, and the rest of 8 played", b, len(obs.finished()))
 	}
 	// Once finished, the same settings play nothing more.
 	_, obs = playMatch(t, killedMatch(t, out, 30*time.Second))
