@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/pierrec/lz4/v4"
 
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -139,48 +135,6 @@ func TestMergeRefusesDuplicates(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(batch, "journal.jsonl")); err == nil {
 		t.Errorf("a batch with duplicates was merged")
 	}
-}
-
-// readSamples splits a bin_lz4 sample file into its entries (hex), by the
-// documented layout: a header word with the ply in bits 2..10, a second
-// word, then ply move words.
-func readSamples(t *testing.T, path string) []string {
-	t.Helper()
-	raw := lz4Decode(t, path)
-	var out []string
-	for len(raw) > 0 {
-		if len(raw) < 4 {
-			t.Fatalf("%s: %d bytes left, not an entry", path, len(raw))
-		}
-		ply := int(uint16(raw[0])|uint16(raw[1])<<8) >> 2 & 0x1ff
-		n := 4 + 2*ply
-		if len(raw) < n {
-			t.Fatalf("%s: entry of %d bytes cut at %d", path, n, len(raw))
-		}
-		out = append(out, fmt.Sprintf("%x", raw[:n]))
-		raw = raw[n:]
-	}
-	return out
-}
-
-func sortedCopy(s []string) []string {
-	c := append([]string(nil), s...)
-	slices.Sort(c)
-	return c
-}
-
-func lz4Decode(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(lz4.NewReader(f))
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return b
 }
 
 // Shards of a batch under an SPRT read the batch folder and stop once the
