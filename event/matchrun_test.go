@@ -471,3 +471,21 @@ func readSamples(t *testing.T, path string) []string {
 	}
 	return out
 }
+
+// A match of two engines whose names map to one working folder is refused
+// before anything is played, naming both (an event's:
+// TestNamesApartHaveFilesApart).
+func TestMatchNamesOfOneFolderAreRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m")
+	m, err := playSetup(t, out, 2, turnOnly, "aé=builtin:greedy", "aè=builtin:random").Match()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = m.Run(context.Background(), context.Background(), newRecorder())
+	if err == nil || !strings.Contains(err.Error(), `engines "aé" and "aè" would share the working folder engines/a__`) {
+		t.Errorf("a match of two names of one folder: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("refused, yet the output folder was made")
+	}
+}

@@ -389,11 +389,3 @@ args = ["assert-at=3"]
 		t.Errorf("want two game lines ending in the assertion:\n%s", out)
 	}
 }
-
-// A match of two engines whose names map to one folder is refused, naming
-// both (an event's: event.TestNamesApartHaveFilesApart).
-func TestMatchNamesOfOneFolderAreRefused(t *testing.T) {
-	if _, errOut, code := runArena(t, "match", "-out", t.TempDir(), "aé=builtin:greedy", "aè=builtin:random"); code == 0 || !strings.Contains(errOut, `engines "aé" and "aè" would share the working folder engines/a__`) {
-		t.Errorf("a match of two names of one folder: exit %d\n%s", code, errOut)
-	}
-}
