@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/engine"
 	"gomoku-arena/internal/durable"
 )
 
@@ -20,7 +23,9 @@ import (
 // the real event, or a second event of the same programs, starts its
 // first game at once. A report is keyed by the content of the program the
 // entrant runs (not its path or date: a program rebuilt the same is the
-// same, one changed in place is not), everything of the entrant the games
+// same, one changed in place is not), the content of the files and
+// folders its author declared it reads (a changed config.toml or weights
+// file is checked again: declaredHash), everything of the entrant the games
 // and probes see (arguments, environment, clock, INFO lines, limits,
 // board mode, Swap2 format, working folder), the settings (rule, size,
 // opening policy and procedure, start timeout, games), and the arena
@@ -71,10 +76,15 @@ func key(ent arbiter.Entrant, s Settings) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	declared, err := declaredHash(declaredFiles(ent.Spec))
+	if err != nil {
+		return "", err
+	}
 	procedure, _ := s.Procedure.MarshalText()
 	opponent, _, _ := s.Opponent.Program()
 	b, err := json.Marshal(struct {
 		Arena, Program string
+		Declared       string
 		Args, Env      []string
 		Dir            string
 		Clock          any
@@ -90,7 +100,7 @@ func key(ent arbiter.Entrant, s Settings) (string, error) {
 		Opponent       []string
 		Games, Cap     int
 		GameTime       time.Duration
-	}{arena, program, args, ent.Spec.Env, ent.Spec.Dir, ent.Clock, ent.Infos, ent.Spec.Limits.Memory, ent.Spec.Limits.HardMemory, ent.Spec.Limits.Processes,
+	}{arena, program, declared, args, ent.Spec.Env, ent.Spec.Dir, ent.Clock, ent.Infos, ent.Spec.Limits.Memory, ent.Spec.Limits.HardMemory, ent.Spec.Limits.Processes,
 		ent.BoardMode, ent.Swap2Colors, s.Rule.Name(), s.Size, s.ArbiterOpens, string(procedure), startTimeout(ent, s),
 		append([]string{opponent}, s.Opponent.Args...), s.Games, s.MoveCap, s.GameTime})
 	if err != nil {
@@ -98,6 +108,90 @@ func key(ent arbiter.Entrant, s Settings) (string, error) {
 	}
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:]), nil
+}
+
+// The bounds of what declaredHash reads: past them the engine's reports
+// are not remembered (it is checked every time) rather than hashing
+// without end (variables for the tests).
+var (
+	maxDeclaredBytes   int64 = 4 << 30
+	maxDeclaredEntries       = maxWalked
+)
+
+// declaredFiles are the files spec's author declared (Spec.Files), and
+// those its sandbox shows that were not declared there.
+func declaredFiles(spec engine.Spec) []string {
+	files := slices.Clone(spec.Files)
+	if spec.Sandbox != nil {
+		for _, f := range spec.Sandbox.Show {
+			if !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	return files
+}
+
+// declaredHash is the SHA-256 of what the declared paths hold: for each,
+// as declared, where it resolves, and for a file its content, for a folder
+// every entry's name, type and content, walked without following a link
+// (a link counts by the target it names: what it names outside the folder
+// is not declared; the files check warns of it). An error, and no key, for
+// a path that cannot be read or more than maxDeclaredEntries entries or
+// maxDeclaredBytes bytes in all.
+func declaredHash(paths []string) (string, error) {
+	sum := sha256.New()
+	var size int64
+	entries := 0
+	for _, p := range paths {
+		fmt.Fprintf(sum, "declared %q\n", p)
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			// The files check fails it, and a report with a fail is not kept.
+			fmt.Fprintf(sum, "unreadable\n")
+			continue
+		}
+		fmt.Fprintf(sum, "resolves to %q\n", real)
+		err = filepath.WalkDir(real, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if entries++; entries > maxDeclaredEntries {
+				return fmt.Errorf("%s: more than %d entries in the declared files", p, maxDeclaredEntries)
+			}
+			rel, _ := filepath.Rel(real, path)
+			switch t := d.Type(); {
+			case t&fs.ModeSymlink != 0:
+				target, err := os.Readlink(path)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(sum, "link %q %q\n", rel, target)
+			case t.IsDir():
+				fmt.Fprintf(sum, "folder %q\n", rel)
+			case t.IsRegular():
+				info, err := d.Info()
+				if err != nil {
+					return err
+				}
+				if size += info.Size(); size > maxDeclaredBytes {
+					return fmt.Errorf("%s: more than %d bytes in the declared files", p, maxDeclaredBytes)
+				}
+				h, err := fileHash(path)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(sum, "file %q %s\n", rel, h)
+			default:
+				fmt.Fprintf(sum, "other %q %v\n", rel, t)
+			}
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(sum.Sum(nil)), nil
 }
 
 // fileHash is the SHA-256 of a file's content, remembered by the file's

@@ -66,6 +66,10 @@ type Spec struct {
 	WriteTimeout time.Duration
 	Limits       Limits   // memory, processes, freezing (limits.go)
 	Sandbox      *Sandbox // nil: not confined (sandbox.go)
+	// Files are the files and folders beside the program that its author
+	// declared it reads (settings, weights): a sandbox shows them
+	// (Sandbox.Show), and a check is remembered by what they hold.
+	Files []string
 	// CPUs are the processors the engine's processes start on and keep
 	// (their own children and threads inherit them); none: every processor
 	// the arbiter was given.

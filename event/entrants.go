@@ -121,7 +121,7 @@ type EngineSettings struct {
 // folder, environment, limits, clock, and INFO lines (the memory limit's
 // max_memory, then Info, each key told once).
 func (s EngineSettings) Entrant() arbiter.Entrant {
-	spec := engine.Spec{Name: s.Name, Command: s.Command, Args: s.Args, Dir: s.Dir, Within: s.Within, Env: s.Env, StartTimeout: s.StartTimeout, Limits: s.Limits}
+	spec := engine.Spec{Name: s.Name, Command: s.Command, Args: s.Args, Dir: s.Dir, Within: s.Within, Env: s.Env, StartTimeout: s.StartTimeout, Limits: s.Limits, Files: s.Files}
 	ent := arbiter.Entrant{Spec: spec, BoardMode: s.BoardMode, Swap2Colors: s.Swap2Colors, Clock: s.Clock}
 	var infos []engine.Info
 	tell := s.TellMemory

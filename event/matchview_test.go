@@ -26,8 +26,14 @@ func TestMatchViewIsACopy(t *testing.T) {
 	if !slices.Equal(v.Names, []string{"a", "b"}) || v.Games != 2 || !v.Pairs || v.SPRT == nil || v.SPRT.Elo1 != 5 || len(v.Clocks) != 2 {
 		t.Fatalf("view %+v", v)
 	}
-	v.Names[0], v.SPRT.Elo1 = "x", 99
-	if w := m.View(); w.Names[0] != "a" || w.SPRT.Elo1 != 5 {
+	if v.Rule != "freestyle" || len(v.Engines) != 2 || v.Engines[1].Command != "builtin:random" {
+		t.Errorf("view %+v", v)
+	}
+	if d := m.Deals(); len(d) != 2 || d[0].Black != "a" || d[0].White != "b" || d[1].Black != "b" || d[1].White != "a" {
+		t.Errorf("deals %+v, want a pair with the colours exchanged", d)
+	}
+	v.Names[0], v.SPRT.Elo1, v.Engines[0].Name = "x", 99, "x"
+	if w := m.View(); w.Names[0] != "a" || w.SPRT.Elo1 != 5 || w.Engines[0].Name != "a" {
 		t.Errorf("changing the view changed the match: %+v", w)
 	}
 	m.Rename([]string{"", "a"})

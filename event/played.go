@@ -27,6 +27,20 @@ type Played struct {
 	Openings     int // openings in the list dealt; 0: the empty board
 	Confinement  Confinement
 	Entrants     []Entrant // as event.json keeps them
+	Outputs      Outputs
+}
+
+// Outputs are where what is played is written: the folder (event.json,
+// the journal, and the games as Records says), and the files every game
+// is appended to; "" for none.
+type Outputs struct {
+	Folder  string
+	Records Records // with a folder
+	PGN     string
+	SGF     string
+	Msg     string
+	Log     string // every line to and from the engines
+	Samples string // the training positions' file
 }
 
 // playedBy reads d back (what every front end's director holds).
@@ -50,10 +64,17 @@ func playedBy(d *arbiter.Director, openings int, c Confinement) Played {
 
 // Played are the settings the event plays under.
 func (ev *Event) Played() Played {
-	return playedBy(ev.t.Director, len(ev.t.Openings), ev.s.Confinement)
+	p := playedBy(ev.t.Director, len(ev.t.Openings), ev.s.Confinement)
+	p.Outputs = Outputs{Folder: ev.Folder(), Records: RecordsFiles}
+	return p
 }
 
 // Played are the settings the match plays under.
 func (m *Match) Played() Played {
-	return playedBy(m.Plan.Director, len(m.Plan.Suite.Openings), m.Confinement)
+	p := playedBy(m.Plan.Director, len(m.Plan.Suite.Openings), m.Confinement)
+	p.Outputs = Outputs{Folder: m.Folder(), PGN: m.PGN, SGF: m.SGF, Msg: m.Msg, Log: m.Log, Samples: m.SampleFile()}
+	if p.Outputs.Folder != "" {
+		p.Outputs.Records = m.Records
+	}
+	return p
 }

@@ -299,7 +299,7 @@ args = ["assert-at=3"]
 // One name, one file: engines named "x y" and "x  y" shared one
 // transcript (issue 27); each now has its own, holding only its lines.
 // Names that do map to one file are refused when the event is made,
-// naming both (a match's engines: cmd/arena).
+// naming both (a match's engines: TestMatchNamesOfOneFolderAreRefused).
 func TestNamesApartHaveFilesApart(t *testing.T) {
 	dir := t.TempDir()
 	src := `rule = "freestyle"

@@ -143,6 +143,8 @@ func (m *Match) Validate() error {
 		return errors.New("concurrency must be at least 1")
 	case m.Director.Concurrency > arbiter.MaxConcurrency:
 		return fmt.Errorf("concurrency %d: at most %d games at once", m.Director.Concurrency, arbiter.MaxConcurrency)
+	case m.Director.MoveCap < 0: // as an event file's move_cap
+		return fmt.Errorf("move cap %d: must not be negative (0: none)", m.Director.MoveCap)
 	case ScheduleGames(len(m.Director.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0:
 		return fmt.Errorf("%d engines, %d games per pair and %d rounds make more than %d games, the most one match lays out", len(m.Director.Entrants), m.Games, m.Rounds, MaxGames)
 	case m.Director.Size < rules.MinSize || m.Director.Size > rules.MaxSize:

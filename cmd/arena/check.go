@@ -65,7 +65,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 		reps = ev.Check(drain, s, false, show)
 	} else {
-		rule, size, err := gf.game()
+		s, err := gf.checkSettings()
 		if err != nil {
 			return err
 		}
@@ -79,8 +79,6 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		set := gf.common(rule, size) // the settings an event or a match would give, as check takes them
-		s := set.CheckSettings()
 		s.Games, s.Concurrency = *games, *concurrency
 		if !*fresh {
 			s.Remember = check.DefaultMemory()
@@ -100,6 +98,17 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return checkFailed(drain, reps)
+}
+
+// checkSettings are the settings of the games the flags ask for, as
+// package check takes them (an event's: event.Event.CheckSettings).
+func (g *gameFlags) checkSettings() (check.Settings, error) {
+	rule, size, err := g.game()
+	if err != nil {
+		return check.Settings{}, err
+	}
+	set := g.common(rule, size) // the settings an event or a match would give, as check takes them
+	return set.CheckSettings(), nil
 }
 
 // checkFailed is the error that ends a check with an engine that fails,

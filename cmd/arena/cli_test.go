@@ -13,7 +13,6 @@ import (
 
 	"gomoku-arena/engine"
 	"gomoku-arena/results/rating"
-	"gomoku-arena/schedule"
 )
 
 func TestParseCliTC(t *testing.T) {
@@ -52,18 +51,19 @@ func TestParseCli(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Match.Plan.Director.Rule.Name() != "renju" || p.Match.Plan.Director.Size != 15 || p.Match.Plan.Games != 8 || p.Match.Plan.Rounds != 2 || p.Match.Plan.Director.Concurrency != 3 || p.Match.Plan.Director.MoveCap != 100 || !p.Match.Plan.FatalError {
-		t.Errorf("plan %+v", p)
+	mv := p.Match.View()
+	if mv.Rule != "renju" || mv.Size != 15 || mv.Games != 8 || mv.Rounds != 2 || mv.Concurrency != 3 || mv.MoveCap != 100 || !mv.FatalError {
+		t.Errorf("match %+v", mv)
 	}
-	if p.Match.Plan.Suite.Order != schedule.OrderRandom || p.Match.Plan.Suite.Seed != 9 || p.Match.Plan.Suite.Transform != schedule.TransformCycle || !p.Match.Plan.Suite.Pairs || p.Match.Plan.Suite.Style != schedule.StyleCGomokuCli {
-		t.Errorf("suite %+v", p.Match.Plan.Suite)
+	if mv.Order != "random" || mv.Seed != 9 || mv.Transform != "cycle" || !mv.Pairs || !mv.CGomokuCli {
+		t.Errorf("openings %+v", mv)
 	}
-	if p.Match.Plan.SPRT == nil || p.Match.Plan.SPRT.Elo1 != 10 || p.Match.Plan.SPRT.Alpha != 0.1 || p.Match.Plan.SPRT.Beta != 0.05 || p.Match.Plan.SPRT.Model != rating.ModelCGomokuCli {
-		t.Errorf("sprt %+v", p.Match.Plan.SPRT)
+	if mv.SPRT == nil || mv.SPRT.Elo1 != 10 || mv.SPRT.Alpha != 0.1 || mv.SPRT.Beta != 0.05 || mv.SPRT.Model != rating.ModelCGomokuCli {
+		t.Errorf("sprt %+v", mv.SPRT)
 	}
-	n, r := p.Match.Plan.Director.Entrants[0], p.Match.Plan.Director.Entrants[1]
-	if n.Spec.Name != "new" || r.Spec.Name != "random" || n.Spec.Dir != "" || !n.BoardMode {
-		t.Errorf("entrants %+v %+v", n.Spec, r.Spec)
+	n, r := mv.Engines[0], mv.Engines[1]
+	if n.Name != "new" || r.Name != "random" || n.Dir != "" || !n.BoardMode {
+		t.Errorf("entrants %+v %+v", n, r)
 	}
 	// -each wins over the engine's own tc, as in c-gomoku-cli.
 	if n.Clock.Match != 10*time.Second || n.Clock.Turn != 2*time.Second || n.Clock.Tolerance != 3*time.Second {

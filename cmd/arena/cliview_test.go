@@ -117,10 +117,9 @@ func cliSchedule(t *testing.T, args string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, fixtures := p.Match.Plan.Schedule()
 	var b strings.Builder
-	for _, f := range fixtures {
-		fmt.Fprintf(&b, "%d %s %s", f.Number, p.Match.Plan.Director.Entrants[f.Black].Spec.Name, p.Match.Plan.Director.Entrants[f.White].Spec.Name)
+	for _, f := range p.Match.Deals() {
+		fmt.Fprintf(&b, "%d %s %s", f.Number, f.Black, f.White)
 		for i, s := range f.Opening {
 			fmt.Fprintf(&b, " %c[%c%c]", "BW"[i%2], 'a'+s.X, 'a'+s.Y)
 		}

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"gomoku-arena/arbiter"
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -32,9 +30,7 @@ func TestLinesGolden(t *testing.T) {
 	} {
 		b.WriteString(gameLine(rec) + "\n")
 	}
-	p := &matchPlan{Match: event.NewMatch("t", nil, 15)}
-	p.Match.Plan.Director.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
-	p.Match.Plan.Suite.Pairs = true
+	p := namedPlan(t, true, nil, "new", "old")
 	encounter := func(wdl rating.WDL, penta rating.Pentanomial) *schedule.Encounter {
 		return &schedule.Encounter{First: 0, Second: 1, WDL: wdl, Penta: penta}
 	}
@@ -48,7 +44,7 @@ func TestLinesGolden(t *testing.T) {
 	} {
 		b.WriteString(p.statsLine(e) + "\n")
 	}
-	p.Match.Plan.SPRT = &rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}
+	p = namedPlan(t, true, &rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}, "new", "old")
 	b.WriteString(p.statsLine(encounter(rating.WDL{W: 13, D: 3, L: 4}, rating.Pentanomial{0, 0, 4, 3, 3})) + "\n")
 	got := b.String()
 	golden(t, "lines.golden", []byte(got))
@@ -66,9 +62,7 @@ func TestLinesGolden(t *testing.T) {
 // The summary counts drawn games as draws; the share of level pairs is
 // labelled as that.
 func TestSummaryDrawsAreGames(t *testing.T) {
-	p := &matchPlan{Match: event.NewMatch("t", nil, 15)}
-	p.Match.Plan.Director.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
-	p.Match.Plan.Suite.Pairs = true
+	p := namedPlan(t, true, nil, "new", "old")
 	// 41 pairs, 24 of them level (22 WL, 2 DD-ish): =2 drawn games of 82.
 	e := &schedule.Encounter{First: 0, Second: 1, WDL: rating.WDL{W: 42, D: 2, L: 38}, Penta: rating.Pentanomial{8, 1, 24, 1, 7}}
 	var b bytes.Buffer

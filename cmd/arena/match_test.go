@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,50 +10,22 @@ import (
 	"testing"
 	"time"
 
-	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
-	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
+	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
-	"gomoku-arena/schedule"
 )
-
-// The decent bundled engine against random under an SPRT: a sweep, which
-// the normalized model with bounds [0, 15] decides after 50 pairs (see
-// results/sprt.go), far below the 400 games allowed.
-func TestMatchSPRTStopsEarlyWithH1(t *testing.T) {
-	dir := t.TempDir()
-	out, errOut, code := runArena(t, "match", "-rule", "freestyle", "-tc", "0", "-turn", "5s", "-quiet",
-		"-games", "400", "-concurrency", "2", "-sprt", "elo0=0,elo1=15", "-out", dir,
-		"builtin:search nodes=300", "builtin:random seed=1")
-	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
-	}
-	if !strings.Contains(out, "SPRT: H1 accepted after") {
-		t.Fatalf("no H1 decision in\n%s", out)
-	}
-	recs, err := journal.Read(filepath.Join(dir, "journal.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) >= 400 || len(recs) < 20 {
-		t.Errorf("%d games played; want an early stop well before 400", len(recs))
-	}
-	if !regexp.MustCompile(`(?m)^pentanomial .*: \d+ \d+ \d+ \d+ \d+$`).MatchString(out) {
-		t.Errorf("no pentanomial counts in\n%s", out)
-	}
-}
 
 // statsRE is the parseable stats line as the README documents it.
 var statsRE = regexp.MustCompile(`^stats  (\S+) vs (\S+)  games (\d+)  \+(\d+) =(\d+) -(\d+)  score ([\d.]+)%  Elo \S+( ± [\d.]+| ± n/a| \[[^]]*\]| \(a sweep: no finite estimate\))  LOS ([\d.]+%|n/a)  ptnml (\d+) (\d+) (\d+) (\d+) (\d+)(  LLR (-?[\d.]+) \[(-?[\d.]+), (-?[\d.]+)\])?$`)
 
-func TestMatchStatsLinesAndPGN(t *testing.T) {
-	dir := t.TempDir()
-	pgn := filepath.Join(dir, "games.pgn")
+// A stats line every -report games, and one at the end, each in the
+// documented form (the PGN the match writes: event.TestMatchRoundRobinRatingsAndPGN).
+func TestMatchStatsLines(t *testing.T) {
 	out, errOut, code := runArena(t, "match", "-rule", "freestyle", "-tc", "0", "-turn", "5s", "-games", "4", "-report", "2",
-		"-pgn", pgn, "-out", dir, "-sprt", "elo0=-10,elo1=10,model=logistic", "builtin:greedy", "r=builtin:random seed=3")
+		"-out", t.TempDir(), "-sprt", "elo0=-10,elo1=10,model=logistic", "builtin:greedy", "r=builtin:random seed=3")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -70,15 +41,10 @@ func TestMatchStatsLinesAndPGN(t *testing.T) {
 	if n < 3 { // after games 2 and 4, and the final one
 		t.Errorf("%d stats lines in\n%s", n, out)
 	}
-	b, err := os.ReadFile(pgn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := strings.Count(string(b), "[Result "); c != 4 {
-		t.Errorf("%d results in the PGN, want 4:\n%s", c, b)
-	}
 }
 
+// A round robin prints a stats line per pair, the rating list and the LOS
+// matrix (the tallies and ratings: event.TestMatchRoundRobinRatingsAndPGN).
 func TestMatchRoundRobinRatingList(t *testing.T) {
 	out, errOut, code := runArena(t, "match", "-rule", "freestyle", "-tc", "0", "-turn", "5s", "-games", "2", "-concurrency", "3",
 		"-out", t.TempDir(), "builtin:greedy", "a=builtin:random seed=1", "b=builtin:random seed=2")
@@ -181,13 +147,18 @@ func TestLimitFlags(t *testing.T) {
 // engine through the whole match machinery (director, statistics, no files)
 // and reports games per second.
 func benchMatch(b *testing.B, concurrency int, boardMode bool) {
-	free, _ := rules.ByName("freestyle")
+	var s event.MatchSetup
+	s.Name, s.Size, s.Games, s.Rounds, s.Concurrency, s.Pairs = "bench", 15, b.N, 1, concurrency, true
+	s.Rule, _ = rules.ByName("freestyle")
 	ctl := clock.Control{Match: time.Minute, Tolerance: time.Second}
-	ent := func(name string) arbiter.Entrant {
-		return arbiter.Entrant{Spec: engine.Spec{Name: name, Command: "builtin:faulty"}, BoardMode: boardMode, Clock: ctl}
+	for _, name := range []string{"a", "b"} {
+		s.Engines = append(s.Engines, event.EngineSettings{Name: name, Command: "builtin:faulty", BoardMode: boardMode, Clock: ctl})
 	}
-	p := &matchPlan{Match: event.NewMatch("bench", free, 15), Quiet: true}
-	p.Match.Plan.Games, p.Match.Plan.Director.Concurrency, p.Match.Plan.Director.Entrants, p.Match.Plan.Suite = b.N, concurrency, []arbiter.Entrant{ent("a"), ent("b")}, schedule.Suite{Pairs: true}
+	m, err := s.Match()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := &matchPlan{Match: m, Quiet: true}
 	b.ResetTimer()
 	start := time.Now()
 	if err := p.play(io.Discard, io.Discard); err != nil {
@@ -201,36 +172,51 @@ func BenchmarkMatchTurnConcurrency2(b *testing.B)  { benchMatch(b, 2, false) }
 func BenchmarkMatchBoardConcurrency1(b *testing.B) { benchMatch(b, 1, true) }
 func BenchmarkMatchBoardConcurrency2(b *testing.B) { benchMatch(b, 2, true) }
 
-// A match game's record replaced by another game's (another opening of the
-// list, colours and number kept) is refused when the match is continued:
-// the journal check compares every game's opening with the suite's deal,
-// from the suite event.json records.
-func TestMatchGameWithAnotherOpeningIsRefused(t *testing.T) {
-	dir := t.TempDir()
-	book := filepath.Join(dir, "book.txt")
-	os.WriteFile(book, []byte("0,0\n-4,-4\n3,3\n-5,5\n"), 0o644)
-	out := filepath.Join(dir, "m")
-	args := []string{"match", "-quiet", "-rule", "freestyle", "-openings", book, "-games", "4", "-out", out, "builtin:greedy", "builtin:random"}
-	if o, errOut, code := runArena(t, args...); code != 0 {
-		t.Fatalf("match: exit %d\n%s%s", code, o, errOut)
+// namedPlan is a match between engines of these names that is never
+// played, built as parseMatch builds one (event.MatchSetup), for what the
+// command prints of its tallies.
+func namedPlan(t testing.TB, pairs bool, sprt *rating.SPRT, names ...string) *matchPlan {
+	t.Helper()
+	var s event.MatchSetup
+	s.Name, s.Size, s.Games, s.Rounds, s.Concurrency, s.Pairs, s.SPRT = "t", 15, 2, 1, 1, pairs, sprt
+	for _, n := range names {
+		s.Engines = append(s.Engines, event.EngineSettings{Name: n, Command: "builtin:random"})
 	}
-	path := filepath.Join(out, "journal.jsonl")
-	b, _ := os.ReadFile(path)
-	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
-	var first, third map[string]any
-	json.Unmarshal([]byte(lines[0]), &first)
-	json.Unmarshal([]byte(lines[2]), &third)
-	for _, k := range []string{"game", "black", "white", "black_about", "white_about"} {
-		if v, ok := first[k]; ok {
-			third[k] = v
-		} else {
-			delete(third, k)
+	m, err := s.Match()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &matchPlan{Match: m}
+}
+
+// What arena match prints when the SPRT decides (the decision itself:
+// event.TestMatchSPRTStopsEarlyWithH1): the deciding pair's stats line and
+// the decision at once, and in the summary the pentanomial counts and the
+// decision with the test's settings; and what it prints of a continued
+// match (event.TestKilledMatchContinues).
+func TestMatchPrintsTheSPRTDecision(t *testing.T) {
+	sprt := &rating.SPRT{Elo0: 0, Elo1: 15, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}
+	p := namedPlan(t, true, sprt, "search", "random")
+	p.Match.Out = "out/m"
+	var b strings.Builder
+	v := &matchView{printer: newPrinter(&b, true, nil), plan: p, stdout: &b}
+	v.Observe(event.Began{Name: "match", Total: 400, Capped: true, Finished: 3})
+	e := &event.Encounter{First: 0, Second: 1, WDL: rating.WDL{W: 100}, Penta: rating.Pentanomial{0, 0, 0, 0, 50}, Decision: rating.H1}
+	var u event.MatchGameCounted
+	u.Record, u.Encounter, u.Played, u.Decided = &record.Record{Game: 100, Black: "random", White: "search", Winner: rules.White, End: record.Five}, e, 100, true
+	v.Observe(u)
+	p.summary(&b, []*event.Encounter{e}, v.decision)
+	out := b.String()
+	for _, want := range []string{"continuing out/m: 3 games already finished\n", "\nSPRT: H1 accepted after 100 games\n",
+		"SPRT: H1 accepted after 100 games  (model normalized, elo0 0, elo1 15, alpha 0.05, beta 0.05; LLR"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
 		}
 	}
-	forged, _ := json.Marshal(third)
-	lines[0] = string(forged) + "\n"
-	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
-	if _, errOut, code := runArena(t, args...); code != exitError || !strings.Contains(errOut, "but the schedule deals game 1 [7,7]") {
-		t.Errorf("continued over a game with another opening: exit %d, %q; want %d naming game 1's opening", code, errOut, exitError)
+	if !regexp.MustCompile(`(?m)^pentanomial .*: 0 0 0 0 50$`).MatchString(out) {
+		t.Errorf("no pentanomial counts in\n%s", out)
+	}
+	if n := strings.Count(out, "stats  search vs random  games 100"); n != 2 {
+		t.Errorf("%d stats lines of the deciding pair, want 2 (at the decision and in the summary):\n%s", n, out)
 	}
 }

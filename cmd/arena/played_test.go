@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/check"
 	"gomoku-arena/event"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
@@ -81,6 +82,17 @@ func TestEachMatchSettingTheSameInEveryFrontEnd(t *testing.T) {
 		{"openings", []string{`openings = "` + book + `"`}, []string{"-openings", book}, []string{"-openings", "file=" + book}, func(p event.Played) bool { return p.Openings == 3 }},
 		{"sandbox", []string{`sandbox = "auto"`}, []string{"-sandbox", "auto"}, []string{"-sandbox", "auto"}, func(p event.Played) bool { return p.Confinement.Sandbox == config.SandboxAuto }},
 		{"freeze_idle", []string{"freeze_idle = true"}, []string{"-freeze-idle"}, []string{"-freeze-idle"}, func(p event.Played) bool { return p.Confinement.FreezeIdle }},
+		// The outputs, in the front ends that have them: c-gomoku-cli keeps
+		// no folder, an event's files are its folder's.
+		{"output", []string{`output = "games-out"`}, []string{"-out", "games-out"}, nil, func(p event.Played) bool {
+			return filepath.Base(p.Outputs.Folder) == "games-out" && p.Outputs.Records == event.RecordsFiles
+		}},
+		{"records", nil, []string{"-records", "collection"}, nil, func(p event.Played) bool { return p.Outputs.Records == event.RecordsCollection }},
+		{"pgn", nil, []string{"-pgn", "g.pgn"}, []string{"-pgn", "g.pgn"}, func(p event.Played) bool { return p.Outputs.PGN == "g.pgn" }},
+		{"sgf", nil, nil, []string{"-sgf", "g.sgf"}, func(p event.Played) bool { return p.Outputs.SGF == "g.sgf" }},
+		{"msg", nil, nil, []string{"-msg", "g.msg"}, func(p event.Played) bool { return p.Outputs.Msg == "g.msg" }},
+		{"log", nil, nil, []string{"-log"}, func(p event.Played) bool { return p.Outputs.Log != "" }},
+		{"sample", nil, []string{"-sample", "file=s.csv"}, []string{"-sample", "file=s.csv"}, func(p event.Played) bool { return filepath.Base(p.Outputs.Samples) == "s.csv" }},
 	}
 	for _, c := range cases {
 		t.Run(c.key, func(t *testing.T) {
@@ -110,10 +122,24 @@ func TestEveryFrontEndHasTheSameDefaults(t *testing.T) {
 		want.Procedure != rules.NoProcedure || want.Openings != 0 || want.Confinement != (event.Confinement{}) {
 		t.Fatalf("an event file's defaults: %+v", want)
 	}
+	if o := want.Outputs; o.Folder == "" || o.Records != event.RecordsFiles || o != (event.Outputs{Folder: o.Folder}) {
+		t.Errorf("an event file's outputs: %+v, want its folder and every game's files there", o)
+	}
 	for _, front := range []string{"match", "gomoku-cli"} {
 		got := playedFrom(t, front, nil)
 		w := want
 		w.Entrants = nil
+		// Deliberate: an authors' match keeps its folder (out/match-TIME
+		// unless -out says) with every game's files, as an event does;
+		// c-gomoku-cli writes nothing it is not asked for.
+		if front == "match" {
+			w.Outputs = event.Outputs{Folder: got.Outputs.Folder, Records: event.RecordsFiles}
+			if got.Outputs.Folder == "" {
+				t.Errorf("match: no output folder")
+			}
+		} else {
+			w.Outputs = event.Outputs{}
+		}
 		if front == "gomoku-cli" {
 			w.Lifetime = config.LifetimePair // deliberate: c-gomoku-cli's workers
 		}
@@ -146,4 +172,75 @@ func jsonOf(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// checkedUnder are the settings arena check probes under: from an event
+// file's lines (arena check EVENT.toml, event.Event.CheckSettings) or
+// from arena check's flags.
+func checkedUnder(t *testing.T, front string, given []string) check.Settings {
+	t.Helper()
+	if front == "toml" {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "e.toml")
+		src := "name = \"e\"\n"
+		for _, l := range given {
+			src += l + "\n"
+		}
+		src += "\n[[engine]]\nname = \"a\"\ncommand = \"builtin:greedy\"\n\n[[engine]]\nname = \"b\"\ncommand = \"builtin:random\"\n"
+		os.WriteFile(path, []byte(src), 0o644)
+		cfg, err := config.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := event.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev.CheckSettings()
+	}
+	fs := newFlags("check", "", "", io.Discard)
+	gf := addGameFlags(fs)
+	if err := fs.Parse(given); err != nil {
+		t.Fatal(err)
+	}
+	s, err := gf.checkSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// arena check probes under the settings the event plays under, given in
+// its file or as its flags: each the same value, and without either the
+// same defaults (the rule outer-open on its board, strict, no opening
+// procedure, the engines' own start timeout).
+func TestCheckSettingsTheSameFromFileAndFlags(t *testing.T) {
+	cases := []struct {
+		key  string
+		file []string
+		flag []string
+		want func(s check.Settings) bool
+	}{
+		{"defaults", nil, nil, func(s check.Settings) bool {
+			return s.Rule.Name() == "outer-open" && s.Size == 15 && !s.ArbiterOpens && s.Procedure == rules.NoProcedure && s.StartTimeout == 0
+		}},
+		{"rule", []string{`rule = "renju"`}, []string{"-rule", "renju"}, func(s check.Settings) bool { return s.Rule.Name() == "renju" }},
+		{"size", []string{`rule = "freestyle"`, "size = 19"}, []string{"-rule", "freestyle", "-size", "19"}, func(s check.Settings) bool { return s.Size == 19 }},
+		{"opening_policy", []string{`opening_policy = "arbiter-opens"`}, []string{"-opening-policy", "arbiter-opens"}, func(s check.Settings) bool { return s.ArbiterOpens }},
+		{"opening_procedure", []string{`rule = "freestyle"`, `opening_procedure = "swap2"`}, []string{"-rule", "freestyle", "-opening-procedure", "swap2"},
+			func(s check.Settings) bool { return s.Procedure == rules.Swap2Procedure }},
+		{"start_timeout", []string{`start_timeout = "3s"`}, []string{"-start-timeout", "3s"}, func(s check.Settings) bool { return s.StartTimeout == 3*time.Second }},
+	}
+	for _, c := range cases {
+		t.Run(c.key, func(t *testing.T) {
+			for _, f := range []struct {
+				front string
+				given []string
+			}{{"toml", c.file}, {"check", c.flag}} {
+				if s := checkedUnder(t, f.front, f.given); !c.want(s) {
+					t.Errorf("%s %q: rule %v size %d arbiter opens %v procedure %v start %v", f.front, f.given, s.Rule.Name(), s.Size, s.ArbiterOpens, s.Procedure, s.StartTimeout)
+				}
+			}
+		})
+	}
 }

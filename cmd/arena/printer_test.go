@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"gomoku-arena/arbiter"
-	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -87,14 +85,11 @@ func TestPrinterStyles(t *testing.T) {
 // The stats line the README promises is parseable: fields separated by two
 // spaces.
 func TestStatsLine(t *testing.T) {
-	p := &matchPlan{Match: event.NewMatch("golden", nil, 15)}
-	p.Match.Plan.Director.Entrants = []arbiter.Entrant{{Spec: engine.Spec{Name: "new"}}, {Spec: engine.Spec{Name: "old"}}}
-	p.Match.Plan.Suite.Pairs = true
-	p.Match.Plan.SPRT = &rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}
+	p := namedPlan(t, true, &rating.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: rating.ModelNormalized}, "new", "old")
 	e := &schedule.Encounter{First: 0, Second: 1, WDL: rating.WDL{W: 13, D: 3, L: 4}, Penta: rating.Pentanomial{0, 1, 2, 3, 4}}
 	var b bytes.Buffer
 	b.WriteString(p.statsLine(e) + "\n")
-	p.Match.Plan.Suite.Pairs, p.Match.Plan.SPRT = false, nil
+	p = namedPlan(t, false, nil, "new", "old")
 	b.WriteString(p.statsLine(e) + "\n")
 	b.WriteString(p.statsLine(&schedule.Encounter{First: 1, Second: 0}) + "\n")
 	golden(t, "stats.golden", b.Bytes())

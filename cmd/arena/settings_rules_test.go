@@ -49,15 +49,18 @@ command = "builtin:random"
 				want: `rules.toml:17: engine[1].clock.increment: engine "b": 2s needs a match time`},
 			{args: []string{"match", "-tc", "0s", "-inc", "1s", "builtin:greedy", "builtin:random"}, want: `-inc: engine "greedy": clock increment: 1s needs a match time`},
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "tc=0/0+1", "-engine", "cmd=builtin:random"}, want: `engine 1: tc: clock increment: 1s needs a match time`},
+			{args: []string{"check", "-tc", "0s", "-inc", "1s", "builtin:greedy", "builtin:random"}, want: `-inc: engine "greedy": clock increment: 1s needs a match time`},
 		}},
 		{"is longer than 596h31m23.647s", []frontEnd{
 			{edit: [2]string{`match = "1m"`, "match = \"1m\"\nhang = \"600h\""}, want: `rules.toml:7: clock.hang: 600h0m0s is longer than 596h31m23.647s`},
 			{args: []string{"match", "-hang", "600h", "builtin:greedy", "builtin:random"}, want: `-hang: engine "greedy": clock hang: 600h0m0s is longer than 596h31m23.647s`},
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "hang=600h", "-engine", "cmd=builtin:random"}, want: `engine 1: hang: clock hang: 600h0m0s is longer than 596h31m23.647s`},
+			{args: []string{"check", "-hang", "600h", "builtin:greedy", "builtin:random"}, want: `-hang: engine "greedy": clock hang: 600h0m0s is longer than 596h31m23.647s`},
 		}},
 		{"negative", []frontEnd{
 			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nstart_timeout = \"-1s\""}, want: `rules.toml:4: start_timeout: must not be negative`},
 			{args: []string{"match", "-start-timeout", "-1s", "builtin:greedy", "builtin:random"}, want: `-start-timeout: negative duration -1s`},
+			{args: []string{"check", "-start-timeout", "-1s", "builtin:greedy", "builtin:random"}, want: `-start-timeout: negative duration -1s`},
 		}},
 		{"1024", []frontEnd{
 			{edit: [2]string{`concurrency = 1`, `concurrency = 2000`}, want: `rules.toml:3: concurrency: 2000: want 1 to 1024 games at once`},
@@ -68,21 +71,25 @@ command = "builtin:random"
 			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\nenv = [\"B\"]\n"}, want: `rules.toml:15: engine[1].env: engine "b": "B": want KEY=VALUE`},
 			{args: []string{"match", "-env", "random:B", "builtin:greedy", "builtin:random"}, want: `-env random:B: engine "random": "B": want KEY=VALUE`},
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "env=B", "-engine", "cmd=builtin:random"}, want: `-engine: env=B: "B": want KEY=VALUE`},
+			{args: []string{"check", "-env", "random:B", "builtin:greedy", "builtin:random"}, want: `-env random:B: engine "random": "B": want KEY=VALUE`},
 		}},
 		{"must be one word and one line", []frontEnd{
 			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\n[engine.info]\n\"hash size\" = \"64\"\n"}, want: `rules.toml:16: engine[1].info.hash size: engine "b": INFO "hash size" "64" must be one word and one line`},
 			{args: []string{"match", "-info", "hash size=64", "builtin:greedy", "builtin:random"}, want: `-info "hash size=64": INFO "hash size" "64" must be one word and one line`},
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "option.hash size=64", "-engine", "cmd=builtin:random"}, want: `-engine: option.hash size=64: INFO "hash size" "64" must be one word and one line`},
+			{args: []string{"check", "-info", "hash size=64", "builtin:greedy", "builtin:random"}, want: `-info "hash size=64": INFO "hash size" "64" must be one word and one line`},
 		}},
 		{"needs a board of at least 7x7", []frontEnd{
 			{edit: [2]string{`rule = "freestyle"`, "rule = \"pente\"\nsize = 6"}, want: `rules.toml:3: size: pente needs a board of at least 7x7, not 6x6`},
 			{args: []string{"match", "-rule", "pente", "-size", "6", "builtin:greedy", "builtin:random"}, want: `-size: pente needs a board of at least 7x7, not 6x6`},
 			{args: []string{"gomoku-cli", "-rule", "pente", "-boardsize", "6", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-boardsize: pente needs a board of at least 7x7, not 6x6`},
+			{args: []string{"check", "-rule", "pente", "-size", "6", "builtin:greedy", "builtin:random"}, want: `-size: pente needs a board of at least 7x7, not 6x6`},
 		}},
 		{"out of range 5..", []frontEnd{
 			{edit: [2]string{`rule = "freestyle"`, "rule = \"freestyle\"\nsize = 99"}, want: `rules.toml:3: size: board size 99 out of range 5..`},
 			{args: []string{"match", "-size", "99", "builtin:greedy", "builtin:random"}, want: `-size: board size 99 out of range 5..`},
 			{args: []string{"gomoku-cli", "-boardsize", "99", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-boardsize: board size 99 out of range 5..`},
+			{args: []string{"check", "-size", "99", "builtin:greedy", "builtin:random"}, want: `-size: board size 99 out of range 5..`},
 		}},
 		{"first stone outside the outer-open zone", []frontEnd{
 			{edit: [2]string{`rule = "freestyle"`, "rule = \"outer-open\"\nopenings = \"BOOK\""}, want: `BOOK:1: "0,0": opening: stone 1 (h8) under outer-open: first stone outside the outer-open zone`},
@@ -98,6 +105,62 @@ command = "builtin:random"
 			{edit: [2]string{`command = "builtin:random"`, `command = "builtin:nope"`}, want: `rules.toml:14: engine[1].command: engine "b": no bundled engine "nope"`},
 			{args: []string{"match", "builtin:greedy", "builtin:nope"}, want: `engine "nope": no bundled engine "nope"`},
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:nope"}, want: `engine "nope": no bundled engine "nope"`},
+			{args: []string{"check", "builtin:greedy", "builtin:nope"}, want: `engine "nope": no bundled engine "nope"`},
+		}},
+		// The match-wide settings' words, each where its front end has it
+		// (arena check takes no sandbox, lifetime, move cap or outputs: it
+		// plays its own games; an event file takes no opening order,
+		// transform, records or samples: an event deals as its format does
+		// and keeps its records itself).
+		{`is not one of none, bwrap, auto`, []frontEnd{
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nsandbox = \"chroot\""}, want: `rules.toml:4: sandbox: sandbox "chroot" is not one of none, bwrap, auto`},
+			{args: []string{"match", "-sandbox", "chroot", "builtin:greedy", "builtin:random"}, want: `-sandbox: sandbox "chroot" is not one of none, bwrap, auto`},
+			{args: []string{"gomoku-cli", "-sandbox", "chroot", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-sandbox: sandbox "chroot" is not one of none, bwrap, auto`},
+		}},
+		{`is not one of reuse, pair, game`, []frontEnd{
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nprocess_lifetime = \"forever\""}, want: `rules.toml:4: process_lifetime: process lifetime "forever" is not one of reuse, pair, game`},
+			{args: []string{"match", "-process-lifetime", "forever", "builtin:greedy", "builtin:random"}, want: `-process-lifetime: process lifetime "forever" is not one of reuse, pair, game`},
+		}},
+		{`is not one of none, swap2, rif`, []frontEnd{
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nopening_procedure = \"swap3\""}, want: `rules.toml:4: opening_procedure: opening procedure "swap3" is not one of none, swap2, rif`},
+			{args: []string{"match", "-opening-procedure", "swap3", "builtin:greedy", "builtin:random"}, want: `-opening-procedure: opening procedure "swap3" is not one of none, swap2, rif`},
+			{args: []string{"check", "-opening-procedure", "swap3", "builtin:greedy", "builtin:random"}, want: `-opening-procedure: opening procedure "swap3" is not one of none, swap2, rif`},
+		}},
+		{`is not one of strict, arbiter-opens`, []frontEnd{
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nopening_policy = \"lenient\""}, want: `rules.toml:4: opening_policy: opening policy "lenient" is not one of strict, arbiter-opens`},
+			{args: []string{"match", "-opening-policy", "lenient", "builtin:greedy", "builtin:random"}, want: `-opening-policy: opening policy "lenient" is not one of strict, arbiter-opens`},
+			{args: []string{"check", "-opening-policy", "lenient", "builtin:greedy", "builtin:random"}, want: `-opening-policy: opening policy "lenient" is not one of strict, arbiter-opens`},
+		}},
+		{`unknown rule "chess"`, []frontEnd{
+			{edit: [2]string{`rule = "freestyle"`, `rule = "chess"`}, want: `rules.toml:2: rule: unknown rule "chess"`},
+			{args: []string{"match", "-rule", "chess", "builtin:greedy", "builtin:random"}, want: `-rule: unknown rule "chess"`},
+			{args: []string{"check", "-rule", "chess", "builtin:greedy", "builtin:random"}, want: `-rule: unknown rule "chess"`},
+		}},
+		{`want 0 (freestyle), 1 (exact five), 4 (renju)`, []frontEnd{ // c-gomoku-cli's rules are codes
+			{args: []string{"gomoku-cli", "-rule", "99", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-rule: rule code 99: want 0 (freestyle), 1 (exact five), 4 (renju)`},
+		}},
+		{`must not be negative`, []frontEnd{
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nmove_cap = -1"}, want: `rules.toml:4: move_cap: must not be negative`},
+			{args: []string{"match", "-move-cap", "-1", "builtin:greedy", "builtin:random"}, want: `move cap -1: must not be negative`},
+			{args: []string{"gomoku-cli", "-drawafter", "-1", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `move cap -1: must not be negative`},
+		}},
+		{`games must be at least 1`, []frontEnd{
+			{args: []string{"match", "-games", "0", "builtin:greedy", "builtin:random"}, want: `games must be at least 1`},
+			{args: []string{"gomoku-cli", "-games", "0", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `games must be at least 1`},
+		}},
+		{`opening order "shuffled" is not one of sequential, random, passes`, []frontEnd{
+			{args: []string{"match", "-order", "shuffled", "builtin:greedy", "builtin:random"}, want: `-order: opening order "shuffled" is not one of sequential, random, passes`},
+			{args: []string{"gomoku-cli", "-openings", "order=shuffled", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-openings: opening order "shuffled" is not one of sequential, random, passes`},
+		}},
+		{`is not one of none, cycle, random`, []frontEnd{ // c-gomoku-cli's -transform is a switch
+			{args: []string{"match", "-transform", "flip", "builtin:greedy", "builtin:random"}, want: `-transform: transform "flip" is not one of none, cycle, random`},
+		}},
+		{`want files, collection or none`, []frontEnd{ // an event keeps its files; c-gomoku-cli writes none
+			{args: []string{"match", "-records", "some", "builtin:greedy", "builtin:random"}, want: `-records: records "some": want files, collection or none`},
+		}},
+		{`freq="x": not a number`, []frontEnd{
+			{args: []string{"match", "-sample", "freq=x", "builtin:greedy", "builtin:random"}, want: `-sample: freq="x": not a number`},
+			{args: []string{"gomoku-cli", "-sample", "freq=x", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-sample: freq="x": not a number`},
 		}},
 	}
 	for _, c := range cases {
@@ -160,7 +223,7 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 		inc, tol     time.Duration
 		hang         time.Duration
 		dir          string
-		env          []string
+		env, files   []string
 		infos        map[string]string
 	}
 	cases := []struct {
@@ -183,7 +246,9 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 		{"hard_memory", `hard_memory = "1GiB"`, []string{"-hard-memory", "a:1GiB"}, "hard_memory=1GiB", func(e entrant) bool { return e.hard == 1<<30 }},
 		{"max_processes", "max_processes = 8", []string{"-max-processes", "a:8"}, "max_processes=8", func(e entrant) bool { return e.processes == 8 }},
 		{"dir", `dir = "/tmp/arena-a"`, []string{"-dir", "a:/tmp/arena-a"}, "dir=/tmp/arena-a", func(e entrant) bool { return e.dir == "/tmp/arena-a" }},
-		{"files", `files = ["WEIGHTS"]`, []string{"-files", "a:WEIGHTS"}, "files=WEIGHTS", nil},
+		{"files", `files = ["WEIGHTS"]`, []string{"-files", "a:WEIGHTS"}, "files=WEIGHTS", func(e entrant) bool { // the sandbox's and the check's
+			return len(e.files) == 1 && filepath.Base(e.files[0]) == "weights" && filepath.IsAbs(e.files[0])
+		}},
 		{"env", `env = ["THREADS=2"]`, []string{"-env", "a:THREADS=2"}, "env=THREADS=2", func(e entrant) bool { return slices.Contains(e.env, "THREADS=2") }},
 		{"info", "[engine.info]\nhash = \"64\"", []string{"-info", "a:hash=64"}, "option.hash=64", func(e entrant) bool { return e.infos["hash"] == "64" }},
 		{"info max_memory", "[engine.info]\nmax_memory = \"64\"", []string{"-info", "a:max_memory=64"}, "option.max_memory=64", func(e entrant) bool { return e.infos["max_memory"] == "64" }},
@@ -191,7 +256,7 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 	of := func(es event.EngineSettings) entrant {
 		a := es.Entrant()
 		e := entrant{memory: a.Spec.Limits.Memory, hard: a.Spec.Limits.HardMemory, processes: a.Spec.Limits.Processes, board: a.BoardMode, swap2: a.Swap2Colors,
-			match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Spec.Dir, env: a.Spec.Env, infos: map[string]string{}}
+			match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Spec.Dir, env: a.Spec.Env, files: a.Spec.Files, infos: map[string]string{}}
 		for _, in := range a.Infos {
 			if _, twice := e.infos[in.Key]; twice {
 				e.infos[in.Key] = "told twice"
@@ -221,19 +286,6 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.want == nil { // on the settings, for the sandbox
-				want := []string{weights}
-				if !slices.Equal(list[1].Files, want) {
-					t.Errorf("event file: %v", list[1].Files)
-				}
-				fs := newFlags("match", "", "", io.Discard)
-				gf := addGameFlags(fs)
-				fs.Parse(c.flag)
-				if flagged, err := gf.engines([]string{"b=builtin:random", "a=builtin:greedy"}); err != nil || !slices.Equal(flagged[1].Files, want) {
-					t.Errorf("arena match %v: %v, %v", c.flag, flagged, err)
-				}
-				return
-			}
 			if e := of(list[1]); !c.want(e) {
 				t.Errorf("event file: %+v", e)
 			}
@@ -256,9 +308,9 @@ func TestEachEngineSettingTheSameInEveryFrontEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := p.Match.Plan.Director.Entrants[1]
-			e := entrant{memory: a.Spec.Limits.Memory, hard: a.Spec.Limits.HardMemory, processes: a.Spec.Limits.Processes, board: a.BoardMode, swap2: a.Swap2Colors,
-				match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Spec.Dir, env: a.Spec.Env, infos: map[string]string{}}
+			a := p.Match.View().Engines[1]
+			e := entrant{memory: a.Memory, hard: a.HardMemory, processes: a.Processes, board: a.BoardMode, swap2: a.Swap2Colors,
+				match: a.Clock.Match, turn: a.Clock.Turn, inc: a.Clock.Increment, tol: a.Clock.Tolerance, hang: a.Clock.Hang, dir: a.Dir, env: a.Env, files: a.Files, infos: map[string]string{}}
 			for _, in := range a.Infos {
 				if _, twice := e.infos[in.Key]; twice {
 					e.infos[in.Key] = "told twice"

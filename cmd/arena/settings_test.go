@@ -91,9 +91,10 @@ func TestGomokuCliTakesTheSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := p.Match.Plan.Director.Entrants[0], p.Match.Plan.Director.Entrants[1]
-	if !a.Swap2Colors || b.Swap2Colors || a.Spec.Limits.HardMemory != 1<<30 || !a.BoardMode || !b.BoardMode || b.Clock.Hang != time.Minute {
-		t.Errorf("entrants %+v", p.Match.Plan.Director.Entrants)
+	es := p.Match.View().Engines
+	a, b := es[0], es[1]
+	if !a.Swap2Colors || b.Swap2Colors || a.HardMemory != 1<<30 || !a.BoardMode || !b.BoardMode || b.Clock.Hang != time.Minute {
+		t.Errorf("entrants %+v", es)
 	}
 	if _, err := parseCli([]string{"-engine", "cmd=builtin:faulty", "swap2_colors=perhaps", "-engine", "cmd=builtin:greedy"}, io.Discard); err == nil ||
 		!strings.Contains(err.Error(), "swap2_colors=perhaps") {
