@@ -34,7 +34,7 @@ func snapshot(t *testing.T, name, tmp string, args ...string) {
 }
 
 // gameTime is the last field of a game line, the time the game took.
-var gameTime = regexp.MustCompile(`(?m)^(game \d+  .*  \d+ moves?  )\S+$`)
+var gameTime = regexp.MustCompile(`(?m)^(game \d+  .*  \d+ moves?  )\S+(?: \S+)*$`)
 
 // normalize replaces what differs from run to run and machine to machine,
 // and only that, in what a command printed:
@@ -56,8 +56,9 @@ func normalize(s, tmp string) string {
 
 func TestNormalize(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"game 1  round 1  a vs b  1-0  five  9 moves  1.0s", "game 1  round 1  a vs b  1-0  five  9 moves  <t>"},
-		{"game 12  greedy vs random  0-1  time  1 move  1m2.5s\nnext", "game 12  greedy vs random  0-1  time  1 move  <t>\nnext"},
+		{"game 1  round 1  a vs b  1-0  five  9 moves  1.02 s", "game 1  round 1  a vs b  1-0  five  9 moves  <t>"},
+		{"game 12  greedy vs random  0-1  time  1 move  1 min 3 s\nnext", "game 12  greedy vs random  0-1  time  1 move  <t>\nnext"},
+		{"game 3  a vs b  0-1  forfeit  4 moves  850 ms  stderr: boom", "game 3  a vs b  0-1  forfeit  4 moves  850 ms  stderr: boom"},
 		{"-tc 60s -tc old:1m", "-tc 60s -tc old:1m"},
 		{"h8i8i11 15x15 3 stones 100.0% Elo +116", "h8i8i11 15x15 3 stones 100.0% Elo +116"},
 		{"written to /tmp/x/out", "written to $TMP/out"},

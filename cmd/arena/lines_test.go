@@ -15,7 +15,7 @@ import (
 )
 
 // gameRE is the per-game line as the README documents it.
-var gameRE = regexp.MustCompile(`^game (\d+)  (?:round (\d+)  )?(\S(?:.*?\S)?) vs (\S(?:.*?\S)?)  (1-0|0-1|1/2-1/2)  ([a-z ]+)(?:: (.+))?  (\d+) moves  (\d+\.\d)s$`)
+var gameRE = regexp.MustCompile(`^game (\d+)  (?:round (\d+)  )?(\S(?:.*?\S)?) vs (\S(?:.*?\S)?)  (1-0|0-1|1/2-1/2)  ([a-z ]+)(?:: (.+))?  (\d+) moves  (\d+(?:\.\d+)? (?:ms|s|min|h)(?: \d+ (?:s|min))?)$`)
 
 // The per-game line and the stats line are what the README promises scripts
 // can parse: pinned here, field for field.

@@ -94,8 +94,8 @@ func gameLine(rec *record.Record) string {
 	if rec.Round > 0 {
 		round = fmt.Sprintf("round %d  ", rec.Round)
 	}
-	line := fmt.Sprintf("game %d  %s%s vs %s  %s  %s  %d moves  %.1fs", rec.Game, round, rec.Black, rec.White,
-		scoreText(rec), detail, len(rec.Moves), rec.Finish.Sub(rec.Start).Seconds())
+	line := fmt.Sprintf("game %d  %s%s vs %s  %s  %s  %d moves  %s", rec.Game, round, rec.Black, rec.White,
+		scoreText(rec), detail, len(rec.Moves), clock.Human(rec.Finish.Sub(rec.Start)))
 	// The forfeiting engine's last stderr line, last: it often says why.
 	for i := len(rec.Stderr) - 1; i >= 0; i-- {
 		if words := strings.Fields(rec.Stderr[i]); len(words) > 0 {
