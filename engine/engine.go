@@ -70,6 +70,13 @@ type Spec struct {
 	// (their own children and threads inherit them); none: every processor
 	// the arbiter was given.
 	CPUs []int
+	// CPUsOneThread: CPUs hold the engine only while it runs one thread;
+	// seen running more (a look at its processes before a command on
+	// probation or at a game's start), it is let go to every processor the
+	// arbiter was given, for good (held.go). For a table with processors
+	// to spare, where an engine that searches on several threads must get
+	// them.
+	CPUsOneThread bool
 	// Transcript, when set, sees every line written to the engine (sent)
 	// and read from its output, long ones cut, with the process id; it is
 	// called from several goroutines and must not block for long.
@@ -277,6 +284,7 @@ func (e *Engine) spawn() error {
 		p.kill()
 		return fmt.Errorf("engine %q: closed", e.name)
 	}
+	p.held = len(e.spec.CPUs) > 0 && e.spec.CPUsOneThread
 	e.p, e.unsettled, e.stderr = p, false, errs
 	return nil
 }
@@ -350,6 +358,9 @@ func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
 	if p != nil && !p.alive() {
 		e.Kill()
 		p = nil
+	}
+	if p != nil {
+		p.heldLook() // held.go
 	}
 	if p != nil && p.started && e.spec.StartEveryGame {
 		p.started = false // START again, as to a fresh process

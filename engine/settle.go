@@ -76,6 +76,7 @@ func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
 	lk.own = &p.leader
 	defer func() { lk.own = nil }()
 	busy, side, _ := lk.look(p.pid, false)
+	p.threaded = p.threaded || lk.many // held.go
 	if !busy {
 		return false
 	}
@@ -108,6 +109,7 @@ func (e *Engine) settleBefore(p *proc, limit time.Time) {
 	if e.settles() && p.settle(limit, settleCPU) && !e.habit {
 		e.learn()
 	}
+	p.freeIfThreaded() // held.go
 }
 
 // looker reads /proc files into one buffer, without allocating a file
@@ -116,6 +118,7 @@ type looker struct {
 	buf  [4096]byte
 	path []byte
 	own  *leaderFiles // the engine's leader's files, held open; nil: none
+	many bool         // the last look found a process running more than one thread (held.go)
 }
 
 // leaderFiles are an engine leader's /proc files that every look reads,
@@ -217,6 +220,7 @@ func (lk *looker) read(parts ...string) []byte {
 func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duration) {
 	procs := [settleLookProcs]int{leader}
 	n, tasks := 1, 0
+	lk.many = false
 	for i := 0; i < n; i++ {
 		pid := strconv.Itoa(procs[i])
 		st := lk.leaderRead(pid, i == 0, leaderStat) // the main thread's: /proc/PID/stat sums every thread's times
@@ -224,6 +228,7 @@ func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duratio
 		if state == 0 {
 			continue
 		}
+		lk.many = lk.many || threads > 1
 		if threads <= 1 || tasks >= settleLookTasks {
 			// One thread (or no budget left for a walk): the process's
 			// own stat says all there is.
