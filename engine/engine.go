@@ -544,8 +544,9 @@ func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
 	// machine, would otherwise find its time to take the lines spent
 	// before they were written.
 	t0 := time.Now()
-	e.settleBefore(p, earliest(deadline, t0.Add(settleWait))) // settle.go
-	deadline = deadline.Add(time.Since(t0))
+	if e.settleBefore(p, earliest(deadline, t0.Add(settleWait))) { // settle.go
+		deadline = deadline.Add(time.Since(t0))
+	}
 	e.sent = append(e.sent[:0], b...)
 	if f, detail := p.write(b, deadline); f != "" {
 		return &FaultError{Engine: e.name, Op: "INFO", Fault: f, Detail: detail}
@@ -884,7 +885,7 @@ type exchange struct {
 // time, reused: nothing is allocated per command.
 func (e *Engine) exchange(p *proc, deadline time.Time, nt *notes) *exchange {
 	clock.Watch()
-	e.x = exchange{e: e, p: p, deadline: deadline, until: deadline, notes: nt, began: time.Now()}
+	e.x = exchange{e: e, p: p, deadline: deadline, until: deadline, notes: nt} // began: by send
 	return &e.x
 }
 
@@ -899,9 +900,17 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 	x.strict = x.e.unsettled
 	// Let an engine that needs it finish with its previous answer first
 	// (settle.go); the wait is nobody's, so the deadline moves back by it.
+	// The clock is read again only after a wait: a move's clock readings
+	// are a few per cent of the arbiter's time per move of an instant
+	// engine.
 	t0 := time.Now()
-	x.e.settleBefore(x.p, earliest(x.deadline, t0.Add(settleWait)))
-	x.deadline = x.deadline.Add(time.Since(t0))
+	if x.began.IsZero() {
+		x.began = t0
+	}
+	waited := x.e.settleBefore(x.p, earliest(x.deadline, t0.Add(settleWait)))
+	if waited {
+		x.deadline = x.deadline.Add(time.Since(t0))
+	}
 	x.until = x.deadline
 	x.wire = cmd
 	out := x.p.out
@@ -925,7 +934,9 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 		}
 		x.early(l)
 	}
-	x.forgive()
+	if waited {
+		x.forgive() // stalls in the wait; those later, next forgives at the deadline
+	}
 	x.e.sent = append(x.e.sent[:0], cmd...)
 	return x.p.write(cmd, x.deadline)
 }

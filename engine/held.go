@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"time"
 
 	"gomoku-arena/internal/affinity"
 )
@@ -13,23 +14,38 @@ import (
 // arbiter's processor time per move; docs/performance.md), while an engine
 // that searches on several threads must get the processors it was given.
 // Settle's looks at an engine's processes (settle.go) see its thread count:
-// those before each command on probation, and one at each game's start
-// while the engine is held. The first that finds a process of the engine
-// running more than one thread lets every thread of every process it
-// reaches run on every processor, for good; threads they start later
-// inherit that. An engine that starts its threads at its first search is
-// so let go before its second move, at the latest at its next game.
+// those before each command on probation, and one at the start of a game
+// while the engine is held (at most every heldLookEvery). The first that
+// finds a process of the engine running more than one thread lets every
+// thread of every process it reaches run on every processor, for good;
+// threads they start later inherit that. An engine that starts its threads
+// when it starts, or at its first search, is so let go before its second
+// move; one that starts them after its probation, at the start of a game
+// at most heldLookEvery after.
 
-// freeTasks bounds the threads of one process that free lets go: what the
+// freeTasks bounds the threads of one process that freeIfThreaded lets go: what the
 // engine spawns costs the arbiter once, and a bounded amount.
 const freeTasks = 4096
 
-// heldLook is the look at a held engine at the start of a game: it lets
-// the engine go when it runs more than one thread.
+// heldLookEvery spaces the looks at a held engine at the start of its
+// games: a look reads two /proc files or more (a few per cent of the
+// arbiter's processor time per game of an instant engine, looked at every
+// game), and an engine that starts threads after its probation is let go
+// at most this long after its next game began.
+const heldLookEvery = 100 * time.Millisecond
+
+// heldLook is the look at a held engine at the start of a game, unless one
+// was made less than heldLookEvery ago: it lets the engine go when it runs
+// more than one thread.
 func (p *proc) heldLook() {
 	if !p.held {
 		return
 	}
+	now := time.Now()
+	if now.Sub(p.looked) < heldLookEvery {
+		return
+	}
+	p.looked = now
 	lk := lookers.Get().(*looker)
 	defer lookers.Put(lk)
 	lk.own = &p.leader

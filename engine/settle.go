@@ -65,12 +65,13 @@ const (
 
 // settle waits until the engine's threads are all off the processor, until
 // the engine has run cpuMax meanwhile (0: no bound), or until limit. It
-// reports whether a thread other than its process's main one (which reads
-// the commands, as a rule) was busy and the engine then settled quickly
+// reports whether it waited (it found a thread running), and whether a
+// thread other than its process's main one (which reads the commands, as a
+// rule) was busy and the engine then settled quickly
 // (settleQuick): it was still finishing its answer, rather than pondering
 // or searching on (which the CPU bound ends) or only going back to its
 // read.
-func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
+func (p *proc) settle(limit time.Time, cpuMax time.Duration) (waited, finishing bool) {
 	lk := lookers.Get().(*looker)
 	defer lookers.Put(lk)
 	lk.own = &p.leader
@@ -78,7 +79,7 @@ func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
 	busy, side, _ := lk.look(p.pid, false)
 	p.threaded = p.threaded || lk.many // held.go
 	if !busy {
-		return false
+		return false, false
 	}
 	_, _, cpu0 := lk.look(p.pid, true)
 	for pause := settlePoll; p.alive() && time.Now().Before(limit); pause = min(2*pause, settlePollMax) {
@@ -86,13 +87,13 @@ func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
 		b, s, cpu := lk.look(p.pid, true)
 		side = side || s
 		if !b {
-			return side && cpu-cpu0 < settleQuick
+			return true, side && cpu-cpu0 < settleQuick
 		}
 		if cpuMax > 0 && cpu-cpu0 >= cpuMax {
-			return false
+			return true, false
 		}
 	}
-	return false
+	return true, false
 }
 
 // probation is how many commands each engine is settled before whatever
@@ -105,11 +106,16 @@ const probation = 64
 
 // settleBefore settles the engine before a command when it is to be
 // settled, learning the habit from an engine found finishing its answer.
-func (e *Engine) settleBefore(p *proc, limit time.Time) {
-	if e.settles() && p.settle(limit, settleCPU) && !e.habit {
-		e.learn()
+// It reports whether it waited (found the engine busy).
+func (e *Engine) settleBefore(p *proc, limit time.Time) (waited bool) {
+	if e.settles() {
+		var finishing bool
+		if waited, finishing = p.settle(limit, settleCPU); finishing && !e.habit {
+			e.learn()
+		}
 	}
 	p.freeIfThreaded() // held.go
+	return waited
 }
 
 // looker reads /proc files into one buffer, without allocating a file
