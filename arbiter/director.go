@@ -76,10 +76,17 @@ func KeyOf(rec *record.Record) Key { return Key{rec.Round, rec.Game} }
 // often settled each on the other table's processor, every move then waking
 // a processor across (1,000 instant games at two tables: 0.33-0.36 s pinned,
 // 0.34-0.66 s not). An event's engines go from table to table,
-// and run wherever the kernel puts them. With fewer tables than processors
-// nothing is locked or pinned: a locked thread made one game at a time
-// slower (1.56 s for 1,000 instant games unlocked, 2.06 s locked), and the
-// kernel has processors to spare.
+// and run wherever the kernel puts them. With fewer tables than processors,
+// tables with engines of their own are pinned all the same, but hold their
+// engines to their processor only while they run one thread
+// (engine.Spec.CPUsOneThread): an engine that searches on several threads
+// gets the processors to spare. Held there, an instant engine's answer
+// wakes no other processor, which cut the arbiter's processor time per
+// game at one game at a time by about a third and its wall time by a
+// quarter (docs/performance.md); pinning the table's thread alone did not
+// (the engines stayed where the kernel put them: 1,000 games took 2.06 s,
+// against 1.56 s unpinned). The tables of an event, whose engines go from
+// table to table, are neither locked nor pinned then.
 type Director struct {
 	Event        string
 	Rule         rules.Rule
@@ -127,6 +134,7 @@ type Director struct {
 	all      []*engine.Engine
 	table    map[*engine.Engine]int // where each process was started
 	cpus     [][]int                // per table, the processor its own engines run on (none: any)
+	spare    bool                   // fewer tables than processors: cpus hold single-threaded engines only
 	retiring sync.WaitGroup         // processes being ended after their entrant's last game
 }
 
@@ -150,7 +158,10 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 		d.seats = append(d.seats, [2]seat{})
 	}
 	cpus := affinity.CPUs()
-	pin := len(cpus) > 1 && d.Concurrency >= len(cpus) // a game per processor, or more
+	// A game per processor or more, or tables with engines of their own:
+	// pinned (see Director).
+	pin := len(cpus) > 1 && (d.Concurrency >= len(cpus) || d.Instances)
+	d.spare = d.Concurrency < len(cpus)
 	d.cpus = make([][]int, max(d.Concurrency, 1))
 	for t := range d.cpus {
 		if pin && d.Instances { // a table's own engines: on its processor too
@@ -375,7 +386,7 @@ func (d *Director) take(f Fixture, i, table int) (*engine.Engine, error) {
 		}
 	}
 	spec := d.Entrants[i].Spec
-	spec.CPUs = d.cpus[table]
+	spec.CPUs, spec.CPUsOneThread = d.cpus[table], d.spare
 	spec.StartEveryGame = d.Lifetime == LifetimePair
 	var sub []string // a second process of an entrant gets a folder of its own
 	switch {

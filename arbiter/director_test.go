@@ -389,3 +389,66 @@ func TestTablesPinTheirThreadsAndTheirOwnEngines(t *testing.T) {
 		}
 	}
 }
+
+// With fewer tables than processors, a table with engines of its own
+// (Instances) still plays on one thread pinned to a processor, and holds
+// its engines there while they run one thread: an instant engine's answer
+// then wakes no other processor. An engine that runs more threads is let go
+// to every processor, every thread of it, before it has played much (this
+// one starts them when it starts: before its first move).
+func TestASpareTableHoldsItsOneThreadEnginesOnly(t *testing.T) {
+	cpus := affinity.CPUs()
+	if len(cpus) < 2 {
+		t.Skipf("the arbiter may run on %d processor(s): nothing to pin", len(cpus))
+	}
+	path := threadsEngine(t)
+	d := director(t, 2, true)
+	d.Concurrency = 1
+	d.Entrants[0].Spec.Command, d.Entrants[0].Spec.Args = path, []string{"1", "0", "0"} // one thread
+	d.Entrants[1].Spec.Command, d.Entrants[1].Spec.Args = path, []string{"2", "3", "0"} // four
+	moves, looked := 0, 0
+	d.Moved = func(f Fixture, p Progress) {
+		if moves++; moves < 4 {
+			return
+		}
+		looked++
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &set); err != nil {
+			t.Fatal(err)
+		}
+		if set.Count() != 1 {
+			t.Errorf("game %d: a move on a thread allowed %d processors, want its table's one", f.Number, set.Count())
+		}
+		d.mu.Lock()
+		all := slices.Clone(d.all)
+		d.mu.Unlock()
+		for _, e := range all {
+			tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", e.Pid()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, task := range tasks {
+				var tid int
+				fmt.Sscan(task.Name(), &tid)
+				got, err := affinity.Of(tid)
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch {
+				case e.Name() == "a" && (len(tasks) != 1 || len(got) != 1 || !set.IsSet(got[0])):
+					t.Errorf("game %d: the one-thread engine (%d threads) may run on %v, want its table's processor", f.Number, len(tasks), got)
+				case e.Name() == "b" && len(got) != len(cpus):
+					t.Errorf("game %d: thread %d of the engine of %d threads may run on %v, want every processor of %v",
+						f.Number, tid, len(tasks), got, cpus)
+				}
+			}
+		}
+	}
+	fs := []Fixture{{Number: 1, Black: 0, White: 1}, {Number: 2, Black: 1, White: 0}}
+	if _, recs := overlaps(t, d, fs); len(recs) != len(fs) {
+		t.Fatalf("%d games played", len(recs))
+	}
+	if looked == 0 {
+		t.Fatal("no move was looked at")
+	}
+}

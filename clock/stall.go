@@ -62,13 +62,20 @@ func Watch() {
 // including a stall it is only now coming out of (the heartbeat has not yet
 // woken). It is 0 until Watch has been called.
 func Stalled(from time.Time) time.Duration {
+	return StalledUntil(from, time.Now())
+}
+
+// StalledUntil is Stalled for a caller that has just read the clock (now):
+// a move's clock readings are a few per cent of the arbiter's time per
+// move of an instant engine.
+func StalledUntil(from, at time.Time) time.Duration {
 	heart.mu.Lock()
 	defer heart.mu.Unlock()
 	if heart.base.IsZero() {
 		return 0
 	}
 	f := from.Sub(heart.base)
-	now := time.Since(heart.base)
+	now := at.Sub(heart.base)
 	var total time.Duration
 	add := func(s span) {
 		if s.from < f {

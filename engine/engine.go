@@ -74,6 +74,13 @@ type Spec struct {
 	// (their own children and threads inherit them); none: every processor
 	// the arbiter was given.
 	CPUs []int
+	// CPUsOneThread: CPUs hold the engine only while it runs one thread;
+	// seen running more (a look at its processes before a command on
+	// probation or at a game's start), it is let go to every processor the
+	// arbiter was given, for good (held.go). For a table with processors
+	// to spare, where an engine that searches on several threads must get
+	// them.
+	CPUsOneThread bool
 	// Transcript, when set, sees every line written to the engine (sent)
 	// and read from its output, long ones cut, with the process id; it is
 	// called from several goroutines and must not block for long.
@@ -281,6 +288,7 @@ func (e *Engine) spawn() error {
 		p.kill()
 		return fmt.Errorf("engine %q: closed", e.name)
 	}
+	p.held = len(e.spec.CPUs) > 0 && e.spec.CPUsOneThread
 	e.p, e.unsettled, e.stderr = p, false, errs
 	return nil
 }
@@ -354,6 +362,9 @@ func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
 	if p != nil && !p.alive() {
 		e.Kill()
 		p = nil
+	}
+	if p != nil {
+		p.heldLook() // held.go
 	}
 	if p != nil && p.started && e.spec.StartEveryGame {
 		p.started = false // START again, as to a fresh process
@@ -537,8 +548,9 @@ func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
 	// machine, would otherwise find its time to take the lines spent
 	// before they were written.
 	t0 := time.Now()
-	e.settleBefore(p, earliest(deadline, t0.Add(settleWait))) // settle.go
-	deadline = deadline.Add(time.Since(t0))
+	if e.settleBefore(p, earliest(deadline, t0.Add(settleWait))) { // settle.go
+		deadline = deadline.Add(time.Since(t0))
+	}
 	e.sent = append(e.sent[:0], b...)
 	if f, detail := p.write(b, deadline); f != "" {
 		return &FaultError{Engine: e.name, Op: "INFO", Fault: f, Detail: detail}
@@ -877,7 +889,7 @@ type exchange struct {
 // time, reused: nothing is allocated per command.
 func (e *Engine) exchange(p *proc, deadline time.Time, nt *notes) *exchange {
 	clock.Watch()
-	e.x = exchange{e: e, p: p, deadline: deadline, until: deadline, notes: nt, began: time.Now()}
+	e.x = exchange{e: e, p: p, deadline: deadline, until: deadline, notes: nt} // began: by send
 	return &e.x
 }
 
@@ -892,9 +904,17 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 	x.strict = x.e.unsettled
 	// Let an engine that needs it finish with its previous answer first
 	// (settle.go); the wait is nobody's, so the deadline moves back by it.
+	// The clock is read again only after a wait: a move's clock readings
+	// are a few per cent of the arbiter's time per move of an instant
+	// engine.
 	t0 := time.Now()
-	x.e.settleBefore(x.p, earliest(x.deadline, t0.Add(settleWait)))
-	x.deadline = x.deadline.Add(time.Since(t0))
+	if x.began.IsZero() {
+		x.began = t0
+	}
+	waited := x.e.settleBefore(x.p, earliest(x.deadline, t0.Add(settleWait)))
+	if waited {
+		x.deadline = x.deadline.Add(time.Since(t0))
+	}
 	x.until = x.deadline
 	x.wire = cmd
 	out := x.p.out
@@ -918,7 +938,9 @@ func (x *exchange) send(cmd []byte) (Fault, string) {
 		}
 		x.early(l)
 	}
-	x.forgive()
+	if waited {
+		x.forgive() // stalls in the wait; those later, next forgives at the deadline
+	}
 	x.e.sent = append(x.e.sent[:0], cmd...)
 	return x.p.write(cmd, x.deadline)
 }

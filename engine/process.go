@@ -167,6 +167,11 @@ type proc struct {
 
 	// stderrDone is closed once stderr is read to its end.
 	stderrDone chan struct{}
+
+	// held: on Spec.CPUs until seen running more than one thread
+	// (threaded; held.go), last looked at then.
+	held, threaded bool
+	looked         time.Time
 }
 
 // spawn starts path as an engine (startGroup) with fresh pipes and begins

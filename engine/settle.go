@@ -65,19 +65,21 @@ const (
 
 // settle waits until the engine's threads are all off the processor, until
 // the engine has run cpuMax meanwhile (0: no bound), or until limit. It
-// reports whether a thread other than its process's main one (which reads
-// the commands, as a rule) was busy and the engine then settled quickly
+// reports whether it waited (it found a thread running), and whether a
+// thread other than its process's main one (which reads the commands, as a
+// rule) was busy and the engine then settled quickly
 // (settleQuick): it was still finishing its answer, rather than pondering
 // or searching on (which the CPU bound ends) or only going back to its
 // read.
-func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
+func (p *proc) settle(limit time.Time, cpuMax time.Duration) (waited, finishing bool) {
 	lk := lookers.Get().(*looker)
 	defer lookers.Put(lk)
 	lk.own = &p.leader
 	defer func() { lk.own = nil }()
 	busy, side, _ := lk.look(p.pid, false)
+	p.threaded = p.threaded || lk.many // held.go
 	if !busy {
-		return false
+		return false, false
 	}
 	_, _, cpu0 := lk.look(p.pid, true)
 	for pause := settlePoll; p.alive() && time.Now().Before(limit); pause = min(2*pause, settlePollMax) {
@@ -85,13 +87,13 @@ func (p *proc) settle(limit time.Time, cpuMax time.Duration) (finishing bool) {
 		b, s, cpu := lk.look(p.pid, true)
 		side = side || s
 		if !b {
-			return side && cpu-cpu0 < settleQuick
+			return true, side && cpu-cpu0 < settleQuick
 		}
 		if cpuMax > 0 && cpu-cpu0 >= cpuMax {
-			return false
+			return true, false
 		}
 	}
-	return false
+	return true, false
 }
 
 // probation is how many commands each engine is settled before whatever
@@ -104,10 +106,16 @@ const probation = 64
 
 // settleBefore settles the engine before a command when it is to be
 // settled, learning the habit from an engine found finishing its answer.
-func (e *Engine) settleBefore(p *proc, limit time.Time) {
-	if e.settles() && p.settle(limit, settleCPU) && !e.habit {
-		e.learn()
+// It reports whether it waited (found the engine busy).
+func (e *Engine) settleBefore(p *proc, limit time.Time) (waited bool) {
+	if e.settles() {
+		var finishing bool
+		if waited, finishing = p.settle(limit, settleCPU); finishing && !e.habit {
+			e.learn()
+		}
 	}
+	p.freeIfThreaded() // held.go
+	return waited
 }
 
 // looker reads /proc files into one buffer, without allocating a file
@@ -116,6 +124,7 @@ type looker struct {
 	buf  [4096]byte
 	path []byte
 	own  *leaderFiles // the engine's leader's files, held open; nil: none
+	many bool         // the last look found a process running more than one thread (held.go)
 }
 
 // leaderFiles are an engine leader's /proc files that every look reads,
@@ -217,6 +226,7 @@ func (lk *looker) read(parts ...string) []byte {
 func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duration) {
 	procs := [settleLookProcs]int{leader}
 	n, tasks := 1, 0
+	lk.many = false
 	for i := 0; i < n; i++ {
 		pid := strconv.Itoa(procs[i])
 		st := lk.leaderRead(pid, i == 0, leaderStat) // the main thread's: /proc/PID/stat sums every thread's times
@@ -224,6 +234,7 @@ func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duratio
 		if state == 0 {
 			continue
 		}
+		lk.many = lk.many || threads > 1
 		if threads <= 1 || tasks >= settleLookTasks {
 			// One thread (or no budget left for a walk): the process's
 			// own stat says all there is.

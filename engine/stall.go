@@ -30,8 +30,9 @@ func (x *exchange) forgive() bool {
 // think is the think time of a move request written at sent: the wall time
 // since, less the arbiter's stalls in it, each noted.
 func (x *exchange) think(sent time.Time) time.Duration {
-	d := time.Since(sent)
-	if s := clock.Stalled(sent); s > 0 {
+	now := time.Now()
+	d := now.Sub(sent)
+	if s := clock.StalledUntil(sent, now); s > 0 {
 		d = max(0, d-s)
 		x.notes.add(fmt.Sprintf("warning: the arbiter did not run for %v while this engine was on move; not charged", s.Round(time.Millisecond)))
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -30,8 +31,9 @@ import (
 // stay in the pipe, which is enlarged to pipeSize where the kernel allows,
 // and are read when the next request begins, before its command is written,
 // so they are never taken as its answer. A sweeper looks at every pipe each
-// idleDrain; one that has had no reader for that long gets a drainer
-// goroutine, which reads it (bounded, oldest lines dropped past
+// idleDrain; one that has had no reader for a whole sweep (idleDrain to
+// twice that: a request's end notes the sweep, not the clock, which a move
+// would otherwise read once more) gets a drainer goroutine, which reads it (bounded, oldest lines dropped past
 // maxQueueBytes) until the next request takes the pipe back through an
 // eventfd. So an engine that floods while its opponent thinks is never held
 // up for more than about two idleDrain periods, and then only after filling
@@ -54,7 +56,7 @@ var (
 // Who reads an engine's stdout.
 const (
 	held     = iota // a request (exchange.send ... exchange.done)
-	idle            // nobody, since stdout.since
+	idle            // nobody, since sweep stdout.since
 	draining        // the idle drainer
 	closed          // the pipe has ended or is closed: nobody ever again
 )
@@ -96,7 +98,7 @@ type stdout struct {
 
 	mu      sync.Mutex
 	state   int
-	since   time.Time     // when it became idle
+	since   int64         // the sweep (sweeps) in which it became idle
 	drained chan struct{} // closed when the drainer gives the pipe back
 }
 
@@ -105,7 +107,7 @@ func newStdout(f *os.File) (*stdout, error) {
 	if err != nil {
 		return nil, os.NewSyscallError("eventfd", err)
 	}
-	s := &stdout{f: f, kick: os.NewFile(uintptr(kfd), "kick"), q: newOutQueue(), state: idle, since: time.Now()}
+	s := &stdout{f: f, kick: os.NewFile(uintptr(kfd), "kick"), q: newOutQueue(), state: idle, since: sweeps.Load()}
 	s.src.f, s.src.kick = f, s.kick
 	if s.src.rc, err = f.SyscallConn(); err == nil {
 		s.src.krc, err = s.kick.SyscallConn()
@@ -291,16 +293,17 @@ func (s *stdout) acquire() {
 func (s *stdout) release() {
 	s.mu.Lock()
 	if s.state == held {
-		s.state, s.since = idle, time.Now()
+		s.state, s.since = idle, sweeps.Load()
 	}
 	s.mu.Unlock()
 }
 
-// startDrain gives a pipe idle since before now-idleDrain to a drainer.
-func (s *stdout) startDrain(now time.Time) {
+// startDrain gives a pipe idle since before the sweep before sweep to a
+// drainer.
+func (s *stdout) startDrain(sweep int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != idle || now.Sub(s.since) < idleDrain {
+	if s.state != idle || sweep-s.since < 2 {
 		return
 	}
 	s.state, s.drained = draining, make(chan struct{})
@@ -352,8 +355,12 @@ func (s *stdout) close() {
 	s.f.Close()
 }
 
-// sweeper starts drainers on pipes left idle (see above).
-var sweeper pipeSweeper
+// sweeper starts drainers on pipes left idle (see above); sweeps counts
+// its sweeps.
+var (
+	sweeper pipeSweeper
+	sweeps  atomic.Int64
+)
 
 type pipeSweeper struct {
 	mu      sync.Mutex
@@ -384,7 +391,8 @@ func (sw *pipeSweeper) remove(s *stdout) {
 func sweep() {
 	t := time.NewTicker(idleDrain)
 	defer t.Stop()
-	for now := range t.C {
+	for range t.C {
+		sweep := sweeps.Add(1)
 		sweeper.mu.Lock()
 		if len(sweeper.pipes) == 0 {
 			sweeper.running = false
@@ -392,7 +400,7 @@ func sweep() {
 			return
 		}
 		for s := range sweeper.pipes {
-			s.startDrain(now)
+			s.startDrain(sweep)
 		}
 		sweeper.mu.Unlock()
 	}

@@ -342,6 +342,40 @@ func TestUpdatesOfARun(t *testing.T) {
 	}
 }
 
+// gamesOnly is a recorder that follows games, not their stones.
+type gamesOnly struct{ *recorder }
+
+func (gamesOnly) SkipsMoves() bool { return true }
+
+// An observer that follows games and not their stones (GamesObserver)
+// hears of every game and of no stone: none is made for it. Beside an
+// observer that takes the stones, it is passed them as before.
+func TestAGamesObserverIsSparedTheMoves(t *testing.T) {
+	for _, beside := range []bool{false, true} {
+		ev, err := New(smallEvent(t, "round-robin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, all := gamesOnly{newRecorder()}, newRecorder()
+		var obs Observer = games
+		if beside {
+			obs = Observers{games, all}
+		}
+		if _, err := ev.Run(context.Background(), context.Background(), obs); err != nil {
+			t.Fatal(err)
+		}
+		moves, finished := len(kinds[MovePlayed](games.recorder)), len(kinds[GameFinished](games.recorder))
+		switch {
+		case finished != 3:
+			t.Errorf("beside one that takes the stones %v: %d games finished, want 3", beside, finished)
+		case !beside && moves != 0:
+			t.Errorf("alone: %d moves made for an observer that skips them", moves)
+		case beside && (moves == 0 || len(kinds[MovePlayed](all)) != moves):
+			t.Errorf("beside one that takes the stones: %d and %d moves, want the same, some", moves, len(kinds[MovePlayed](all)))
+		}
+	}
+}
+
 func TestEventJSONVersions(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {

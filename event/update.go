@@ -36,6 +36,23 @@ func drawsBoards(o Observer) bool {
 	return ok && b.DrawsBoards()
 }
 
+// A GamesObserver is an Observer that follows games, not their stones (a
+// front end that prints a line per game, as c-gomoku-cli does): with no
+// observer that takes them, OpeningPlaced and MovePlayed are not made at
+// all, which spares every move an update, its allocation and the stream's
+// lock, where several tables would meet.
+type GamesObserver interface {
+	Observer
+	SkipsMoves() bool
+}
+
+// skipsMoves reports whether o, and every observer it passes updates to,
+// skips the stones.
+func skipsMoves(o Observer) bool {
+	g, ok := o.(GamesObserver)
+	return ok && g.SkipsMoves()
+}
+
 // An Update is one thing that happened: Began, GameStarted, OpeningPlaced,
 // MovePlayed, GameFinished, StandingsUpdated, MatchGameCounted, Replanned,
 // Notice or DecisionJournaled. Observers ignore the kinds they do not need; more kinds may be
@@ -167,6 +184,10 @@ func (s *stream) watch(d *arbiter.Director) {
 		}
 		s.send(GameStarted{Round: f.Round, Number: f.Number, Black: names(f.Black), White: names(f.White), Table: f.Table, Fresh: fresh})
 	}
+	if skipsMoves(s.obs) {
+		d.Moved = nil
+		return
+	}
 	d.Moved = func(f arbiter.Fixture, p arbiter.Progress) {
 		if p.Opening {
 			s.send(OpeningPlaced{Round: f.Round, Number: f.Number, Stones: p.Before, Black: p.Black, White: p.White, Timed: p.Timed,
@@ -186,6 +207,16 @@ func (os Observers) Observe(u Update) {
 	for _, o := range os {
 		o.Observe(u)
 	}
+}
+
+// SkipsMoves reports whether every observer skips the stones.
+func (os Observers) SkipsMoves() bool {
+	for _, o := range os {
+		if !skipsMoves(o) {
+			return false
+		}
+	}
+	return true
 }
 
 // DrawsBoards reports whether one of the observers draws boards.

@@ -54,6 +54,10 @@ func newCliView(w io.Writer, p *matchPlan) *cliView {
 	return v
 }
 
+// SkipsMoves: c-gomoku-cli prints lines about games, none about moves
+// (event.GamesObserver).
+func (v *cliView) SkipsMoves() bool { return true }
+
 func (v *cliView) Observe(u event.Update) {
 	v.mu.Lock()
 	defer v.mu.Unlock()

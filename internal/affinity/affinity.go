@@ -63,6 +63,15 @@ func Start(cpus []int, start func() error) error {
 	return start()
 }
 
+// Free lets thread tid (a thread of any process) run on every processor
+// the arbiter was given, as a process Start(nil) starts does.
+func Free(tid int) error {
+	if !known {
+		return nil
+	}
+	return unix.SchedSetaffinity(tid, &given)
+}
+
 // Of lists the processors process (or thread) pid may run on; 0 is the
 // calling thread.
 func Of(pid int) ([]int, error) {

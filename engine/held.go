@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"strconv"
+	"time"
+
+	"gomoku-arena/internal/affinity"
+)
+
+// A table with processors to spare holds its own engines to its processor
+// only while they run one thread (Spec.CPUsOneThread): an instant engine
+// then answers on the processor its table writes from, and the pipe round
+// trip of a move wakes no other processor (at one game at a time, half the
+// arbiter's processor time per move; docs/performance.md), while an engine
+// that searches on several threads must get the processors it was given.
+// Settle's looks at an engine's processes (settle.go) see its thread count:
+// those before each command on probation, and one at the start of a game
+// while the engine is held (at most every heldLookEvery). The first that
+// finds a process of the engine running more than one thread lets every
+// thread of every process it reaches run on every processor, for good;
+// threads they start later inherit that. An engine that starts its threads
+// when it starts, or at its first search, is so let go before its second
+// move; one that starts them after its probation, at the start of a game
+// at most heldLookEvery after.
+
+// freeTasks bounds the threads of one process that freeIfThreaded lets go: what the
+// engine spawns costs the arbiter once, and a bounded amount.
+const freeTasks = 4096
+
+// heldLookEvery spaces the looks at a held engine at the start of its
+// games: a look reads two /proc files or more (a few per cent of the
+// arbiter's processor time per game of an instant engine, looked at every
+// game), and an engine that starts threads after its probation is let go
+// at most this long after its next game began.
+const heldLookEvery = 100 * time.Millisecond
+
+// heldLook is the look at a held engine at the start of a game, unless one
+// was made less than heldLookEvery ago: it lets the engine go when it runs
+// more than one thread.
+func (p *proc) heldLook() {
+	if !p.held {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.looked) < heldLookEvery {
+		return
+	}
+	p.looked = now
+	lk := lookers.Get().(*looker)
+	defer lookers.Put(lk)
+	lk.own = &p.leader
+	defer func() { lk.own = nil }()
+	lk.look(p.pid, false)
+	p.threaded = p.threaded || lk.many
+	p.freeIfThreaded()
+}
+
+// freeIfThreaded lets a held engine seen running more than one thread run
+// on every processor.
+func (p *proc) freeIfThreaded() {
+	if !p.held || !p.threaded {
+		return
+	}
+	p.held = false
+	lk := lookers.Get().(*looker)
+	defer lookers.Put(lk)
+	lk.own = &p.leader
+	defer func() { lk.own = nil }()
+	procs := [settleLookProcs]int{p.pid}
+	n := 1
+	for i := 0; i < n; i++ {
+		pid := strconv.Itoa(procs[i])
+		for _, tid := range taskIDs(pid, freeTasks) {
+			if id, err := strconv.Atoi(tid); err == nil {
+				affinity.Free(id) // best effort: a thread may have ended
+			}
+		}
+		for _, c := range fieldsOf(lk.leaderRead(pid, i == 0, leaderChildren)) {
+			if n == len(procs) {
+				break
+			}
+			if id, err := strconv.Atoi(c); err == nil {
+				procs[n] = id
+				n++
+			}
+		}
+	}
+}
