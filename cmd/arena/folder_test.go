@@ -92,7 +92,7 @@ func eachGameOnce(t *testing.T, recs []*record.Record) {
 	}
 }
 
-var finishTime = regexp.MustCompile(`\s+\d+(\.\d+)?s$`)
+var finishTime = regexp.MustCompile(`  \d+(\.\d+)? (ms|s|min|h)( \d+ (s|min))?$`)
 
 // gamesByNumber lists the games by number: players, result and moves.
 func gamesByNumber(recs []*record.Record) string {
