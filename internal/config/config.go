@@ -308,11 +308,10 @@ func (ev *Event) check() error {
 	if err := ev.checkMiniMatches(); err != nil {
 		return err
 	}
-	if ev.MoveCap < 0 {
-		return ev.ErrAt("move_cap", "must not be negative")
-	}
-	if ev.Concurrency < 1 || ev.Concurrency > bounds.MaxConcurrency {
-		return ev.ErrAt("concurrency", fmt.Sprintf("%d: want 1 to %d games at once", ev.Concurrency, bounds.MaxConcurrency))
+	for _, err := range []error{bounds.CheckMoveCap(ev.MoveCap), bounds.CheckConcurrency(ev.Concurrency)} {
+		if err != nil {
+			return ev.settingErr(err)
+		}
 	}
 	if n := ev.WithdrawAfter; n != nil && *n < 0 {
 		return ev.ErrAt("withdraw_after", "must not be negative (0 never withdraws)")
@@ -608,16 +607,27 @@ func (ev *Event) checkClock(key string, c Clock) error {
 }
 
 // checkDuration refuses a negative duration, and one too long for the
-// clocks and the protocol (clock.MaxDuration).
+// clocks and the protocol: clock.CheckDuration, the rule the command lines'
+// durations are held to too.
 func (ev *Event) checkDuration(key string, d *Duration) error {
-	switch {
-	case d == nil:
-	case d.Duration < 0:
-		return ev.ErrAt(key, "must not be negative")
-	case d.Duration > clock.MaxDuration:
-		return ev.ErrAt(key, fmt.Sprintf("%v is longer than %v, the longest time the protocol carries (2147483647 ms)", d.Duration, clock.MaxDuration))
+	if d == nil {
+		return nil
+	}
+	if err := clock.CheckDuration(d.Duration); err != nil {
+		return ev.ErrAt(key, err.Error())
 	}
 	return nil
+}
+
+// settingErr is err at the line of the key it names, when it is a
+// setting's (bounds.SettingError, whose setting names it as the file's key
+// does), else err.
+func (ev *Event) settingErr(err error) error {
+	var se *bounds.SettingError
+	if errors.As(err, &se) {
+		return ev.ErrAt(se.Setting, se.Problem)
+	}
+	return err
 }
 
 // Resolve makes a path written in the config relative to the config's folder.

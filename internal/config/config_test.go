@@ -54,7 +54,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		{"bad duration", `match = "20m"`, `t.toml:7`},
 		{"unknown rule", `rule = "outer-open"`, `t.toml:2: rule: unknown rule "gomoku"`},
 		{"duplicate engine", `name = "b"`, `t.toml:15: engine[1].name: duplicate engine name "a"`},
-		{"negative clock", `tolerance = "1s"`, `t.toml:8: clock.tolerance: must not be negative`},
+		{"negative clock", `tolerance = "1s"`, `t.toml:8: clock.tolerance: negative duration -1s`},
 		{"bad format", `format = "auto"`, `t.toml:3: format: "knockout" is not one of`},
 		{"syntax", `concurrency = 2`, `t.toml:4:`},
 		{"bye points", `concurrency = 2`, `t.toml:5: bye_points: must be 0, 0.5 or 1`},
