@@ -61,7 +61,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			s.Remember = check.DefaultMemory()
 		}
 		if err := s.Validate(); err != nil {
-			return fmt.Errorf("%w: -%v", errUsage, err)
+			return inWords(checkFlags, err)
 		}
 		reps = ev.Check(drain, s, false, show)
 	} else {
@@ -84,7 +84,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			s.Remember = check.DefaultMemory()
 		}
 		if err := s.Validate(); err != nil {
-			return fmt.Errorf("%w: -%v", errUsage, err)
+			return inWords(checkFlags, err)
 		}
 		reps = check.Entrants(drain, ents, s, show)
 	}

@@ -55,6 +55,9 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 	if err := rules.CheckSize(rule, size); err != nil {
 		return nil, 0, fmt.Errorf("%w: -size: %v", errUsage, err)
 	}
+	if err := g.procedure.Check(rule, size); err != nil {
+		return nil, 0, fmt.Errorf("%w: -opening-procedure: %v", errUsage, err)
+	}
 	if err := clock.CheckDuration(*g.startTimeout); err != nil {
 		return nil, 0, fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
 	}

@@ -163,7 +163,11 @@ type matchPlan struct {
 // does not exist is not.
 func (p *matchPlan) validate() error {
 	if err := p.Match.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		f := matchFlags
+		if p.CLI != nil {
+			f = cliOptions
+		}
+		return inWords(f, err)
 	}
 	if p.ReportEvery < 0 {
 		return fmt.Errorf("%w: report interval must not be negative", errUsage)
