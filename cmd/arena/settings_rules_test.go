@@ -92,6 +92,13 @@ command = "builtin:random"
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "env=B", "-engine", "cmd=builtin:random"}, want: `-engine: env=B: "B": want KEY=VALUE`},
 			{args: []string{"check", "-env", "random:B", "builtin:greedy", "builtin:random"}, want: `-env random:B: engine "random": "B": want KEY=VALUE`},
 		}},
+		{"must not be negative (0: no limit)", []frontEnd{ // bounds.CheckProcesses
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nmax_processes = -1"}, want: `rules.toml:4: max_processes: -1: must not be negative (0: no limit)`},
+			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\nmax_processes = -1\n"}, want: `rules.toml:15: engine[1].max_processes: engine "b": -1: must not be negative (0: no limit)`},
+			{args: []string{"match", "-max-processes", "random:-1", "builtin:greedy", "builtin:random"}, want: `-max-processes random:-1: engine "random": -1: must not be negative (0: no limit)`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "max_processes=-1", "-engine", "cmd=builtin:random"}, want: `-engine: max_processes=-1: -1: must not be negative (0: no limit)`},
+			{args: []string{"check", "-max-processes", "random:-1", "builtin:greedy", "builtin:random"}, want: `-max-processes random:-1: engine "random": -1: must not be negative (0: no limit)`},
+		}},
 		{"must be one word and one line", []frontEnd{
 			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\n[engine.info]\n\"hash size\" = \"64\"\n"}, want: `rules.toml:16: engine[1].info.hash size: engine "b": INFO "hash size" "64" must be one word and one line`},
 			{args: []string{"match", "-info", "hash size=64", "builtin:greedy", "builtin:random"}, want: `-info "hash size=64": INFO "hash size" "64" must be one word and one line`},

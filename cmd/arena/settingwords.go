@@ -64,3 +64,14 @@ func inWords(f frontEnd, err error) error {
 	}
 	return fmt.Errorf("%w: %v", errUsage, err)
 }
+
+// problem is a setting's error in the rule's own words alone, for a front
+// end that names the setting itself (a per-engine flag or token, with its
+// engine): a bounds.SettingError's problem, any other error as it is.
+func problem(err error) error {
+	var se *bounds.SettingError
+	if errors.As(err, &se) {
+		return errors.New(se.Problem)
+	}
+	return err
+}

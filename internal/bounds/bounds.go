@@ -62,3 +62,12 @@ func CheckMoveCap(n int) error {
 	}
 	return nil
 }
+
+// CheckProcesses refuses a negative bound on an engine's processes and
+// threads (max_processes; 0 is no limit).
+func CheckProcesses(n int) error {
+	if n < 0 {
+		return &SettingError{"max_processes", fmt.Sprintf("%d: must not be negative (0: no limit)", n)}
+	}
+	return nil
+}

@@ -328,8 +328,10 @@ func (ev *Event) check() error {
 	if err := ev.checkDuration("start_timeout", ev.StartTimeout); err != nil {
 		return err
 	}
-	if ev.MaxProcesses != nil && *ev.MaxProcesses < 0 {
-		return ev.ErrAt("max_processes", "must not be negative")
+	if ev.MaxProcesses != nil {
+		if err := bounds.CheckProcesses(*ev.MaxProcesses); err != nil {
+			return ev.settingErr(err)
+		}
 	}
 	if t := ev.Transcript; t != nil && t.N != 0 && t.N < MinTranscript {
 		return ev.ErrAt("transcript", fmt.Sprintf("%d bytes: want 0 (no transcript) or at least %d", t.N, MinTranscript))
@@ -384,8 +386,11 @@ func (ev *Event) check() error {
 		if e.Rating < 0 {
 			return ev.ErrAt(at("rating"), fmt.Sprintf("engine %q: must not be negative", e.Name))
 		}
-		if e.MaxProcesses != nil && *e.MaxProcesses < 0 {
-			return ev.ErrAt(at("max_processes"), fmt.Sprintf("engine %q: must not be negative", e.Name))
+		if e.MaxProcesses != nil {
+			var se *bounds.SettingError
+			if err := bounds.CheckProcesses(*e.MaxProcesses); errors.As(err, &se) {
+				return ev.ErrAt(at(se.Setting), fmt.Sprintf("engine %q: %s", e.Name, se.Problem))
+			}
 		}
 		if e.Clock != nil {
 			if err := ev.checkClock(at("clock"), *e.Clock); err != nil {
