@@ -162,7 +162,7 @@ func parseCliSetup(args []string, stderr io.Writer) (setup event.MatchSetup, cli
 		size       = 15
 		games      = 1
 		rounds     = 1
-		conc       = 1
+		conc       = config.DefaultConcurrency // c-gomoku-cli's too
 		drawAt     = 0
 		gauntlet   bool
 		loseOnly   bool

@@ -28,7 +28,7 @@ type gameFlags struct {
 
 func addGameFlags(fs *flags) *gameFlags {
 	g := &gameFlags{}
-	g.rule = fs.String("rule", "outer-open", "rule: "+strings.Join(rules.Names(), ", "))
+	g.rule = fs.String("rule", config.DefaultRule, "rule: "+strings.Join(rules.Names(), ", "))
 	g.size = fs.Int("size", 0, "board size (0 = the rule's default)")
 	g.settings.define(fs.FlagSet)
 	fs.TextVar(&g.policy, "opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")

@@ -261,6 +261,13 @@ func Parse(path string, src []byte) (*Event, error) {
 	return ev, nil
 }
 
+// The defaults of an event's rule and of its games at once, which arena
+// match's and arena check's flags take too.
+const (
+	DefaultRule        = "outer-open"
+	DefaultConcurrency = 1
+)
+
 // DefaultWithdrawAfter is how many games in a row a Swiss entrant may fail
 // to start before it is withdrawn, unless the config says otherwise.
 const DefaultWithdrawAfter = 3
@@ -270,13 +277,13 @@ func (ev *Event) defaults() {
 		ev.Name = strings.TrimSuffix(filepath.Base(ev.File), filepath.Ext(ev.File))
 	}
 	if ev.Rule == "" {
-		ev.Rule = "outer-open"
+		ev.Rule = DefaultRule
 	}
 	if ev.Format == "" {
 		ev.Format = "auto"
 	}
 	if ev.Concurrency == 0 {
-		ev.Concurrency = 1
+		ev.Concurrency = DefaultConcurrency
 	}
 	if ev.WithdrawAfter == nil {
 		n := DefaultWithdrawAfter
