@@ -280,8 +280,8 @@ func parseCliSetup(args []string, stderr io.Writer) (setup event.MatchSetup, cli
 				case "file":
 					openFile = val
 				case "type":
-					if val != rules.OffsetFormat && val != rules.PosFormat {
-						return setup, nil, false, usage("-openings type=%q: want offset or pos", val)
+					if err := rules.CheckOpeningFormat(val); err != nil {
+						return setup, nil, false, usage("-openings type=: %v", err)
 					}
 					openType = val
 				case "order":
@@ -518,6 +518,9 @@ func (e *cliEngine) engine(i int, boardMode bool) (event.EngineSettings, error) 
 	name := e.name
 	if name == "" {
 		name = programName(fields[0])
+	}
+	if err := config.CheckName(name); err != nil {
+		return event.EngineSettings{}, fmt.Errorf("name: %v", err)
 	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
 	// maxmemory= is told, not held, as c-gomoku-cli does, and an

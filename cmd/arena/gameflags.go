@@ -78,6 +78,9 @@ func (g *gameFlags) engines(args []string) ([]event.EngineSettings, error) {
 	var list []event.EngineSettings
 	for i, arg := range args {
 		name, cmd := engineArg(arg, i)
+		if err := config.CheckName(name); err != nil {
+			return nil, fmt.Errorf("%w: engine %d: %v", errUsage, i+1, err)
+		}
 		fields := strings.Fields(cmd)
 		if len(fields) == 0 {
 			return nil, fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)

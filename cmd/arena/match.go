@@ -104,6 +104,9 @@ func parseMatchSetup(args []string, stdout io.Writer) (event.MatchSetup, *matchP
 	if !sh.Whole() && *out == "" {
 		return setup, nil, fmt.Errorf("%w: -shard: the shards of a batch share one -out folder; name it", errUsage)
 	}
+	if err := rules.CheckOpeningFormat(*openingsFormat); err != nil {
+		return setup, nil, fmt.Errorf("%w: -openings-format: %v", errUsage, err)
+	}
 	records, err := event.ParseRecords(*recordsFlag)
 	if err != nil {
 		return setup, nil, fmt.Errorf("%w: -records: %v", errUsage, err)

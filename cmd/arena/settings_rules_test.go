@@ -99,6 +99,16 @@ command = "builtin:random"
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "max_processes=-1", "-engine", "cmd=builtin:random"}, want: `-engine: max_processes=-1: -1: must not be negative (0: no limit)`},
 			{args: []string{"check", "-max-processes", "random:-1", "builtin:greedy", "builtin:random"}, want: `-max-processes random:-1: engine "random": -1: must not be negative (0: no limit)`},
 		}},
+		{"a name must not hold control characters", []frontEnd{ // config.CheckName
+			{edit: [2]string{`name = "b"`, `name = "b\u0001"`}, want: `rules.toml:13: engine[1].name: engine "b\x01": a name must not hold control characters`},
+			{args: []string{"match", "builtin:greedy", "b\x01=builtin:random"}, want: `engine 2: engine "b\x01": a name must not hold control characters`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random", "name=b\x01"}, want: `engine 2: name: engine "b\x01": a name must not hold control characters`},
+			{args: []string{"check", "builtin:greedy", "b\x01=builtin:random"}, want: `engine 2: engine "b\x01": a name must not hold control characters`},
+		}},
+		{"unknown opening format \"xyz\"", []frontEnd{ // rules.CheckOpeningFormat; an event file detects the form per line
+			{args: []string{"match", "-openings-format", "xyz", "builtin:greedy", "builtin:random"}, want: `-openings-format: unknown opening format "xyz" (want "offset", "pos" or empty to detect)`},
+			{args: []string{"gomoku-cli", "-openings", "file=BOOK", "type=xyz", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-openings type=: unknown opening format "xyz" (want "offset", "pos" or empty to detect)`},
+		}},
 		{"must be one word and one line", []frontEnd{
 			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\n[engine.info]\n\"hash size\" = \"64\"\n"}, want: `rules.toml:16: engine[1].info.hash size: engine "b": INFO "hash size" "64" must be one word and one line`},
 			{args: []string{"match", "-info", "hash size=64", "builtin:greedy", "builtin:random"}, want: `-info "hash size=64": INFO "hash size" "64" must be one word and one line`},

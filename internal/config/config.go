@@ -361,8 +361,8 @@ func (ev *Event) check() error {
 		if e.Name == "" {
 			return ev.ErrAt(at("name"), "missing")
 		}
-		if strings.IndexFunc(e.Name, unicode.IsControl) >= 0 {
-			return ev.ErrAt(at("name"), fmt.Sprintf("engine %q: a name must not hold control characters", e.Name))
+		if err := CheckName(e.Name); err != nil {
+			return ev.ErrAt(at("name"), err.Error())
 		}
 		if j, dup := seen[e.Name]; dup {
 			return ev.ErrAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine[%d])", e.Name, j))
@@ -474,6 +474,16 @@ func (ev *Event) checkControl(i int) error {
 		key = "remote.network_allowance"
 	}
 	return ev.ErrAt(key, fmt.Sprintf("engine %q: %s", ev.Engines[i].Name, se.Problem))
+}
+
+// CheckName refuses an engine's name that holds control characters: it is
+// printed, and written into records and file names. The command lines
+// check theirs with it too, naming the argument or token.
+func CheckName(name string) error {
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return fmt.Errorf("engine %q: a name must not hold control characters", name)
+	}
+	return nil
 }
 
 // CheckEnv refuses an engine's environment setting that is not KEY=VALUE
