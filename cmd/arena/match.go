@@ -173,7 +173,7 @@ func (p *matchPlan) validate() error {
 		return inWords(f, err)
 	}
 	if p.ReportEvery < 0 {
-		return fmt.Errorf("%w: report interval must not be negative", errUsage)
+		return fmt.Errorf("%w: -report: %d: must not be negative (0: only at the end)", errUsage, p.ReportEvery)
 	}
 	return p.Match.CheckEngines()
 }

@@ -192,6 +192,9 @@ command = "builtin:random"
 		{`is not one of none, cycle, random`, []frontEnd{ // c-gomoku-cli's -transform is a switch
 			{args: []string{"match", "-transform", "flip", "builtin:greedy", "builtin:random"}, want: `-transform: transform "flip" is not one of none, cycle, random`},
 		}},
+		{`must not be negative (0: only at the end)`, []frontEnd{ // arena match's own; c-gomoku-cli prints what it prints
+			{args: []string{"match", "-report", "-1", "builtin:greedy", "builtin:random"}, want: `-report: -1: must not be negative (0: only at the end)`},
+		}},
 		{`want files, collection or none`, []frontEnd{ // an event keeps its files; c-gomoku-cli writes none
 			{args: []string{"match", "-records", "some", "builtin:greedy", "builtin:random"}, want: `-records: records "some": want files, collection or none`},
 		}},
