@@ -203,9 +203,6 @@ func (ev *Event) Game() rules.Rule {
 
 var typeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
-// Formats a config may name (the pairing package resolves "auto").
-var formats = []string{"auto", "round-robin", "double-round-robin", "swiss", "gauntlet"}
-
 // Load reads and checks the event file at path.
 func Load(path string) (*Event, error) {
 	src, err := read(path)
@@ -303,8 +300,8 @@ func (ev *Event) check() error {
 	if err := rules.CheckSize(rule, ev.Size); err != nil {
 		return ev.ErrAt("size", err.Error())
 	}
-	if !contains(formats, ev.Format) {
-		return ev.ErrAt("format", fmt.Sprintf("%q is not one of %s", ev.Format, strings.Join(formats, ", ")))
+	if _, err := pairing.ParseFormat(ev.Format); err != nil { // the formats pairing knows, "auto" resolved by it
+		return ev.ErrAt("format", err.Error())
 	}
 	if ev.Rounds < 0 || ev.Rounds > pairing.MaxRounds {
 		return ev.ErrAt("rounds", fmt.Sprintf("%d: want 0 (the default) to %d", ev.Rounds, pairing.MaxRounds))
@@ -680,15 +677,6 @@ func (ev *Event) Command(e Engine) string {
 		p = "./" + p // still a path, never a name looked up in PATH
 	}
 	return p
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ErrAt is an error at the line where key is written, such as

@@ -55,7 +55,7 @@ func TestParseErrorsNameFileLineAndKey(t *testing.T) {
 		{"unknown rule", `rule = "outer-open"`, `t.toml:2: rule: unknown rule "gomoku"`},
 		{"duplicate engine", `name = "b"`, `t.toml:15: engine[1].name: duplicate engine name "a"`},
 		{"negative clock", `tolerance = "1s"`, `t.toml:8: clock.tolerance: negative duration -1s`},
-		{"bad format", `format = "auto"`, `t.toml:3: format: "knockout" is not one of`},
+		{"bad format", `format = "auto"`, `t.toml:3: format: format "knockout" is not one of auto, round-robin, double-round-robin, swiss, gauntlet`},
 		{"syntax", `concurrency = 2`, `t.toml:4:`},
 		{"bye points", `concurrency = 2`, `t.toml:5: bye_points: must be 0, 0.5 or 1`},
 		{"pente below 7x7", `rule = "outer-open"`, `size: pente needs a board of at least 7x7, not 6x6`},
