@@ -571,9 +571,12 @@ func parseCliTC(s string) (match, turn, inc time.Duration, err error) {
 }
 
 // cliSeconds reads a non-negative number of seconds, fractions allowed.
+// How long a clock setting may be is clock.Control.Validate's rule, as
+// for the other front ends; past 1e9 s (31 years, well within a
+// time.Duration) the number is not read at all.
 func cliSeconds(s string) (time.Duration, error) {
 	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || x < 0 || x > 1e6 {
+	if err != nil || x < 0 || x > 1e9 {
 		return 0, fmt.Errorf("%q is not a number of seconds", s)
 	}
 	return time.Duration(x * float64(time.Second)), nil

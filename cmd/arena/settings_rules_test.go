@@ -55,6 +55,8 @@ command = "builtin:random"
 			{edit: [2]string{`match = "1m"`, "match = \"1m\"\nhang = \"600h\""}, want: `rules.toml:7: clock.hang: 600h0m0s is longer than 596h31m23.647s`},
 			{args: []string{"match", "-hang", "600h", "builtin:greedy", "builtin:random"}, want: `-hang: engine "greedy": clock hang: 600h0m0s is longer than 596h31m23.647s`},
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "hang=600h", "-engine", "cmd=builtin:random"}, want: `engine 1: hang: clock hang: 600h0m0s is longer than 596h31m23.647s`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "tc=2160000", "-engine", "cmd=builtin:random"}, want: `engine 1: tc: clock match: 600h0m0s is longer than 596h31m23.647s`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "tolerance=2160000", "-engine", "cmd=builtin:random"}, want: `engine 1: tolerance: clock tolerance: 600h0m0s is longer than 596h31m23.647s`},
 			{args: []string{"check", "-hang", "600h", "builtin:greedy", "builtin:random"}, want: `-hang: engine "greedy": clock hang: 600h0m0s is longer than 596h31m23.647s`},
 		}},
 		{"negative duration -1s", []frontEnd{ // clock.CheckDuration
