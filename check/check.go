@@ -106,18 +106,24 @@ type Settings struct {
 	Remember Memory
 }
 
-// MaxGames bounds the check games of one engine (Settings.Games).
-const MaxGames = 100
+// DefaultGames are the check games of one engine when Settings.Games is
+// 0; MaxGames bounds them.
+const (
+	DefaultGames = 2
+	MaxGames     = 100
+)
 
 // Validate refuses settings a front end read that no check takes: a
 // negative number of games or of engines checked at once (0 is the
-// default, never a negative), or one past its bound.
+// default, never a negative), or one past its bound. The error is a
+// *bounds.SettingError naming the setting (games, concurrency), for the
+// front end to name its flag.
 func (s Settings) Validate() error {
 	if s.Games < 0 || s.Games > MaxGames {
-		return fmt.Errorf("games: %d is not 0 (the default, 2) to %d", s.Games, MaxGames)
+		return &bounds.SettingError{Setting: "games", Problem: fmt.Sprintf("%d is not 0 (the default, %d) to %d", s.Games, DefaultGames, MaxGames)}
 	}
 	if s.Concurrency < 0 || s.Concurrency > bounds.MaxConcurrency {
-		return fmt.Errorf("concurrency: %d is not 0 (the default, half the processors) to %d", s.Concurrency, bounds.MaxConcurrency)
+		return &bounds.SettingError{Setting: "concurrency", Problem: fmt.Sprintf("%d is not 0 (the default, half the processors) to %d", s.Concurrency, bounds.MaxConcurrency)}
 	}
 	return nil
 }
@@ -130,7 +136,7 @@ func (s *Settings) defaults() {
 		s.Opponent = engine.Spec{Name: "check-opponent", Command: "builtin:greedy"}
 	}
 	if s.Games <= 0 {
-		s.Games = 2
+		s.Games = DefaultGames
 	}
 	if s.MoveCap <= 0 {
 		s.MoveCap = 40

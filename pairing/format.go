@@ -34,7 +34,7 @@ func ParseFormat(s string) (Format, error) {
 	for i, f := range formats {
 		names[i] = string(f)
 	}
-	return "", fmt.Errorf("unknown format %q (want one of %s)", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("format %q is not one of %s", s, strings.Join(names, ", "))
 }
 
 // Resolve turns FormatAuto into a concrete format for the number of entrants:

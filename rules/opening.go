@@ -28,6 +28,17 @@ const (
 // bytes, and a runaway file should fail rather than eat memory.
 const maxLineBytes = 64 << 10
 
+// CheckOpeningFormat refuses an opening list format ReadOpenings does not
+// read: the command lines check theirs with it before any list is read,
+// naming their flag or token.
+func CheckOpeningFormat(format string) error {
+	switch format {
+	case OffsetFormat, PosFormat, "":
+		return nil
+	}
+	return fmt.Errorf("unknown opening format %q (want %q, %q or empty to detect)", format, OffsetFormat, PosFormat)
+}
+
 // ReadOpenings reads an opening list. format is OffsetFormat, PosFormat, or ""
 // to detect it line by line (a line starting with a letter is pos, anything
 // else offsets). Blank lines and lines starting with '#' are skipped, as is
@@ -38,13 +49,11 @@ const maxLineBytes = 64 << 10
 // a trailing comma too (Piskvork's own reader allows it). Errors name the file
 // and line: `book.txt:12: stone 3 "1,x": y: "x" is not a number`.
 func ReadOpenings(r io.Reader, name string, format string, size int) ([]Opening, error) {
-	switch format {
-	case OffsetFormat, PosFormat, "":
-	default:
-		return nil, fmt.Errorf("%s: unknown opening format %q (want %q, %q or empty to detect)", name, format, OffsetFormat, PosFormat)
+	if err := CheckOpeningFormat(format); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	if size < MinSize || size > MaxSize {
-		return nil, fmt.Errorf("%s: board size %d out of range %d..%d", name, size, MinSize, MaxSize)
+	if err := CheckSize(nil, size); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLineBytes)

@@ -124,36 +124,39 @@ func ScheduleGames(entrants, games, rounds int, gauntlet bool) int {
 // a rating list finite after a sweep.
 const sweepPrior = 2
 
-// Validate checks the match's consistency before anything is played.
+// Validate checks the match's consistency before anything is played. A
+// setting of the match's that cannot be used is a *bounds.SettingError,
+// naming the setting as an event file's key does (size,
+// opening_procedure, concurrency, move_cap) or as the match's own (games,
+// rounds), so that each front end can say where it was given; the rules
+// are the ones an event file is held to (rules.CheckSize,
+// rules.Procedure.Check, bounds.CheckConcurrency, bounds.CheckMoveCap),
+// not copies.
 func (m *Match) Validate() error {
-	if err := m.Director.Procedure.Check(m.Director.Rule, m.Director.Size); err != nil {
-		return fmt.Errorf("opening procedure: %v", err)
+	d := m.Director
+	if err := rules.CheckSize(d.Rule, d.Size); err != nil {
+		return &bounds.SettingError{Setting: "size", Problem: err.Error()}
+	}
+	if err := d.Procedure.Check(d.Rule, d.Size); err != nil {
+		return &bounds.SettingError{Setting: "opening_procedure", Problem: err.Error()}
 	}
 	if err := m.Shard.Validate(); err != nil {
 		return err
 	}
-	switch {
-	case len(m.Director.Entrants) < 2:
-		return errors.New("want at least two engines")
-	case m.Games < 1:
-		return errors.New("games must be at least 1")
-	case m.Rounds < 1:
-		return errors.New("rounds must be at least 1")
-	case m.Director.Concurrency < 1:
-		return errors.New("concurrency must be at least 1")
-	case m.Director.Concurrency > arbiter.MaxConcurrency:
-		return fmt.Errorf("concurrency %d: at most %d games at once", m.Director.Concurrency, arbiter.MaxConcurrency)
-	case m.Director.MoveCap < 0: // as an event file's move_cap
-		return fmt.Errorf("move cap %d: must not be negative (0: none)", m.Director.MoveCap)
-	case ScheduleGames(len(m.Director.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0:
-		return fmt.Errorf("%d engines, %d games per pair and %d rounds make more than %d games, the most one match lays out", len(m.Director.Entrants), m.Games, m.Rounds, MaxGames)
-	case m.Director.Size < rules.MinSize || m.Director.Size > rules.MaxSize:
-		return fmt.Errorf("board size %d out of range %d..%d", m.Director.Size, rules.MinSize, rules.MaxSize)
-	}
-	if m.Director.Rule != nil {
-		if err := rules.CheckSize(m.Director.Rule, m.Director.Size); err != nil {
+	for _, err := range []error{bounds.CheckConcurrency(d.Concurrency), bounds.CheckMoveCap(d.MoveCap)} {
+		if err != nil {
 			return err
 		}
+	}
+	switch {
+	case len(d.Entrants) < 2:
+		return errors.New("want at least two engines")
+	case m.Games < 1:
+		return &bounds.SettingError{Setting: "games", Problem: fmt.Sprintf("%d: must be at least 1", m.Games)}
+	case m.Rounds < 1:
+		return &bounds.SettingError{Setting: "rounds", Problem: fmt.Sprintf("%d: must be at least 1", m.Rounds)}
+	case ScheduleGames(len(d.Entrants), m.Games, m.Rounds, m.Gauntlet) < 0:
+		return fmt.Errorf("%d engines, %d games per pair and %d rounds make more than %d games, the most one match lays out", len(d.Entrants), m.Games, m.Rounds, MaxGames)
 	}
 	if m.SPRT != nil {
 		if len(m.Director.Entrants) != 2 {

@@ -9,6 +9,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -216,12 +217,14 @@ func TestMatchValidate(t *testing.T) {
 	}{
 		{"fine", func(*Match) {}, ""},
 		{"one engine", func(m *Match) { m.Director.Entrants = m.Director.Entrants[:1] }, "at least two engines"},
-		{"no games", func(m *Match) { m.Games = 0 }, "games must be at least 1"},
-		{"no rounds", func(m *Match) { m.Rounds = 0 }, "rounds must be at least 1"},
-		{"no concurrency", func(m *Match) { m.Director.Concurrency = 0 }, "concurrency must be at least 1"},
-		{"board too large", func(m *Match) { m.Director.Size = 99 }, "board size 99 out of range"},
-		{"unknown procedure", func(m *Match) { m.Director.Procedure = rules.Procedure(7) }, "opening procedure:"},
-		{"RIF on an even board", func(m *Match) { m.Director.Procedure, m.Director.Size = rules.RIFProcedure, 14 }, "odd board"},
+		{"no games", func(m *Match) { m.Games = 0 }, "games: 0: must be at least 1"},
+		{"no rounds", func(m *Match) { m.Rounds = 0 }, "rounds: 0: must be at least 1"},
+		{"no concurrency", func(m *Match) { m.Director.Concurrency = 0 }, "concurrency: 0: want 1 to 1024 games at once"},
+		{"too much concurrency", func(m *Match) { m.Director.Concurrency = 2000 }, "concurrency: 2000: want 1 to 1024 games at once"},
+		{"negative move cap", func(m *Match) { m.Director.MoveCap = -1 }, "move_cap: -1: must not be negative"},
+		{"board too large", func(m *Match) { m.Director.Size = 99 }, "size: board size 99 out of range"},
+		{"unknown procedure", func(m *Match) { m.Director.Procedure = rules.Procedure(7) }, "opening_procedure: opening procedure Procedure(7) is not one of"},
+		{"RIF on an even board", func(m *Match) { m.Director.Procedure, m.Director.Size = rules.RIFProcedure, 14 }, "opening_procedure: "},
 		{"SPRT with three engines", func(m *Match) {
 			m.Director.Entrants = append(m.Director.Entrants, m.Director.Entrants[0])
 			m.SPRT = sprt("")
@@ -243,6 +246,12 @@ func TestMatchValidate(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+			// A setting's error names the setting, for the front end to
+			// say where it was given (the file's key, the flag, the token).
+			var se *bounds.SettingError
+			if setting, _, _ := strings.Cut(tt.want, ":"); !strings.Contains(setting, " ") && (!errors.As(err, &se) || se.Setting != setting) {
+				t.Errorf("err %#v: want a bounds.SettingError of %s", err, setting)
 			}
 		})
 	}

@@ -230,7 +230,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{"pair a file that is not TRF", []string{"pair", "../../README.md"}, exitError, "no player lines"},
 		{"pair the JSON event form", []string{"pair", "../../pairing/testdata/swiss5.json"}, exitOK, "3\n2 1\n5 4\n3 0\n"},
 		// Numbers from the command line are bounded as a config's are (issue 27).
-		{"thousands of games at once", []string{"match", "-concurrency", "10000", "builtin:random", "builtin:random"}, exitUsage, "concurrency 10000: at most 1024"},
+		{"thousands of games at once", []string{"match", "-concurrency", "10000", "builtin:random", "builtin:random"}, exitUsage, "-concurrency: 10000: want 1 to 1024 games at once"},
 		{"games past memory", []string{"match", "-games", "1000000000000000000", "builtin:random", "builtin:random"}, exitUsage, "more than 4194304 games"},
 		{"rounds past memory", []string{"gomoku-cli", "-engine", "cmd=builtin:random", "-engine", "cmd=builtin:random", "-rounds", "100000000", "-games", "100"}, exitUsage, "more than 4194304 games"},
 		{"gomoku-cli games past memory", []string{"gomoku-cli", "-engine", "cmd=builtin:random", "-engine", "cmd=builtin:random", "-games", "1000000000000", "-repeat"}, exitUsage, "more than 4194304 games"},

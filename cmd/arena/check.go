@@ -27,7 +27,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			"docs/check.md explains every check.", stdout)
 	gf := addGameFlags(fs)
 	asJSON := fs.Bool("json", false, `print {"engines":[{"engine":…,"findings":[{"check":…,"verdict":…,"seen":…,"remedy":…}]}]}`)
-	games := fs.Int("games", 2, "check games per engine, colours alternating")
+	games := fs.Int("games", check.DefaultGames, "check games per engine, colours alternating")
 	concurrency := fs.Int("concurrency", 0, "engines checked at once (0 = half the processors)")
 	fresh := fs.Bool("fresh", false, "check every engine again, even one whose program was checked under the same settings before (see docs/check.md)")
 	if err := parse(fs, args); err != nil {
@@ -61,7 +61,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			s.Remember = check.DefaultMemory()
 		}
 		if err := s.Validate(); err != nil {
-			return fmt.Errorf("%w: -%v", errUsage, err)
+			return inWords(checkFlags, err)
 		}
 		reps = ev.Check(drain, s, false, show)
 	} else {
@@ -84,7 +84,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			s.Remember = check.DefaultMemory()
 		}
 		if err := s.Validate(); err != nil {
-			return fmt.Errorf("%w: -%v", errUsage, err)
+			return inWords(checkFlags, err)
 		}
 		reps = check.Entrants(drain, ents, s, show)
 	}

@@ -137,6 +137,21 @@ func runGomokuCli(args []string, stdout, stderr io.Writer) error {
 
 // parseCli turns a c-gomoku-cli command line into a match plan.
 func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
+	setup, cli, debug, err := parseCliSetup(args, stderr)
+	if err != nil {
+		return nil, err
+	}
+	m, err := setup.Match()
+	if err != nil {
+		return nil, err
+	}
+	return &matchPlan{Match: m, CLI: cli, Debug: debug}, nil
+}
+
+// parseCliSetup reads a c-gomoku-cli command line into the match's
+// settings (event.MatchSetup), what its lines need beyond them (cliRun),
+// and whether -debug asks for the engines' messages.
+func parseCliSetup(args []string, stderr io.Writer) (setup event.MatchSetup, cli *cliRun, debug bool, err error) {
 	usage := func(format string, a ...any) error {
 		return usageError{fmt.Errorf("%w: "+format, append([]any{errUsage}, a...)...), func(w io.Writer) { fmt.Fprint(w, cliUsage) }}
 	}
@@ -147,7 +162,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		size       = 15
 		games      = 1
 		rounds     = 1
-		conc       = 1
+		conc       = config.DefaultConcurrency // c-gomoku-cli's too
 		drawAt     = 0
 		gauntlet   bool
 		loseOnly   bool
@@ -155,7 +170,6 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		trans      bool
 		board      bool
 		fatal      bool
-		debug      bool
 		transcript bool
 		sprt       *rating.SPRT
 		order, _   = event.ParseOrder("sequential")
@@ -201,7 +215,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 			i, vals = values(i)
 			e, err := parseCliEngine(vals)
 			if err != nil {
-				return nil, usage("%s: %v", a, err)
+				return setup, nil, false, usage("%s: %v", a, err)
 			}
 			if a == "-each" {
 				each = e
@@ -240,7 +254,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 			var v string
 			if i, v, err = next(i); err == nil {
 				if conf.Sandbox, err = config.ParseSandbox(v); err != nil {
-					return nil, usage("-sandbox: %v", err)
+					return setup, nil, false, usage("-sandbox: %v", err)
 				}
 			}
 		case "-freeze-idle":
@@ -253,7 +267,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 			i, msg, err = next(i)
 		case "-draw", "-resign":
 			if i+2 >= len(args) {
-				return nil, usage("%s needs COUNT and SCORE", a)
+				return setup, nil, false, usage("%s needs COUNT and SCORE", a)
 			}
 			i += 2
 			fmt.Fprintf(stderr, "arena gomoku-cli: %s ignored: engines report no score in the Gomocup protocol\n", term.Clean(a))
@@ -266,58 +280,58 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 				case "file":
 					openFile = val
 				case "type":
-					if val != rules.OffsetFormat && val != rules.PosFormat {
-						return nil, usage("-openings type=%q: want offset or pos", val)
+					if err := rules.CheckOpeningFormat(val); err != nil {
+						return setup, nil, false, usage("-openings type=: %v", err)
 					}
 					openType = val
 				case "order":
 					if order, err = event.ParseOrder(val); err != nil {
-						return nil, usage("-openings: %v", err)
+						return setup, nil, false, usage("-openings: %v", err)
 					}
 				case "srand":
 					if seed, err = cliSrand(val); err != nil {
-						return nil, usage("-openings srand=%q: not a whole number", val)
+						return setup, nil, false, usage("-openings srand=%q: not a whole number", val)
 					}
 				default:
-					return nil, usage("-openings: unknown token %q", v)
+					return setup, nil, false, usage("-openings: unknown token %q", v)
 				}
 			}
 		case "-sample":
 			var vals []string
 			i, vals = values(i)
 			if sampling, err = parseSample(vals); err != nil {
-				return nil, usage("-sample: %v", err)
+				return setup, nil, false, usage("-sample: %v", err)
 			}
 		case "-sprt":
 			var vals []string
 			i, vals = values(i)
 			s, err := parseSPRT(strings.Join(vals, " "), " ", rating.ModelCGomokuCli)
 			if err != nil {
-				return nil, usage("-sprt: %v", err)
+				return setup, nil, false, usage("-sprt: %v", err)
 			}
 			sprt = &s
 		default:
-			return nil, usage("unknown option %q", a)
+			return setup, nil, false, usage("unknown option %q", a)
 		}
 		if err != nil {
-			return nil, err
+			return setup, nil, false, err
 		}
 	}
 	if len(engines) < 2 {
-		return nil, usage("at least 2 engines are needed (-engine cmd=...)")
+		return setup, nil, false, usage("at least 2 engines are needed (-engine cmd=...)")
 	}
 	rule, err := cliRule(ruleArg)
 	if err != nil {
-		return nil, usage("-rule: %v", err)
+		return setup, nil, false, usage("-rule: %v", err)
 	}
 	if err := rules.CheckSize(rule, size); err != nil {
-		return nil, usage("-boardsize: %v", err)
+		return setup, nil, false, usage("-boardsize: %v", err)
 	}
 	if loseOnly && !gauntlet {
 		fmt.Fprintln(stderr, "arena gomoku-cli: -loseonly applies only with -gauntlet (as in c-gomoku-cli); every game is written")
 		loseOnly = false
 	}
-	setup := event.MatchSetup{Settings: event.Settings{Name: "gomoku-cli", Rule: rule, Size: size, MoveCap: drawAt, Concurrency: conc, // the start timeout: engine's default, as c-gomoku-cli has no flag for it
+	setup = event.MatchSetup{Settings: event.Settings{Name: "gomoku-cli", Rule: rule, Size: size, MoveCap: drawAt, Concurrency: conc, // the start timeout: engine's default, as c-gomoku-cli has no flag for it
 		// Without a file every game starts on the empty board, as in
 		// c-gomoku-cli: not the rule's default openings (renju's 26).
 		Openings: openFile, OpeningsFormat: openType, Policy: config.PolicyStrict, Seed: seed, Confinement: conf},
@@ -330,7 +344,7 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 	if trans {
 		setup.Transform, _ = event.ParseTransform("cycle")
 	}
-	cli := &cliRun{openings: openFile, openingType: openType}
+	cli = &cliRun{openings: openFile, openingType: openType}
 	setup.Lifetime = config.LifetimePair // its workers' engines: START every game, new ones when the pair changes
 	for i, e := range engines {
 		if each != nil {
@@ -338,18 +352,13 @@ func parseCli(args []string, stderr io.Writer) (*matchPlan, error) {
 		}
 		es, err := e.engine(i, board)
 		if err != nil {
-			return nil, usage("engine %d: %v", i+1, err)
+			return setup, nil, false, usage("engine %d: %v", i+1, err)
 		}
 		setup.Engines = append(setup.Engines, es)
 		cli.engines = append(cli.engines, e)
 	}
 	event.UniqueEngineNames(setup.Engines)
-	m, err := setup.Match()
-	if err != nil {
-		return nil, err
-	}
-	p := &matchPlan{Match: m, CLI: cli, Debug: debug}
-	return p, nil
+	return setup, cli, debug, nil
 }
 
 // cliRule maps c-gomoku-cli's rule codes, and as an extension the arena's
@@ -510,6 +519,9 @@ func (e *cliEngine) engine(i int, boardMode bool) (event.EngineSettings, error) 
 	if name == "" {
 		name = programName(fields[0])
 	}
+	if err := config.CheckName(name); err != nil {
+		return event.EngineSettings{}, fmt.Errorf("name: %v", err)
+	}
 	ctl := clock.Control{Match: e.match, Turn: e.turn, Increment: e.inc, Tolerance: e.tolerance}
 	// maxmemory= is told, not held, as c-gomoku-cli does, and an
 	// option.max_memory= replaces it (event.EngineSettings); as in
@@ -559,9 +571,12 @@ func parseCliTC(s string) (match, turn, inc time.Duration, err error) {
 }
 
 // cliSeconds reads a non-negative number of seconds, fractions allowed.
+// How long a clock setting may be is clock.Control.Validate's rule, as
+// for the other front ends; past 1e9 s (31 years, well within a
+// time.Duration) the number is not read at all.
 func cliSeconds(s string) (time.Duration, error) {
 	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || x < 0 || x > 1e6 {
+	if err != nil || x < 0 || x > 1e9 {
 		return 0, fmt.Errorf("%q is not a number of seconds", s)
 	}
 	return time.Duration(x * float64(time.Second)), nil

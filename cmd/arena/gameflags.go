@@ -28,7 +28,7 @@ type gameFlags struct {
 
 func addGameFlags(fs *flags) *gameFlags {
 	g := &gameFlags{}
-	g.rule = fs.String("rule", "outer-open", "rule: "+strings.Join(rules.Names(), ", "))
+	g.rule = fs.String("rule", config.DefaultRule, "rule: "+strings.Join(rules.Names(), ", "))
 	g.size = fs.Int("size", 0, "board size (0 = the rule's default)")
 	g.settings.define(fs.FlagSet)
 	fs.TextVar(&g.policy, "opening-policy", config.PolicyStrict, "outer-open: strict (a first stone outside the zone loses) or arbiter-opens (the arbiter places Black's first stone)")
@@ -55,6 +55,9 @@ func (g *gameFlags) game() (rules.Rule, int, error) {
 	if err := rules.CheckSize(rule, size); err != nil {
 		return nil, 0, fmt.Errorf("%w: -size: %v", errUsage, err)
 	}
+	if err := g.procedure.Check(rule, size); err != nil {
+		return nil, 0, fmt.Errorf("%w: -opening-procedure: %v", errUsage, err)
+	}
 	if err := clock.CheckDuration(*g.startTimeout); err != nil {
 		return nil, 0, fmt.Errorf("%w: -start-timeout: %v", errUsage, err)
 	}
@@ -75,6 +78,9 @@ func (g *gameFlags) engines(args []string) ([]event.EngineSettings, error) {
 	var list []event.EngineSettings
 	for i, arg := range args {
 		name, cmd := engineArg(arg, i)
+		if err := config.CheckName(name); err != nil {
+			return nil, fmt.Errorf("%w: engine %d: %v", errUsage, i+1, err)
+		}
 		fields := strings.Fields(cmd)
 		if len(fields) == 0 {
 			return nil, fmt.Errorf("%w: engine %d: empty command", errUsage, i+1)

@@ -69,7 +69,7 @@ func parseMatchSetup(args []string, stdout io.Writer) (event.MatchSetup, *matchP
 	order := fs.String("order", "sequential", "opening order: sequential, random, or passes (a new shuffle each pass through the list, as events deal)")
 	seed := fs.Uint64("seed", 0, "seed for -order random|passes and -transform random (0 = from the clock, printed)")
 	transform := fs.String("transform", "none", "reuse openings under the 8 board symmetries: none, cycle (each pass through the list under the next symmetry) or random (a random symmetry per pair)")
-	concurrency := fs.Int("concurrency", 1, "games at once; an engine may play several games at once, each in its own process")
+	concurrency := fs.Int("concurrency", config.DefaultConcurrency, "games at once; an engine may play several games at once, each in its own process")
 	sprtFlag := fs.String("sprt", "", "stop when an SPRT decides: elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized|logistic|trinomial (two engines)")
 	report := fs.Int("report", 10, "print a stats line every N games (0 = only at the end)")
 	gauntlet := fs.Bool("gauntlet", false, "more than two engines: the first plays each other (default: round robin)")
@@ -103,6 +103,9 @@ func parseMatchSetup(args []string, stdout io.Writer) (event.MatchSetup, *matchP
 	}
 	if !sh.Whole() && *out == "" {
 		return setup, nil, fmt.Errorf("%w: -shard: the shards of a batch share one -out folder; name it", errUsage)
+	}
+	if err := rules.CheckOpeningFormat(*openingsFormat); err != nil {
+		return setup, nil, fmt.Errorf("%w: -openings-format: %v", errUsage, err)
 	}
 	records, err := event.ParseRecords(*recordsFlag)
 	if err != nil {
@@ -163,10 +166,14 @@ type matchPlan struct {
 // does not exist is not.
 func (p *matchPlan) validate() error {
 	if err := p.Match.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		f := matchFlags
+		if p.CLI != nil {
+			f = cliOptions
+		}
+		return inWords(f, err)
 	}
 	if p.ReportEvery < 0 {
-		return fmt.Errorf("%w: report interval must not be negative", errUsage)
+		return fmt.Errorf("%w: -report: %d: must not be negative (0: only at the end)", errUsage, p.ReportEvery)
 	}
 	return p.Match.CheckEngines()
 }

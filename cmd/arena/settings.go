@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gomoku-arena/event"
+	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/config"
 )
 
@@ -71,8 +72,11 @@ var engineSettings = []engineSetting{
 		usage: "processes and threads the engine may have at once",
 		set: func(e *event.EngineSettings, v string) error {
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return fmt.Errorf("%q is not a whole number of 0 or more", v)
+			if err != nil {
+				return fmt.Errorf("%q is not a whole number", v)
+			}
+			if err := bounds.CheckProcesses(n); err != nil {
+				return problem(err)
 			}
 			e.Limits.Processes = n
 			return nil

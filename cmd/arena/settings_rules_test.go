@@ -55,23 +55,61 @@ command = "builtin:random"
 			{edit: [2]string{`match = "1m"`, "match = \"1m\"\nhang = \"600h\""}, want: `rules.toml:7: clock.hang: 600h0m0s is longer than 596h31m23.647s`},
 			{args: []string{"match", "-hang", "600h", "builtin:greedy", "builtin:random"}, want: `-hang: engine "greedy": clock hang: 600h0m0s is longer than 596h31m23.647s`},
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "hang=600h", "-engine", "cmd=builtin:random"}, want: `engine 1: hang: clock hang: 600h0m0s is longer than 596h31m23.647s`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "tc=2160000", "-engine", "cmd=builtin:random"}, want: `engine 1: tc: clock match: 600h0m0s is longer than 596h31m23.647s`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "tolerance=2160000", "-engine", "cmd=builtin:random"}, want: `engine 1: tolerance: clock tolerance: 600h0m0s is longer than 596h31m23.647s`},
 			{args: []string{"check", "-hang", "600h", "builtin:greedy", "builtin:random"}, want: `-hang: engine "greedy": clock hang: 600h0m0s is longer than 596h31m23.647s`},
 		}},
-		{"negative", []frontEnd{
-			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nstart_timeout = \"-1s\""}, want: `rules.toml:4: start_timeout: must not be negative`},
+		{"negative duration -1s", []frontEnd{ // clock.CheckDuration
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nstart_timeout = \"-1s\""}, want: `rules.toml:4: start_timeout: negative duration -1s`},
 			{args: []string{"match", "-start-timeout", "-1s", "builtin:greedy", "builtin:random"}, want: `-start-timeout: negative duration -1s`},
 			{args: []string{"check", "-start-timeout", "-1s", "builtin:greedy", "builtin:random"}, want: `-start-timeout: negative duration -1s`},
 		}},
-		{"1024", []frontEnd{
+		{"want 1 to 1024 games at once", []frontEnd{ // bounds.CheckConcurrency
 			{edit: [2]string{`concurrency = 1`, `concurrency = 2000`}, want: `rules.toml:3: concurrency: 2000: want 1 to 1024 games at once`},
-			{args: []string{"match", "-concurrency", "2000", "builtin:greedy", "builtin:random"}, want: `concurrency 2000: at most 1024 games at once`},
-			{args: []string{"gomoku-cli", "-concurrency", "2000", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `concurrency 2000: at most 1024 games at once`},
+			{args: []string{"match", "-concurrency", "2000", "builtin:greedy", "builtin:random"}, want: `-concurrency: 2000: want 1 to 1024 games at once`},
+			{args: []string{"gomoku-cli", "-concurrency", "2000", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-concurrency: 2000: want 1 to 1024 games at once`},
+			// An event file's 0 is its default (1); a command line's is refused.
+			{edit: [2]string{`concurrency = 1`, `concurrency = -1`}, want: `rules.toml:3: concurrency: -1: want 1 to 1024 games at once`},
+			{args: []string{"match", "-concurrency", "0", "builtin:greedy", "builtin:random"}, want: `-concurrency: 0: want 1 to 1024 games at once`},
+			{args: []string{"gomoku-cli", "-concurrency", "-1", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-concurrency: -1: want 1 to 1024 games at once`},
+		}},
+		// arena check's -concurrency is its own setting, engines checked at
+		// once, 0 its default (check.Settings.Validate), with the event's
+		// file or with engines.
+		{"is not 0 (the default, half the processors) to 1024", []frontEnd{
+			{args: []string{"check", "-concurrency", "2000", "builtin:greedy", "builtin:random"}, want: `-concurrency: 2000 is not 0 (the default, half the processors) to 1024`},
+			{args: []string{"check", "-concurrency", "-1", "EVENT"}, want: `-concurrency: -1 is not 0 (the default, half the processors) to 1024`},
+		}},
+		{"is not 0 (the default, 2) to 100", []frontEnd{ // arena check's -games, check games per engine
+			{args: []string{"check", "-games", "200", "builtin:greedy", "builtin:random"}, want: `-games: 200 is not 0 (the default, 2) to 100`},
+		}},
+		{"the RIF opening needs an odd board of at least 7x7, not 14x14", []frontEnd{ // rules.Procedure.Check; c-gomoku-cli has no opening procedure
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nsize = 14\nopening_procedure = \"rif\""}, want: `rules.toml:5: opening_procedure: the RIF opening needs an odd board of at least 7x7, not 14x14`},
+			{args: []string{"match", "-size", "14", "-opening-procedure", "rif", "builtin:greedy", "builtin:random"}, want: `-opening-procedure: the RIF opening needs an odd board of at least 7x7, not 14x14`},
+			{args: []string{"check", "-size", "14", "-opening-procedure", "rif", "builtin:greedy", "builtin:random"}, want: `-opening-procedure: the RIF opening needs an odd board of at least 7x7, not 14x14`},
 		}},
 		{"want KEY=VALUE", []frontEnd{
 			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\nenv = [\"B\"]\n"}, want: `rules.toml:15: engine[1].env: engine "b": "B": want KEY=VALUE`},
 			{args: []string{"match", "-env", "random:B", "builtin:greedy", "builtin:random"}, want: `-env random:B: engine "random": "B": want KEY=VALUE`},
 			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "env=B", "-engine", "cmd=builtin:random"}, want: `-engine: env=B: "B": want KEY=VALUE`},
 			{args: []string{"check", "-env", "random:B", "builtin:greedy", "builtin:random"}, want: `-env random:B: engine "random": "B": want KEY=VALUE`},
+		}},
+		{"must not be negative (0: no limit)", []frontEnd{ // bounds.CheckProcesses
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nmax_processes = -1"}, want: `rules.toml:4: max_processes: -1: must not be negative (0: no limit)`},
+			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\nmax_processes = -1\n"}, want: `rules.toml:15: engine[1].max_processes: engine "b": -1: must not be negative (0: no limit)`},
+			{args: []string{"match", "-max-processes", "random:-1", "builtin:greedy", "builtin:random"}, want: `-max-processes random:-1: engine "random": -1: must not be negative (0: no limit)`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "max_processes=-1", "-engine", "cmd=builtin:random"}, want: `-engine: max_processes=-1: -1: must not be negative (0: no limit)`},
+			{args: []string{"check", "-max-processes", "random:-1", "builtin:greedy", "builtin:random"}, want: `-max-processes random:-1: engine "random": -1: must not be negative (0: no limit)`},
+		}},
+		{"a name must not hold control characters", []frontEnd{ // config.CheckName
+			{edit: [2]string{`name = "b"`, `name = "b\u0001"`}, want: `rules.toml:13: engine[1].name: engine "b\x01": a name must not hold control characters`},
+			{args: []string{"match", "builtin:greedy", "b\x01=builtin:random"}, want: `engine 2: engine "b\x01": a name must not hold control characters`},
+			{args: []string{"gomoku-cli", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random", "name=b\x01"}, want: `engine 2: name: engine "b\x01": a name must not hold control characters`},
+			{args: []string{"check", "builtin:greedy", "b\x01=builtin:random"}, want: `engine 2: engine "b\x01": a name must not hold control characters`},
+		}},
+		{"unknown opening format \"xyz\"", []frontEnd{ // rules.CheckOpeningFormat; an event file detects the form per line
+			{args: []string{"match", "-openings-format", "xyz", "builtin:greedy", "builtin:random"}, want: `-openings-format: unknown opening format "xyz" (want "offset", "pos" or empty to detect)`},
+			{args: []string{"gomoku-cli", "-openings", "file=BOOK", "type=xyz", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-openings type=: unknown opening format "xyz" (want "offset", "pos" or empty to detect)`},
 		}},
 		{"must be one word and one line", []frontEnd{
 			{edit: [2]string{"command = \"builtin:random\"\n", "command = \"builtin:random\"\n[engine.info]\n\"hash size\" = \"64\"\n"}, want: `rules.toml:16: engine[1].info.hash size: engine "b": INFO "hash size" "64" must be one word and one line`},
@@ -139,14 +177,15 @@ command = "builtin:random"
 		{`want 0 (freestyle), 1 (exact five), 4 (renju)`, []frontEnd{ // c-gomoku-cli's rules are codes
 			{args: []string{"gomoku-cli", "-rule", "99", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-rule: rule code 99: want 0 (freestyle), 1 (exact five), 4 (renju)`},
 		}},
-		{`must not be negative`, []frontEnd{
-			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nmove_cap = -1"}, want: `rules.toml:4: move_cap: must not be negative`},
-			{args: []string{"match", "-move-cap", "-1", "builtin:greedy", "builtin:random"}, want: `move cap -1: must not be negative`},
-			{args: []string{"gomoku-cli", "-drawafter", "-1", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `move cap -1: must not be negative`},
+		{`must not be negative (0: none)`, []frontEnd{ // bounds.CheckMoveCap; arena check plays its own games
+			{edit: [2]string{`concurrency = 1`, "concurrency = 1\nmove_cap = -1"}, want: `rules.toml:4: move_cap: -1: must not be negative (0: none)`},
+			{args: []string{"match", "-move-cap", "-1", "builtin:greedy", "builtin:random"}, want: `-move-cap: -1: must not be negative (0: none)`},
+			{args: []string{"gomoku-cli", "-drawafter", "-1", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-drawafter: -1: must not be negative (0: none)`},
 		}},
-		{`games must be at least 1`, []frontEnd{
-			{args: []string{"match", "-games", "0", "builtin:greedy", "builtin:random"}, want: `games must be at least 1`},
-			{args: []string{"gomoku-cli", "-games", "0", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `games must be at least 1`},
+		{`0: must be at least 1`, []frontEnd{ // a match's games and rounds (schedule.Match.Validate); an event's come from its format
+			{args: []string{"match", "-games", "0", "builtin:greedy", "builtin:random"}, want: `-games: 0: must be at least 1`},
+			{args: []string{"gomoku-cli", "-games", "0", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-games: 0: must be at least 1`},
+			{args: []string{"gomoku-cli", "-rounds", "0", "-engine", "cmd=builtin:greedy", "-engine", "cmd=builtin:random"}, want: `-rounds: 0: must be at least 1`},
 		}},
 		{`opening order "shuffled" is not one of sequential, random, passes`, []frontEnd{
 			{args: []string{"match", "-order", "shuffled", "builtin:greedy", "builtin:random"}, want: `-order: opening order "shuffled" is not one of sequential, random, passes`},
@@ -154,6 +193,9 @@ command = "builtin:random"
 		}},
 		{`is not one of none, cycle, random`, []frontEnd{ // c-gomoku-cli's -transform is a switch
 			{args: []string{"match", "-transform", "flip", "builtin:greedy", "builtin:random"}, want: `-transform: transform "flip" is not one of none, cycle, random`},
+		}},
+		{`must not be negative (0: only at the end)`, []frontEnd{ // arena match's own; c-gomoku-cli prints what it prints
+			{args: []string{"match", "-report", "-1", "builtin:greedy", "builtin:random"}, want: `-report: -1: must not be negative (0: only at the end)`},
 		}},
 		{`want files, collection or none`, []frontEnd{ // an event keeps its files; c-gomoku-cli writes none
 			{args: []string{"match", "-records", "some", "builtin:greedy", "builtin:random"}, want: `-records: records "some": want files, collection or none`},
@@ -183,8 +225,12 @@ command = "builtin:random"
 					}
 				}
 				args := f.args
+				path := filepath.Join(dir, "rules.toml")
+				if i := slices.Index(args, "EVENT"); i >= 0 {
+					os.WriteFile(path, []byte(event), 0o644)
+					args[i] = path
+				}
 				if args == nil {
-					path := filepath.Join(dir, "rules.toml")
 					src := strings.Replace(event, f.edit[0], f.edit[1], 1)
 					if src == event {
 						t.Fatalf("the edit %q changes nothing", f.edit[0])

@@ -54,7 +54,8 @@ func TestEngineSettingFlags(t *testing.T) {
 		{"bad bool", []string{"-swap2-colors=new:maybe"}, nil, `engine "new": "maybe" is not true or false`},
 		{"bad duration", []string{"-tc", "old:fast"}, nil, `-tc old:fast: engine "old": "fast" is not a duration`},
 		{"bad memory", []string{"-max-memory", "lots"}, nil, "not an amount of memory"},
-		{"bad count", []string{"-max-processes", "-3"}, nil, "not a whole number"},
+		{"bad count", []string{"-max-processes", "-3"}, nil, `-max-processes -3: engine "new": -3: must not be negative (0: no limit)`},
+		{"not a count", []string{"-max-processes", "x"}, nil, `"x" is not a whole number`},
 		{"env without =", []string{"-env", "old:B"}, nil, "want KEY=VALUE"},
 	}
 	for _, tt := range tests {

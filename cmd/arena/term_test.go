@@ -60,17 +60,25 @@ func TestRunPrintsNoControlCharacters(t *testing.T) {
 }
 
 // arena match: engine names from the command line reach the game lines,
-// the stats lines and the summary, all cleaned.
+// the stats lines and the summary, all cleaned; a name with a control
+// character is refused, as an event file's is (config.CheckName), and the
+// refusal shows it escaped.
 func TestMatchPrintsNoControlCharacters(t *testing.T) {
 	dir := t.TempDir()
 	out, errOut, code := runArena(t, "match", "-rule", "freestyle", "-games", "2", "-move-cap", "6", "-tc", "20s", "-out", dir,
-		"r\x1b]0;x\x07=builtin:random", "g\u202e=builtin:greedy")
+		"r=builtin:random", "g\u202e=builtin:greedy")
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
 	noControls(t, "stdout", out)
 	noControls(t, "stderr", errOut)
-	if !strings.Contains(out, `r\x1b]0;x\x07`) || !strings.Contains(out, `g\u202e`) {
+	if !strings.Contains(out, `g\u202e`) {
 		t.Errorf("names not shown escaped:\n%s", out)
 	}
+	out, errOut, code = runArena(t, "match", "-rule", "freestyle", "-out", filepath.Join(dir, "refused"), "r\x1b]0;x\x07=builtin:random", "g=builtin:greedy")
+	if code != exitUsage || !strings.Contains(errOut, `engine "r\x1b]0;x\a": a name must not hold control characters`) {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	noControls(t, "stdout", out)
+	noControls(t, "stderr", errOut)
 }

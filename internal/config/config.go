@@ -203,9 +203,6 @@ func (ev *Event) Game() rules.Rule {
 
 var typeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
-// Formats a config may name (the pairing package resolves "auto").
-var formats = []string{"auto", "round-robin", "double-round-robin", "swiss", "gauntlet"}
-
 // Load reads and checks the event file at path.
 func Load(path string) (*Event, error) {
 	src, err := read(path)
@@ -261,6 +258,13 @@ func Parse(path string, src []byte) (*Event, error) {
 	return ev, nil
 }
 
+// The defaults of an event's rule and of its games at once, which arena
+// match's and arena check's flags take too.
+const (
+	DefaultRule        = "outer-open"
+	DefaultConcurrency = 1
+)
+
 // DefaultWithdrawAfter is how many games in a row a Swiss entrant may fail
 // to start before it is withdrawn, unless the config says otherwise.
 const DefaultWithdrawAfter = 3
@@ -270,13 +274,13 @@ func (ev *Event) defaults() {
 		ev.Name = strings.TrimSuffix(filepath.Base(ev.File), filepath.Ext(ev.File))
 	}
 	if ev.Rule == "" {
-		ev.Rule = "outer-open"
+		ev.Rule = DefaultRule
 	}
 	if ev.Format == "" {
 		ev.Format = "auto"
 	}
 	if ev.Concurrency == 0 {
-		ev.Concurrency = 1
+		ev.Concurrency = DefaultConcurrency
 	}
 	if ev.WithdrawAfter == nil {
 		n := DefaultWithdrawAfter
@@ -296,8 +300,8 @@ func (ev *Event) check() error {
 	if err := rules.CheckSize(rule, ev.Size); err != nil {
 		return ev.ErrAt("size", err.Error())
 	}
-	if !contains(formats, ev.Format) {
-		return ev.ErrAt("format", fmt.Sprintf("%q is not one of %s", ev.Format, strings.Join(formats, ", ")))
+	if _, err := pairing.ParseFormat(ev.Format); err != nil { // the formats pairing knows, "auto" resolved by it
+		return ev.ErrAt("format", err.Error())
 	}
 	if ev.Rounds < 0 || ev.Rounds > pairing.MaxRounds {
 		return ev.ErrAt("rounds", fmt.Sprintf("%d: want 0 (the default) to %d", ev.Rounds, pairing.MaxRounds))
@@ -308,11 +312,10 @@ func (ev *Event) check() error {
 	if err := ev.checkMiniMatches(); err != nil {
 		return err
 	}
-	if ev.MoveCap < 0 {
-		return ev.ErrAt("move_cap", "must not be negative")
-	}
-	if ev.Concurrency < 1 || ev.Concurrency > bounds.MaxConcurrency {
-		return ev.ErrAt("concurrency", fmt.Sprintf("%d: want 1 to %d games at once", ev.Concurrency, bounds.MaxConcurrency))
+	for _, err := range []error{bounds.CheckMoveCap(ev.MoveCap), bounds.CheckConcurrency(ev.Concurrency)} {
+		if err != nil {
+			return ev.settingErr(err)
+		}
 	}
 	if n := ev.WithdrawAfter; n != nil && *n < 0 {
 		return ev.ErrAt("withdraw_after", "must not be negative (0 never withdraws)")
@@ -329,8 +332,10 @@ func (ev *Event) check() error {
 	if err := ev.checkDuration("start_timeout", ev.StartTimeout); err != nil {
 		return err
 	}
-	if ev.MaxProcesses != nil && *ev.MaxProcesses < 0 {
-		return ev.ErrAt("max_processes", "must not be negative")
+	if ev.MaxProcesses != nil {
+		if err := bounds.CheckProcesses(*ev.MaxProcesses); err != nil {
+			return ev.settingErr(err)
+		}
 	}
 	if t := ev.Transcript; t != nil && t.N != 0 && t.N < MinTranscript {
 		return ev.ErrAt("transcript", fmt.Sprintf("%d bytes: want 0 (no transcript) or at least %d", t.N, MinTranscript))
@@ -353,8 +358,8 @@ func (ev *Event) check() error {
 		if e.Name == "" {
 			return ev.ErrAt(at("name"), "missing")
 		}
-		if strings.IndexFunc(e.Name, unicode.IsControl) >= 0 {
-			return ev.ErrAt(at("name"), fmt.Sprintf("engine %q: a name must not hold control characters", e.Name))
+		if err := CheckName(e.Name); err != nil {
+			return ev.ErrAt(at("name"), err.Error())
 		}
 		if j, dup := seen[e.Name]; dup {
 			return ev.ErrAt(at("name"), fmt.Sprintf("duplicate engine name %q (also engine[%d])", e.Name, j))
@@ -385,8 +390,11 @@ func (ev *Event) check() error {
 		if e.Rating < 0 {
 			return ev.ErrAt(at("rating"), fmt.Sprintf("engine %q: must not be negative", e.Name))
 		}
-		if e.MaxProcesses != nil && *e.MaxProcesses < 0 {
-			return ev.ErrAt(at("max_processes"), fmt.Sprintf("engine %q: must not be negative", e.Name))
+		if e.MaxProcesses != nil {
+			var se *bounds.SettingError
+			if err := bounds.CheckProcesses(*e.MaxProcesses); errors.As(err, &se) {
+				return ev.ErrAt(at(se.Setting), fmt.Sprintf("engine %q: %s", e.Name, se.Problem))
+			}
 		}
 		if e.Clock != nil {
 			if err := ev.checkClock(at("clock"), *e.Clock); err != nil {
@@ -463,6 +471,16 @@ func (ev *Event) checkControl(i int) error {
 		key = "remote.network_allowance"
 	}
 	return ev.ErrAt(key, fmt.Sprintf("engine %q: %s", ev.Engines[i].Name, se.Problem))
+}
+
+// CheckName refuses an engine's name that holds control characters: it is
+// printed, and written into records and file names. The command lines
+// check theirs with it too, naming the argument or token.
+func CheckName(name string) error {
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return fmt.Errorf("engine %q: a name must not hold control characters", name)
+	}
+	return nil
 }
 
 // CheckEnv refuses an engine's environment setting that is not KEY=VALUE
@@ -608,16 +626,27 @@ func (ev *Event) checkClock(key string, c Clock) error {
 }
 
 // checkDuration refuses a negative duration, and one too long for the
-// clocks and the protocol (clock.MaxDuration).
+// clocks and the protocol: clock.CheckDuration, the rule the command lines'
+// durations are held to too.
 func (ev *Event) checkDuration(key string, d *Duration) error {
-	switch {
-	case d == nil:
-	case d.Duration < 0:
-		return ev.ErrAt(key, "must not be negative")
-	case d.Duration > clock.MaxDuration:
-		return ev.ErrAt(key, fmt.Sprintf("%v is longer than %v, the longest time the protocol carries (2147483647 ms)", d.Duration, clock.MaxDuration))
+	if d == nil {
+		return nil
+	}
+	if err := clock.CheckDuration(d.Duration); err != nil {
+		return ev.ErrAt(key, err.Error())
 	}
 	return nil
+}
+
+// settingErr is err at the line of the key it names, when it is a
+// setting's (bounds.SettingError, whose setting names it as the file's key
+// does), else err.
+func (ev *Event) settingErr(err error) error {
+	var se *bounds.SettingError
+	if errors.As(err, &se) {
+		return ev.ErrAt(se.Setting, se.Problem)
+	}
+	return err
 }
 
 // Resolve makes a path written in the config relative to the config's folder.
@@ -648,15 +677,6 @@ func (ev *Event) Command(e Engine) string {
 		p = "./" + p // still a path, never a name looked up in PATH
 	}
 	return p
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ErrAt is an error at the line where key is written, such as

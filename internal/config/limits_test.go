@@ -18,7 +18,7 @@ func TestDurationBounds(t *testing.T) {
 		{"huge match", `match = "20m"`, `match = "2562047h"`, `t.toml:7: clock.match: 2562047h0m0s is longer than 596h31m23.647s`},
 		{"huge tolerance", `tolerance = "1s"`, `tolerance = "600h"`, `t.toml:8: clock.tolerance: 600h0m0s is longer than`},
 		{"huge engine clock", `match = "10m"`, `match = "1000h"`, `t.toml:21: engine[1].clock.match: 1000h0m0s is longer than`},
-		{"negative start timeout", `concurrency = 2`, "concurrency = 2\nstart_timeout = \"-1s\"", `t.toml:5: start_timeout: must not be negative`},
+		{"negative start timeout", `concurrency = 2`, "concurrency = 2\nstart_timeout = \"-1s\"", `t.toml:5: start_timeout: negative duration -1s`},
 		{"huge start timeout", `concurrency = 2`, "concurrency = 2\nstart_timeout = \"2562047h\"", `t.toml:5: start_timeout: 2562047h0m0s is longer than`},
 		// Numbers that made the arbiter die (issue 27): thread exhaustion,
 		// out of memory, a schedule with no end.

@@ -43,7 +43,7 @@ func TestRemoteKeys(t *testing.T) {
 		{"", `command = "builtin:greedy"`, `t.toml:6: engine[0].command: engine "far": a remote engine runs on its entrant's machine`},
 		{"", `args = ["x"]`, `engine[0].command: engine "far": a remote engine`},
 		{"[remote]\ncert = \"c.pem\"\n", "", `t.toml:3: remote.cert: cert and key go together`},
-		{"[remote]\ngrace = \"-1s\"\n", "", `t.toml:3: remote.grace: must not be negative`},
+		{"[remote]\ngrace = \"-1s\"\n", "", `t.toml:3: remote.grace: negative duration -1s`},
 		{"[remote]\nmax_disconnects = -1\n", "", `t.toml:3: remote.max_disconnects: must not be negative`},
 		{"[remote]\nport = 1\n", "", `remote.port: unknown key`},
 	} {
