@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/journal"
@@ -33,8 +34,8 @@ import (
 // Batch is a batch folder read back.
 type Batch struct {
 	Dir      string
-	Identity *Identity // the shards' event.json, without the shard
-	Count    int       // shards in the batch
+	Identity *identity.Identity // the shards' event.json, without the shard
+	Count    int                // shards in the batch
 	Shards   []BatchShard
 	// Match is the batch's schedule with every journaled game counted in
 	// game order; its encounters hold the merged tallies.
@@ -150,7 +151,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	for k := range b.Count {
 		sh := BatchShard{Shard: schedule.Shard{Index: k, Count: b.Count}, Dir: found[k]}
 		if sh.Dir != "" {
-			id, err := ReadIdentity(filepath.Join(sh.Dir, IdentityFile))
+			id, err := identity.Read(filepath.Join(sh.Dir, identity.File))
 			if err != nil {
 				if errors.Is(err, os.ErrNotExist) {
 					sh.Dir = "" // created, never started
@@ -174,7 +175,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	if b.Identity == nil {
 		return nil, fmt.Errorf("%s: no shard has started (no event.json in any shard folder)", dir)
 	}
-	m, err := b.Identity.schedule()
+	m, err := matchOf(b.Identity)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", first, err)
 	}
@@ -231,8 +232,8 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 
 // adopt takes a shard's identity as the batch's, or checks that it is the
 // same match as the shards before.
-func (b *Batch) adopt(id *Identity, sh BatchShard, first *string) error {
-	if id.Kind != KindMatch || id.Match == nil {
+func (b *Batch) adopt(id *identity.Identity, sh BatchShard, first *string) error {
+	if id.Kind != identity.KindMatch || id.Match == nil {
 		return fmt.Errorf("%s: holds %s, not a shard of a match", sh.Dir, kindName[id.Kind])
 	}
 	if want := sh.Shard.String(); id.Match.Shard != want {
@@ -246,7 +247,7 @@ func (b *Batch) adopt(id *Identity, sh BatchShard, first *string) error {
 		b.Identity, *first = &plain, sh.Dir
 		return nil
 	}
-	if d := Difference(b.Identity, &plain); d != "" {
+	if d := identity.Difference(b.Identity, &plain); d != "" {
 		return fmt.Errorf("%s and %s hold different matches (%s); a batch folder holds the shards of one command", *first, sh.Dir, d)
 	}
 	return nil
@@ -305,7 +306,7 @@ func (b *Batch) Write() error {
 			return fmt.Errorf("%s: %s; not merged", sh.Dir, sh.Misfit[0])
 		}
 	}
-	if err := b.Identity.write(filepath.Join(b.Dir, IdentityFile)); err != nil {
+	if err := b.Identity.Write(filepath.Join(b.Dir, identity.File)); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -343,7 +344,7 @@ func (b *Batch) Sampling() (*Sampling, error) {
 	// The merge writes it into the batch folder by its base name: never
 	// over a file of the folder's own.
 	switch base := filepath.Base(s.File); base {
-	case IdentityFile, JournalFile, LockFile, CollectionFile, GamesDir, ".", "..", "/":
+	case identity.File, JournalFile, LockFile, CollectionFile, GamesDir, ".", "..", "/":
 		return nil, fmt.Errorf("%s: event.json: match.sample.file %q would be written over the batch folder's %s", b.Dir, s.File, base)
 	}
 	return &Sampling{Freq: s.Freq, Format: f, File: s.File}, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku-arena/event/identity"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -73,9 +74,9 @@ func TestReadBatchRefusesHostileFolders(t *testing.T) {
 	dir = t.TempDir()
 	folder := filepath.Join(dir, "shard-0-of-1")
 	os.Mkdir(folder, 0o755)
-	id := &Identity{Kind: KindMatch, Name: "m", Rule: "freestyle", Size: 15,
-		Engines: []Entrant{{Name: "a"}, {Name: "b"}}, Match: &MatchSettings{Games: 2, Rounds: 1, Pairs: true, Shard: "0/1"}}
-	if err := id.write(filepath.Join(folder, IdentityFile)); err != nil {
+	id := &identity.Identity{Kind: identity.KindMatch, Name: "m", Rule: "freestyle", Size: 15,
+		Engines: []identity.Entrant{{Name: "a"}, {Name: "b"}}, Match: &identity.MatchSettings{Games: 2, Rounds: 1, Pairs: true, Shard: "0/1"}}
+	if err := id.Write(filepath.Join(folder, identity.File)); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(folder, JournalFile), []byte("{not json}\n"), 0o644)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
@@ -56,11 +57,11 @@ type Decided struct {
 // and journaled now when no run holds the folder (then the game files,
 // standings and page are rewritten as arena standings would write them).
 func Decide(folder string, r Ruling) (*Decided, error) {
-	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
+	id, err := identity.Read(filepath.Join(folder, identity.File))
 	if err != nil {
 		return nil, fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	if id.Kind != KindEvent {
+	if id.Kind != identity.KindEvent {
 		return nil, fmt.Errorf("%s holds %s: the arbiter's decisions are for events", folder, kindName[id.Kind])
 	}
 	done, err := journal.Read(filepath.Join(folder, JournalFile))
@@ -92,8 +93,8 @@ func Decide(folder string, r Ruling) (*Decided, error) {
 
 // decisionLine is the journal line of a ruling, checked to follow the
 // records all (the journal, and the decisions waiting to be journaled).
-func decisionLine(id *Identity, all []*record.Record, r Ruling) (*record.Record, error) {
-	t, err := id.tournament()
+func decisionLine(id *identity.Identity, all []*record.Record, r Ruling) (*record.Record, error) {
+	t, err := tournamentOf(id)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +151,7 @@ func decisionLine(id *Identity, all []*record.Record, r Ruling) (*record.Record,
 // journal of the event in folder lacks, each checked to follow it, and
 // rewrites the game files, standings and page; the caller holds the
 // folder's lock.
-func journalDecisions(folder string, id *Identity) error {
+func journalDecisions(folder string, id *identity.Identity) error {
 	j, done, err := journal.Open(filepath.Join(folder, JournalFile))
 	if err != nil {
 		return err
@@ -169,11 +170,11 @@ func journalDecisions(folder string, id *Identity) error {
 		}
 		done = append(done, d)
 	}
-	if err := restoreGames(folder, id.heading(), done); err != nil {
+	if err := restoreGames(folder, id.Heading(), done); err != nil {
 		return err
 	}
 	if id.Pairing == string(pairing.SwissFormat) { // event.trf reads the decisions too
-		t, err := id.tournament()
+		t, err := tournamentOf(id)
 		if err != nil {
 			return err
 		}

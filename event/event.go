@@ -12,6 +12,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/internal/transcript"
@@ -87,7 +88,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Director.Close()
 	done := f.done
-	if err := restoreGames(ev.out, id.heading(), done); err != nil {
+	if err := restoreGames(ev.out, id.Heading(), done); err != nil {
 		return nil, err
 	}
 	if len(done) > 0 { // derived from the journal, and maybe left stale (see durable)
@@ -122,7 +123,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			}
 		}
 		if rec.IsGame() {
-			if err := writeGame(ev.out, id.heading(), rec); err != nil {
+			if err := writeGame(ev.out, id.Heading(), rec); err != nil {
 				return err
 			}
 			s.send(GameFinished{Record: rec})
@@ -133,7 +134,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			d := DecisionJournaled{Line: rec}
 			for _, r := range record.Ruled(append(pub.records(), rec)) {
 				if r.IsGame() && r.Game == rec.Game {
-					if err := writeGame(ev.out, id.heading(), r); err != nil {
+					if err := writeGame(ev.out, id.Heading(), r); err != nil {
 						return err
 					}
 					d.Game = r
@@ -248,12 +249,12 @@ func newEvent(s *EventSettings, shard schedule.Shard) (*Event, error) {
 }
 
 // identity is what event.json keeps of the event.
-func (ev *Event) identity() *Identity {
+func (ev *Event) identity() *identity.Identity {
 	c := ev.s
-	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule.Name(), Size: c.Size, MoveCap: c.MoveCap,
+	id := &identity.Identity{Kind: identity.KindEvent, Name: c.Name, Rule: c.Rule.Name(), Size: c.Size, MoveCap: c.MoveCap,
 		OpeningProcedure: c.Procedure.String(), OpeningPolicy: c.Policy.String(), Openings: c.written.openings,
 		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: int64(c.Seed), ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
-		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String(), OpeningSuite: suiteOf(ev.t.Openings)}
+		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String(), OpeningSuite: identity.SuiteOf(ev.t.Openings)}
 	if !c.Details.Empty() {
 		d := c.Details
 		id.Details = &d
@@ -274,13 +275,13 @@ func (ev *Event) identity() *Identity {
 
 // check accepts a folder that holds this event. Only the number of rounds
 // may grow, and only when asked (Extend).
-func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
+func (ev *Event) check(old, now *identity.Identity) (rewrite bool, err error) {
 	planned := old.Rounds
 	grown := planned < now.Rounds
 	same := *old
 	same.Rounds = now.Rounds
 	same.Details = now.Details // the signed record's names, editable
-	if d := Difference(&same, now); d != "" {
+	if d := identity.Difference(&same, now); d != "" {
 		return false, fmt.Errorf("%s holds a different event than %s (%s); use a new output folder", ev.out, ev.s.File, d)
 	}
 	if grown && !ev.Extend {
@@ -289,7 +290,7 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 	if now.Rounds < planned {
 		return false, fmt.Errorf("%s now asks for %d rounds, but the event in %s was planned for %d; an event cannot shrink", ev.s.File, now.Rounds, ev.out, planned)
 	}
-	return grown || Difference(&Identity{Details: old.Details}, &Identity{Details: now.Details}) != "", nil
+	return grown || identity.Difference(&identity.Identity{Details: old.Details}, &identity.Identity{Details: now.Details}) != "", nil
 }
 
 // PlannedGames is the number of games the event or match of id will have,
@@ -299,8 +300,8 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 // withdrawn entrant plays no more, so the rounds after a withdrawal have
 // fewer games); a match's (or its shard's) fixtures, the most there can be
 // under an SPRT.
-func PlannedGames(id *Identity, done []*record.Record) int {
-	if id.Kind == KindMatch {
+func PlannedGames(id *identity.Identity, done []*record.Record) int {
+	if id.Kind == identity.KindMatch {
 		m, err := Tally(id)
 		if err != nil {
 			return 0
@@ -312,7 +313,7 @@ func PlannedGames(id *Identity, done []*record.Record) int {
 		}
 		return len(m.Share())
 	}
-	if _, err := id.tournament(); err != nil {
+	if _, err := tournamentOf(id); err != nil {
 		return 0 // event.json asks for a schedule past the bounds (Verify says so)
 	}
 	n := len(id.Engines)
@@ -387,7 +388,7 @@ func writeTRFOf(out, name string, d *config.Details, ratings []int, t *schedule.
 
 // withdrawnGames counts the games of a fixed schedule that are never played
 // because an entrant was withdrawn before them (schedule/withdraw.go).
-func withdrawnGames(id *Identity, done []*record.Record) int {
+func withdrawnGames(id *identity.Identity, done []*record.Record) int {
 	index := map[string]int{}
 	for i, e := range id.Engines {
 		index[e.Name] = i
@@ -396,7 +397,7 @@ func withdrawnGames(id *Identity, done []*record.Record) int {
 	if len(out) == 0 {
 		return 0
 	}
-	t, err := id.tournament()
+	t, err := tournamentOf(id)
 	if err != nil {
 		return 0
 	}

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -21,10 +22,9 @@ import (
 
 // The files of an output folder.
 const (
-	IdentityFile = "event.json"    // which event the folder holds (Identity)
-	JournalFile  = "journal.jsonl" // every finished game, one record a line
-	LockFile     = "arena.lock"    // held by the run that owns the folder; holds its pid
-	GamesDir     = "games"         // one SGF and one psq file per game
+	JournalFile = "journal.jsonl" // every finished game, one record a line
+	LockFile    = "arena.lock"    // held by the run that owns the folder; holds its pid
+	GamesDir    = "games"         // one SGF and one psq file per game
 )
 
 // folder is an output folder claimed by one run: locked, its event.json
@@ -44,7 +44,7 @@ type folder struct {
 // verify checks the journal's records against the schedule before
 // anything is written: a folder whose journal is refused is left as it
 // was (event.json included).
-func claim(dir string, id *Identity, check func(old, now *Identity) (rewrite bool, err error), verify func([]*record.Record) error) (*folder, error) {
+func claim(dir string, id *identity.Identity, check func(old, now *identity.Identity) (rewrite bool, err error), verify func([]*record.Record) error) (*folder, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output folder: %w", err)
 	}
@@ -60,17 +60,17 @@ func claim(dir string, id *Identity, check func(old, now *Identity) (rewrite boo
 	return f, nil
 }
 
-func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error), verify func([]*record.Record) error) error {
-	path := filepath.Join(f.dir, IdentityFile)
-	id.Format = FormatVersion
+func (f *folder) open(id *identity.Identity, check func(old, now *identity.Identity) (bool, error), verify func([]*record.Record) error) error {
+	path := filepath.Join(f.dir, identity.File)
+	id.Format = identity.FormatVersion
 	write := true
-	old, err := ReadIdentity(path)
+	old, err := identity.Read(path)
 	switch {
 	case err == nil:
 		if old.Kind != id.Kind {
 			return fmt.Errorf("%s holds %s, not %s; use a new output folder", f.dir, kindName[old.Kind], kindName[id.Kind])
 		}
-		old, up := upgraded(old, id) // written only once the journal is checked (verify)
+		old, up := identity.Upgraded(old, id) // written only once the journal is checked (verify)
 		if write, err = check(old, id); err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error)
 		}
 		// A new folder: event.json before the journal, so that a crash
 		// between the two never leaves a journal without its event.
-		if err := id.write(path); err != nil {
+		if err := id.Write(path); err != nil {
 			return err
 		}
 		write = false
@@ -96,7 +96,7 @@ func (f *folder) open(id *Identity, check func(old, now *Identity) (bool, error)
 		return fmt.Errorf("journal %s: %w", filepath.Join(f.dir, JournalFile), err)
 	}
 	if write {
-		return id.write(path)
+		return id.Write(path)
 	}
 	return nil
 }
@@ -162,7 +162,7 @@ func holder(path string) string {
 	return "pid unknown"
 }
 
-var kindName = map[string]string{KindEvent: "an event", KindMatch: "an authors' match"}
+var kindName = map[string]string{identity.KindEvent: "an event", identity.KindMatch: "an authors' match"}
 
 // append journals a finished game (or a bye): once it returns, the record
 // is part of the event.
@@ -242,3 +242,6 @@ func played(recs []*record.Record) int {
 	}
 	return n
 }
+
+// errNoIdentity is a folder with a journal but no event.json.
+var errNoIdentity = errors.New("holds a journal but no event.json: it is not a folder this arena wrote; use a new output folder")

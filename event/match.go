@@ -15,6 +15,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/results/rating"
@@ -364,22 +365,22 @@ func (m *Match) confine() ([]string, error) {
 }
 
 // identity is what event.json keeps of the match.
-func (m *Match) identity() *Identity {
-	id := &Identity{Kind: KindMatch, Name: m.Plan.Director.Event, Rule: m.Plan.Director.Rule.Name(), Size: m.Plan.Director.Size, MoveCap: m.Plan.Director.MoveCap,
+func (m *Match) identity() *identity.Identity {
+	id := &identity.Identity{Kind: identity.KindMatch, Name: m.Plan.Director.Event, Rule: m.Plan.Director.Rule.Name(), Size: m.Plan.Director.Size, MoveCap: m.Plan.Director.MoveCap,
 		OpeningProcedure: m.Plan.Director.Procedure.String(), OpeningPolicy: m.policy.String(), Openings: m.openings,
-		Match: &MatchSettings{Games: m.Plan.Games, Rounds: m.Plan.Rounds, Gauntlet: m.Plan.Gauntlet, Order: m.Plan.Suite.Order.String(),
+		Match: &identity.MatchSettings{Games: m.Plan.Games, Rounds: m.Plan.Rounds, Gauntlet: m.Plan.Gauntlet, Order: m.Plan.Suite.Order.String(),
 			Transform: m.Plan.Suite.Transform.String(), Pairs: m.Plan.Suite.Pairs, Seed: m.Plan.Suite.Seed, FatalError: m.Plan.FatalError,
 			Shard: m.Plan.Shard.String(), Sample: m.Sample.settings()}}
 	var list [][]rules.Point
 	for _, o := range m.Plan.Suite.Openings {
 		list = append(list, o.Stones)
 	}
-	id.OpeningSuite = suiteOf(list)
+	id.OpeningSuite = identity.SuiteOf(list)
 	if m.Plan.Suite.Style == schedule.StyleCGomokuCli {
 		id.Match.Style = m.Plan.Suite.Style.String()
 	}
 	if t := m.Plan.SPRT; t != nil {
-		id.Match.SPRT = &SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.Plan.SPRTModel()}
+		id.Match.SPRT = &identity.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.Plan.SPRTModel()}
 	}
 	for _, a := range m.Plan.Director.Entrants {
 		e := entrantOf(a)
@@ -391,7 +392,7 @@ func (m *Match) identity() *Identity {
 
 // check accepts a folder that holds this match: the same settings, with a
 // seed chosen from the clock replaced by the folder's.
-func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
+func (m *Match) check(old, now *identity.Identity) (rewrite bool, err error) {
 	if m.seedChosen && old.Match != nil {
 		m.Plan.Suite.Seed, m.seedChosen = old.Match.Seed, false
 		now.Match.Seed = old.Match.Seed
@@ -404,7 +405,7 @@ func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
 			c.HangMS = 0
 		}
 	}
-	if d := Difference(old, now); d != "" {
+	if d := identity.Difference(old, now); d != "" {
 		return false, fmt.Errorf("%s holds a different match (%s); run the same command to continue it, or use a new output folder", m.Folder(), d)
 	}
 	return false, nil
@@ -491,11 +492,11 @@ func (m *Match) appendCGomokuCliGame(pgn, sgf, msg *os.File, rec *record.Record)
 // without engines to play: feed it the journal's records with Replay, in
 // order, to follow a match from its files (the live page of another
 // process's match does).
-func Tally(id *Identity) (*schedule.Match, error) {
-	if id.Kind != KindMatch || id.Match == nil {
+func Tally(id *identity.Identity) (*schedule.Match, error) {
+	if id.Kind != identity.KindMatch || id.Match == nil {
 		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, kindName[id.Kind])
 	}
-	m, err := id.schedule()
+	m, err := matchOf(id)
 	if err != nil {
 		return nil, err
 	}

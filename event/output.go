@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/sample"
@@ -50,11 +51,11 @@ type Sampling struct {
 	File   string
 }
 
-func (s *Sampling) settings() *SampleSettings {
+func (s *Sampling) settings() *identity.SampleSettings {
 	if s == nil {
 		return nil
 	}
-	return &SampleSettings{Freq: s.Freq, Format: s.Format.String(), File: s.File}
+	return &identity.SampleSettings{Freq: s.Freq, Format: s.Format.String(), File: s.File}
 }
 
 // gameLog is a file every finished game is appended to (the SGF

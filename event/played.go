@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
 )
@@ -26,7 +27,7 @@ type Played struct {
 	Procedure    rules.Procedure
 	Openings     int // openings in the list dealt; 0: the empty board
 	Confinement  Confinement
-	Entrants     []Entrant // as event.json keeps them
+	Entrants     []identity.Entrant // as event.json keeps them
 	Outputs      Outputs
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"gomoku-arena/event/identity"
 	"gomoku-arena/results/bayeselo"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -81,7 +82,7 @@ func (rg *RatedGames) add(first, second string, r bayeselo.Result) {
 }
 
 func (rg *RatedGames) readFolder(dir string) error {
-	id, err := ReadIdentity(filepath.Join(dir, IdentityFile))
+	id, err := identity.Read(filepath.Join(dir, identity.File))
 	if err != nil {
 		return fmt.Errorf("%s is not an event or match folder: %w", dir, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/proctest"
 	"gomoku-arena/pairing"
@@ -224,13 +225,13 @@ func TestResumeWritesNothingItRefuses(t *testing.T) {
 	}
 	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
 	os.RemoveAll(filepath.Join(out, GamesDir))
-	before, _ := os.ReadFile(filepath.Join(out, IdentityFile))
+	before, _ := os.ReadFile(filepath.Join(out, identity.File))
 	ev = loadEvent(t, write(3))
 	ev.Extend = true
 	if _, _, err := runObserved(ev); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
 		t.Fatalf("a forged journal continued: %v", err)
 	}
-	if after, _ := os.ReadFile(filepath.Join(out, IdentityFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(out, identity.File)); string(after) != string(before) {
 		t.Errorf("the refused run rewrote event.json:\n%s\nwas\n%s", after, before)
 	}
 	if _, err := os.Lstat(filepath.Join(out, GamesDir)); err == nil {

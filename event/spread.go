@@ -15,6 +15,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
@@ -71,8 +72,8 @@ var (
 type spread struct {
 	dir    string // the event's folder, holding the tasks' shard folders
 	shard  schedule.Shard
-	id     *Identity // this task's, to check the others' against
-	n      int       // entrants
+	id     *identity.Identity // this task's, to check the others' against
+	n      int                // entrants
 	notice func(string)
 
 	r       batchReader
@@ -108,7 +109,7 @@ func (s *spread) records(ctx context.Context) ([]*record.Record, error) {
 		}
 		dir := s.folder(k)
 		if !s.checked[k] {
-			id, err := ReadIdentity(filepath.Join(dir, IdentityFile))
+			id, err := identity.Read(filepath.Join(dir, identity.File))
 			if errors.Is(err, os.ErrNotExist) {
 				continue // not started yet
 			}
@@ -148,13 +149,13 @@ func (s *spread) started() ([]int, error) {
 
 // sameSpread checks that a task's event.json is the event of id, but for
 // the shard.
-func sameSpread(id, other *Identity, dir string) error {
-	if other.Kind != KindEvent {
+func sameSpread(id, other *identity.Identity, dir string) error {
+	if other.Kind != identity.KindEvent {
 		return fmt.Errorf("%s holds %s, not a task of the event %q", dir, kindName[other.Kind], id.Name)
 	}
 	same := *other
 	same.Shard, same.Format = id.Shard, id.Format
-	if d := Difference(&same, id); d != "" {
+	if d := identity.Difference(&same, id); d != "" {
 		return fmt.Errorf("%s is a task of a different event (%s); the tasks of one array play one event", dir, d)
 	}
 	return nil
@@ -325,9 +326,9 @@ func (s *spread) pairing(ctx context.Context, r int) ([]pairing.Pairing, error) 
 // into the event's.
 type Spread struct {
 	Dir      string
-	Identity *Identity // the tasks' event.json, without the shard
-	Count    int       // tasks
-	Started  int       // tasks that have an event.json
+	Identity *identity.Identity // the tasks' event.json, without the shard
+	Count    int                // tasks
+	Started  int                // tasks that have an event.json
 	// Records are every task's records, in the order one process journals
 	// them, each game once.
 	Records    []*record.Record
@@ -353,14 +354,14 @@ func MergeSpread(dir string) (*Spread, error) {
 	var first string
 	for k := range count {
 		sdir := filepath.Join(dir, schedule.Shard{Index: k, Count: count}.Folder())
-		id, err := ReadIdentity(filepath.Join(sdir, IdentityFile))
+		id, err := identity.Read(filepath.Join(sdir, identity.File))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		if want := (schedule.Shard{Index: k, Count: count}).String(); id.Kind != KindEvent || id.Shard != want {
+		if want := (schedule.Shard{Index: k, Count: count}).String(); id.Kind != identity.KindEvent || id.Shard != want {
 			return nil, fmt.Errorf("%s: event.json says kind %q, shard %q: want a task of an event, shard %q", sdir, id.Kind, id.Shard, want)
 		}
 		if m.Identity == nil {
@@ -561,7 +562,7 @@ func (m *Spread) write() error {
 			return fmt.Errorf("%s holds round %d game %d (%s vs %s), which no task journaled: not merged over it; merge into the event's own folder", filepath.Join(m.Dir, JournalFile), r.Round, r.Game, r.Black, r.White)
 		}
 	}
-	if err := m.Identity.write(filepath.Join(m.Dir, IdentityFile)); err != nil {
+	if err := m.Identity.Write(filepath.Join(m.Dir, identity.File)); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -590,7 +591,7 @@ func SpreadKind(dir string) (string, error) {
 		return "", err
 	}
 	for k := range count {
-		id, err := ReadIdentity(filepath.Join(dir, schedule.Shard{Index: k, Count: count}.Folder(), IdentityFile))
+		id, err := identity.Read(filepath.Join(dir, schedule.Shard{Index: k, Count: count}.Folder(), identity.File))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -599,5 +600,5 @@ func SpreadKind(dir string) (string, error) {
 		}
 		return id.Kind, nil
 	}
-	return KindMatch, nil // none started: ReadBatch says so
+	return identity.KindMatch, nil // none started: ReadBatch says so
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/schedule"
@@ -278,7 +279,7 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 	if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "not merged") {
 		t.Errorf("a forged round merged: %v", err)
 	}
-	for _, f := range []string{JournalFile, IdentityFile, "standings.md", PageFile, GamesDir} {
+	for _, f := range []string{JournalFile, identity.File, "standings.md", PageFile, GamesDir} {
 		if _, err := os.Lstat(filepath.Join(out, f)); err == nil {
 			t.Errorf("the refused merge wrote %s", f)
 		}

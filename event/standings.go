@@ -15,6 +15,7 @@ import (
 
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
@@ -28,11 +29,11 @@ import (
 // event.json and journal alone, writing nothing. The journal is checked
 // against the event's schedule first (Verify).
 func Standings(folder string) (*report.Report, []*record.Record, error) {
-	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
+	id, err := identity.Read(filepath.Join(folder, identity.File))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	if id.Kind != KindEvent {
+	if id.Kind != identity.KindEvent {
 		return nil, nil, fmt.Errorf("%s holds %s, which has no standings", folder, kindName[id.Kind])
 	}
 	path := filepath.Join(folder, JournalFile)
@@ -52,7 +53,7 @@ func Standings(folder string) (*report.Report, []*record.Record, error) {
 // while it writes: a folder whose event is running is refused (its files
 // are rewritten after every game anyway).
 func Rebuild(folder string) (*report.Report, error) {
-	if _, err := os.Stat(filepath.Join(folder, IdentityFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(folder, identity.File)); err != nil {
 		return nil, fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
 	lock, err := lockFolder(folder)
@@ -64,7 +65,7 @@ func Rebuild(folder string) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
+	id, err := identity.Read(filepath.Join(folder, identity.File))
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func Rebuild(folder string) (*report.Report, error) {
 		if !rec.IsGame() {
 			continue
 		}
-		if err := writeGame(folder, id.heading(), rec); err != nil {
+		if err := writeGame(folder, id.Heading(), rec); err != nil {
 			return nil, err
 		}
 	}
@@ -81,12 +82,12 @@ func Rebuild(folder string) (*report.Report, error) {
 
 // StandingsOf is the standings and crosstable of an event's records,
 // already checked (Verify, or a JournalCheck fed every one of them).
-func StandingsOf(id *Identity, done []*record.Record) (*report.Report, error) {
+func StandingsOf(id *identity.Identity, done []*record.Record) (*report.Report, error) {
 	return standingsReport(id, done)
 }
 
 // standingsReport is the standings and crosstable of the records.
-func standingsReport(id *Identity, done []*record.Record) (*report.Report, error) {
+func standingsReport(id *identity.Identity, done []*record.Record) (*report.Report, error) {
 	swiss := id.Pairing == string(pairing.SwissFormat)
 	var names []string
 	index := map[string]int{}
@@ -125,7 +126,7 @@ func standingsReport(id *Identity, done []*record.Record) (*report.Report, error
 	}
 	if !swiss && len(opt.Withdrawn) > 0 {
 		// FIDE's rule for a round robin's withdrawal (schedule/withdraw.go).
-		t, err := id.tournament()
+		t, err := tournamentOf(id)
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +166,7 @@ var (
 // is what a game's result waits for.
 type publisher struct {
 	out     string
-	id      *Identity
+	id      *identity.Identity
 	updated func(*report.Report) // after each rewrite
 
 	mu    sync.Mutex
@@ -252,7 +253,7 @@ func (p *publisher) close() (*report.Report, error) {
 }
 
 // writeStandings computes the standings of the records and writes them.
-func writeStandings(out string, id *Identity, done []*record.Record) (*report.Report, error) {
+func writeStandings(out string, id *identity.Identity, done []*record.Record) (*report.Report, error) {
 	rep, err := standingsReport(id, done)
 	if err != nil {
 		return nil, err
@@ -277,7 +278,7 @@ const PageFile = "index.html"
 // time each side used, and the entrants. Every time is in the event's one
 // time zone (details.time_zone, UTC by default), named. The page is a
 // function of event.json and the journal: arena standings writes it anew.
-func page(id *Identity, rep *report.Report, done []*record.Record) report.Page {
+func page(id *identity.Identity, rep *report.Report, done []*record.Record) report.Page {
 	p := report.Page{Report: rep, Facts: []string{fmt.Sprintf("%s on %d×%d", id.Rule, id.Size, id.Size)}}
 	if len(id.Engines) > 0 {
 		p.Facts = append(p.Facts, id.Engines[0].Clock.String())
@@ -410,14 +411,14 @@ func writeTables(out string, rep *report.Report) error {
 // request is written durably beside the journal. It returns the event's
 // name.
 func Withdraw(folder, name, reason string) (string, error) {
-	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
+	id, err := identity.Read(filepath.Join(folder, identity.File))
 	if err != nil {
 		return "", fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	if id.Kind != KindEvent {
+	if id.Kind != identity.KindEvent {
 		return "", fmt.Errorf("%s holds %s: withdrawals apply to events", folder, kindName[id.Kind])
 	}
-	if !slices.ContainsFunc(id.Engines, func(e Entrant) bool { return e.Name == name }) {
+	if !slices.ContainsFunc(id.Engines, func(e identity.Entrant) bool { return e.Name == name }) {
 		return "", fmt.Errorf("%s: no engine %q in the event", folder, name)
 	}
 	if err := withdrawable(folder, id, name); err != nil {
@@ -430,7 +431,7 @@ func Withdraw(folder, name, reason string) (string, error) {
 // event has begun its last round (a withdrawal takes effect before the next
 // round is paired, and there is none), the entrant is already withdrawn, or
 // a request for it is already waiting.
-func withdrawable(folder string, id *Identity, name string) error {
+func withdrawable(folder string, id *identity.Identity, name string) error {
 	path := filepath.Join(folder, JournalFile)
 	done, err := journal.Read(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -449,7 +450,7 @@ func withdrawable(folder string, id *Identity, name string) error {
 		}
 	}
 	if id.Pairing != string(pairing.SwissFormat) {
-		t, err := id.tournament()
+		t, err := tournamentOf(id)
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/schedule"
@@ -21,14 +22,14 @@ import (
 // added since the last. Games in progress are not in the files; only the
 // running arena's own page (`-serve`) shows their boards.
 func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) error {
-	id, err := event.ReadIdentity(filepath.Join(folder, event.IdentityFile))
+	id, err := identity.Read(filepath.Join(folder, identity.File))
 	if err != nil {
 		return fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
 	if _, err := event.NewJournalCheck(id); err != nil {
 		return fmt.Errorf("%s: %w", folder, err)
 	}
-	if id.Kind == event.KindMatch {
+	if id.Kind == identity.KindMatch {
 		if _, err := event.Tally(id); err != nil {
 			return err
 		}
@@ -50,7 +51,7 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 // follower is what Follow knows of the journal it follows.
 type follower struct {
 	h     *Hub
-	id    *event.Identity
+	id    *identity.Identity
 	tail  *journal.Tail
 	began bool
 	total int                 // games planned, as the page was last told
@@ -85,7 +86,7 @@ func (f *follower) look() {
 func (f *follower) start(recs []*record.Record) {
 	f.check, _ = event.NewJournalCheck(f.id) // Follow has checked that it can be made
 	f.tally = nil
-	if f.id.Kind == event.KindMatch {
+	if f.id.Kind == identity.KindMatch {
 		f.tally, _ = event.Tally(f.id)
 	}
 	f.total = event.PlannedGames(f.id, recs)
@@ -141,7 +142,7 @@ func (f *follower) add(fresh []*record.Record) {
 
 // standings shows an event's standings of all its games (recs).
 func (f *follower) standings(recs []*record.Record) {
-	if f.id.Kind != event.KindEvent {
+	if f.id.Kind != identity.KindEvent {
 		return
 	}
 	if rep, err := event.StandingsOf(f.id, recs); err == nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/term"
 )
 
@@ -36,7 +37,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: -records: %v", errUsage, err)
 	}
 	dir := fs.Arg(0)
-	if kind, err := event.SpreadKind(dir); err == nil && kind == event.KindEvent {
+	if kind, err := event.SpreadKind(dir); err == nil && kind == identity.KindEvent {
 		return mergeSpread(dir, stdout)
 	}
 	b, err := event.ReadBatch(dir)

@@ -10,6 +10,7 @@ import (
 
 	"gomoku-arena/check"
 	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
 )
@@ -155,7 +156,7 @@ func TestEveryFrontEndHasTheSameDefaults(t *testing.T) {
 				ev.MaxMemoryBytes, ev.Info = 0, nil
 			case "gomoku-cli": // deliberate: c-gomoku-cli's untimed games and its told-only maxmemory
 				ev.MaxMemoryBytes, ev.Clock = 0, e.Clock
-				if e.Clock != (event.Clock{ToleranceMS: 3000}) {
+				if e.Clock != (identity.Clock{ToleranceMS: 3000}) {
 					t.Errorf("%s: engine %d: clock %+v, want c-gomoku-cli's (untimed, 3 s tolerance)", front, i, e.Clock)
 				}
 			}

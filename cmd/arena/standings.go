@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/brains"
 	"gomoku-arena/internal/term"
 )
@@ -25,7 +26,7 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if id, err := event.ReadIdentity(filepath.Join(fs.Arg(0), event.IdentityFile)); err == nil {
+	if id, err := identity.Read(filepath.Join(fs.Arg(0), identity.File)); err == nil {
 		for _, u := range id.Unchecked() {
 			fmt.Fprintln(stderr, "arena standings: note: "+u)
 		}
