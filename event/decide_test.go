@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku-arena/event/rulings"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -102,7 +103,7 @@ func TestArbiterDecisionsOnARoundRobin(t *testing.T) {
 	if lines() != before {
 		t.Fatal("a refused decision was journaled")
 	}
-	if _, err := os.Stat(filepath.Join(folder, DecisionFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(folder, rulings.DecisionFile)); err == nil {
 		t.Fatal("a refused decision was written to the request file")
 	}
 

@@ -13,6 +13,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/rulings"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/internal/transcript"
@@ -109,7 +110,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	}
 	ev.t.RoundDone = ev.writeTRF
 	// One look per run at the arbiter's decisions: it follows the run's records.
-	ev.t.Decisions = decisionsDue(ev.out)
+	ev.t.Decisions = rulings.Due(ev.out)
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
 	runErr := ev.t.Run(drain, abort, func(rec *record.Record) error {
@@ -228,7 +229,7 @@ func newEvent(s *EventSettings, shard schedule.Shard) (*Event, error) {
 	t := &schedule.Tournament{Director: d, Format: pairing.Resolve(s.Format, len(s.Engines)), Rounds: s.Rounds, ByePoints: s.ByePoints,
 		Seed: s.Seed, WithdrawAfter: s.WithdrawAfter,
 		Requests: func() ([]schedule.WithdrawalRequest, error) {
-			return ReadWithdrawalRequests(filepath.Join(out, WithdrawalFile))
+			return rulings.ReadWithdrawalRequests(filepath.Join(out, rulings.WithdrawalFile))
 		}}
 	t.Openings, err = openings(s)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/rulings"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/proctest"
 	"gomoku-arena/pairing"
@@ -241,7 +242,7 @@ func TestResumeWritesNothingItRefuses(t *testing.T) {
 	if _, err := Withdraw(out, "r1", "asked"); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
 		t.Errorf("a withdrawal requested beside a forged journal: %v", err)
 	}
-	if _, err := os.Lstat(filepath.Join(out, WithdrawalFile)); err == nil {
+	if _, err := os.Lstat(filepath.Join(out, rulings.WithdrawalFile)); err == nil {
 		t.Errorf("the refused withdrawal wrote its request")
 	}
 	if _, err := GatherRatedGames([]string{out}); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
@@ -570,7 +571,7 @@ type withdrawOnFirstGame struct {
 
 func (w withdrawOnFirstGame) Observe(u Update) {
 	if _, ok := u.(GameFinished); ok && len(w.finished()) == 0 {
-		if err := RequestWithdrawal(filepath.Join(w.folder, WithdrawalFile), w.engine, "asked"); err != nil {
+		if err := rulings.RequestWithdrawal(filepath.Join(w.folder, rulings.WithdrawalFile), w.engine, "asked"); err != nil {
 			w.t.Error(err)
 		}
 	}

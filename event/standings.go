@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/rulings"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
@@ -424,7 +425,7 @@ func Withdraw(folder, name, reason string) (string, error) {
 	if err := withdrawable(folder, id, name); err != nil {
 		return "", err
 	}
-	return id.Name, RequestWithdrawal(filepath.Join(folder, WithdrawalFile), name, reason)
+	return id.Name, rulings.RequestWithdrawal(filepath.Join(folder, rulings.WithdrawalFile), name, reason)
 }
 
 // withdrawable refuses a request that could take effect in no round: the
@@ -465,7 +466,7 @@ func withdrawable(folder string, id *identity.Identity, name string) error {
 		return fmt.Errorf("%s: the event has reached its last round (round %d of %d): there is no round left to withdraw %s from",
 			folder, last, id.Rounds, name)
 	}
-	requests, err := ReadWithdrawalRequests(filepath.Join(folder, WithdrawalFile))
+	requests, err := rulings.ReadWithdrawalRequests(filepath.Join(folder, rulings.WithdrawalFile))
 	if err != nil {
 		return err
 	}

@@ -5,12 +5,13 @@ import (
 	"io"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/rulings"
 )
 
 func runWithdraw(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("withdraw", "FOLDER NAME",
 		"Withdraws (or, with a reason that says so, disqualifies) the engine NAME from the event in FOLDER,\n"+
-			"as its organizer: the request is written durably to FOLDER/"+event.WithdrawalFile+", and the event\n"+
+			"as its organizer: the request is written durably to FOLDER/"+rulings.WithdrawalFile+", and the event\n"+
 			"(running, or the next `arena run` of it) withdraws NAME. In a Swiss it happens before the next\n"+
 			"round is paired: NAME gets no more pairings and no more byes, keeps its points, and is shown\n"+
 			"withdrawn in the standings and in event.trf. In a round robin (or gauntlet) it happens at once:\n"+
