@@ -14,6 +14,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/journal"
@@ -175,7 +176,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	if b.Identity == nil {
 		return nil, fmt.Errorf("%s: no shard has started (no event.json in any shard folder)", dir)
 	}
-	m, err := matchOf(b.Identity)
+	m, err := verify.Match(b.Identity)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", first, err)
 	}

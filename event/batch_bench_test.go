@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 	"gomoku-arena/schedule"
@@ -44,7 +45,7 @@ func syntheticBatch(b *testing.B, n, shards int) string {
 	id := &identity.Identity{Kind: identity.KindMatch, Name: "bench", Rule: "freestyle", Size: 15,
 		Engines: []identity.Entrant{{Name: "new", Command: "./new"}, {Name: "old", Command: "./old"}},
 		Match:   &identity.MatchSettings{Games: n, Rounds: 1, Order: "sequential", Transform: "none", Pairs: true, Seed: 1}}
-	m, err := matchOf(id)
+	m, err := verify.Match(id)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -89,7 +90,7 @@ func Decide(folder string, r Ruling) (*Decided, error) {
 // decisionLine is the journal line of a ruling, checked to follow the
 // records all (the journal, and the decisions waiting to be journaled).
 func decisionLine(id *identity.Identity, all []*record.Record, r Ruling) (*record.Record, error) {
-	t, err := tournamentOf(id)
+	t, err := verify.Tournament(id)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func journalDecisions(folder string, id *identity.Identity) error {
 		return err
 	}
 	for _, d := range rulings.Unjournaled(done, pending) {
-		if err := Verify(id, append(append([]*record.Record(nil), done...), d)); err != nil {
+		if err := verify.Journal(id, append(append([]*record.Record(nil), done...), d)); err != nil {
 			return fmt.Errorf("decision %s on game %d: %w", d.Decision.ID, d.Game, err)
 		}
 		if err := j.Append(d); err != nil {
@@ -169,7 +170,7 @@ func journalDecisions(folder string, id *identity.Identity) error {
 		return err
 	}
 	if id.Pairing == string(pairing.SwissFormat) { // event.trf reads the decisions too
-		t, err := tournamentOf(id)
+		t, err := verify.Tournament(id)
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/internal/transcript"
@@ -61,7 +62,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		s.send(Notice{Text: n})
 	}
 	id := ev.identity()
-	// The same check as Verify's, on the tournament that plays on: Run
+	// The same check as verify.Journal's, on the tournament that plays on: Run
 	// continues from the rounds it paired.
 	f, err := claim(ev.out, id, ev.check, ev.t.Resume)
 	if err != nil {
@@ -314,8 +315,8 @@ func PlannedGames(id *identity.Identity, done []*record.Record) int {
 		}
 		return len(m.Share())
 	}
-	if _, err := tournamentOf(id); err != nil {
-		return 0 // event.json asks for a schedule past the bounds (Verify says so)
+	if _, err := verify.Tournament(id); err != nil {
+		return 0 // event.json asks for a schedule past the bounds (verify.Journal says so)
 	}
 	n := len(id.Engines)
 	if id.Pairing != string(pairing.SwissFormat) {
@@ -398,7 +399,7 @@ func withdrawnGames(id *identity.Identity, done []*record.Record) int {
 	if len(out) == 0 {
 		return 0
 	}
-	t, err := tournamentOf(id)
+	t, err := verify.Tournament(id)
 	if err != nil {
 		return 0
 	}

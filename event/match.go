@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/results/rating"
@@ -496,7 +497,7 @@ func Tally(id *identity.Identity) (*schedule.Match, error) {
 	if id.Kind != identity.KindMatch || id.Match == nil {
 		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, kindName[id.Kind])
 	}
-	m, err := matchOf(id)
+	m, err := verify.Match(id)
 	if err != nil {
 		return nil, err
 	}

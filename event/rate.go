@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/results/bayeselo"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -91,7 +92,7 @@ func (rg *RatedGames) readFolder(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := Verify(id, recs); err != nil { // rated as arena standings counts them, or not at all
+	if err := verify.Journal(id, recs); err != nil { // rated as arena standings counts them, or not at all
 		return fmt.Errorf("journal %s: %w", path, err)
 	}
 	for _, rec := range record.Ruled(recs) { // as the arbiter's decisions leave them

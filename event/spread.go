@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
@@ -519,7 +520,7 @@ func (m *Spread) Problems() []string {
 // game files, standings, crosstable and page as arena standings writes
 // them. Duplicate or misplaced games are refused: which copy is the game
 // is not for the merge to guess. Everything it writes is checked first,
-// as arena standings would check it (Verify, the standings): a refused
+// as arena standings would check it (verify.Journal, the standings): a refused
 // merge writes nothing, and leaves the folder as the next merge wants it.
 func (m *Spread) Write() (*report.Report, error) {
 	if len(m.Duplicates) > 0 {
@@ -528,7 +529,7 @@ func (m *Spread) Write() (*report.Report, error) {
 	if len(m.Misfits) > 0 {
 		return nil, fmt.Errorf("%s; not merged", m.Misfits[0])
 	}
-	if err := Verify(m.Identity, m.Records); err != nil {
+	if err := verify.Journal(m.Identity, m.Records); err != nil {
 		return nil, fmt.Errorf("%s: the tasks' journals: %w; not merged", m.Dir, err)
 	}
 	if _, err := standingsReport(m.Identity, m.Records); err != nil {

@@ -17,6 +17,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
@@ -28,7 +29,7 @@ import (
 
 // Standings computes the standings of the event in folder from its
 // event.json and journal alone, writing nothing. The journal is checked
-// against the event's schedule first (Verify).
+// against the event's schedule first (verify.Journal).
 func Standings(folder string) (*report.Report, []*record.Record, error) {
 	id, err := identity.Read(filepath.Join(folder, identity.File))
 	if err != nil {
@@ -42,7 +43,7 @@ func Standings(folder string) (*report.Report, []*record.Record, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := Verify(id, done); err != nil {
+	if err := verify.Journal(id, done); err != nil {
 		return nil, nil, fmt.Errorf("journal %s: %w", path, err)
 	}
 	rep, err := standingsReport(id, done)
@@ -82,7 +83,7 @@ func Rebuild(folder string) (*report.Report, error) {
 }
 
 // StandingsOf is the standings and crosstable of an event's records,
-// already checked (Verify, or a JournalCheck fed every one of them).
+// already checked (verify.Journal, or a verify.Check fed every one of them).
 func StandingsOf(id *identity.Identity, done []*record.Record) (*report.Report, error) {
 	return standingsReport(id, done)
 }
@@ -127,7 +128,7 @@ func standingsReport(id *identity.Identity, done []*record.Record) (*report.Repo
 	}
 	if !swiss && len(opt.Withdrawn) > 0 {
 		// FIDE's rule for a round robin's withdrawal (schedule/withdraw.go).
-		t, err := tournamentOf(id)
+		t, err := verify.Tournament(id)
 		if err != nil {
 			return nil, err
 		}
@@ -438,7 +439,7 @@ func withdrawable(folder string, id *identity.Identity, name string) error {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	if err := Verify(id, done); err != nil { // a request is written only beside a journal believed
+	if err := verify.Journal(id, done); err != nil { // a request is written only beside a journal believed
 		return fmt.Errorf("journal %s: %w", path, err)
 	}
 	last := 0
@@ -451,7 +452,7 @@ func withdrawable(folder string, id *identity.Identity, name string) error {
 		}
 	}
 	if id.Pairing != string(pairing.SwissFormat) {
-		t, err := tournamentOf(id)
+		t, err := verify.Tournament(id)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"gomoku-arena/event"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/schedule"
@@ -26,7 +27,7 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 	if err != nil {
 		return fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	if _, err := event.NewJournalCheck(id); err != nil {
+	if _, err := verify.NewCheck(id); err != nil {
 		return fmt.Errorf("%s: %w", folder, err)
 	}
 	if id.Kind == identity.KindMatch {
@@ -54,10 +55,10 @@ type follower struct {
 	id    *identity.Identity
 	tail  *journal.Tail
 	began bool
-	total int                 // games planned, as the page was last told
-	check *event.JournalCheck // the schedule's check of the journal so far
-	tally *schedule.Match     // a match's encounters, counted so far
-	said  string              // the last error told, not told again
+	total int             // games planned, as the page was last told
+	check *verify.Check   // the schedule's check of the journal so far
+	tally *schedule.Match // a match's encounters, counted so far
+	said  string          // the last error told, not told again
 }
 
 // look reads what the journal gained and shows it.
@@ -84,7 +85,7 @@ func (f *follower) look() {
 // start shows the journal's records from the beginning: at the first look,
 // and again when the journal was replaced.
 func (f *follower) start(recs []*record.Record) {
-	f.check, _ = event.NewJournalCheck(f.id) // Follow has checked that it can be made
+	f.check, _ = verify.NewCheck(f.id) // Follow has checked that it can be made
 	f.tally = nil
 	if f.id.Kind == identity.KindMatch {
 		f.tally, _ = event.Tally(f.id)

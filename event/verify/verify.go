@@ -1,4 +1,14 @@
-package event
+// Package verify lays out the schedule an event.json describes (the
+// tournament's or the match's, its entrants by name) and checks a journal
+// against it. A folder's journal is believed only once it tells a story
+// its event could have produced. Each line is checked by itself when it is
+// read (results/journal: the moves replay to the result); Journal then
+// checks the records against the schedule event.json gives: every game's
+// round, number, entrants and colours, every bye and withdrawal (the
+// tournament's ScheduleCheck, the match's Replay). Continuing an event,
+// `arena standings`, `arena merge`, `arena rate` and the live page all
+// check through here.
+package verify
 
 import (
 	"fmt"
@@ -14,53 +24,45 @@ import (
 	"gomoku-arena/schedule"
 )
 
-// A folder's journal is believed only once it tells a story its event
-// could have produced. Each line is checked by itself when it is read
-// (results/journal: the moves replay to the result); Verify then checks
-// the records against the schedule event.json gives: every game's round,
-// number, entrants and colours, every bye and withdrawal (the tournament's
-// ScheduleCheck, the match's Replay). Continuing an event, `arena
-// standings` and `arena merge` all check through here.
-
-// Verify checks a journal's records, in journal order, against the
+// Journal checks a journal's records, in journal order, against the
 // schedule of the event or match id describes.
-func Verify(id *identity.Identity, done []*record.Record) error {
-	c, err := NewJournalCheck(id)
+func Journal(id *identity.Identity, done []*record.Record) error {
+	c, err := NewCheck(id)
 	if err != nil {
 		return err
 	}
 	return c.Add(done...)
 }
 
-// JournalCheck is Verify for a journal that grows (a folder being served):
+// Check is Journal for a journal that grows (a folder being served):
 // it is fed the records as they come, and each costs its own check (a
 // Swiss round is paired once, when its first record arrives).
-type JournalCheck struct {
+type Check struct {
 	s schedule.Schedule // resumed record by record, never run
 }
 
-// NewJournalCheck is the check of the journal of the event or match id
+// NewCheck is the check of the journal of the event or match id
 // describes, from its first record.
-func NewJournalCheck(id *identity.Identity) (*JournalCheck, error) {
+func NewCheck(id *identity.Identity) (*Check, error) {
 	var s schedule.Schedule
 	var err error
 	switch id.Kind {
 	case identity.KindEvent:
-		s, err = tournamentOf(id)
+		s, err = Tournament(id)
 	case identity.KindMatch:
-		s, err = matchOf(id)
+		s, err = Match(id)
 	default:
 		return nil, fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, identity.KindEvent, identity.KindMatch)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &JournalCheck{s: s}, nil
+	return &Check{s: s}, nil
 }
 
 // Add checks the records that follow those added before. Once a record is
 // refused, every later Add says so again: nothing after it is believed.
-func (c *JournalCheck) Add(recs ...*record.Record) error { return c.s.Resume(recs) }
+func (c *Check) Add(recs ...*record.Record) error { return c.s.Resume(recs) }
 
 // directorOf is the part of the event's director an identity gives: the
 // entrants by name, the rule, the board, the opening procedure.
@@ -80,9 +82,9 @@ func directorOf(id *identity.Identity) (*arbiter.Director, error) {
 	return d, nil
 }
 
-// tournamentOf is the tournament an identity describes, enough to lay out
+// Tournament is the tournament an identity describes, enough to lay out
 // its schedule: what schedule.Tournament pairs by.
-func tournamentOf(id *identity.Identity) (*schedule.Tournament, error) {
+func Tournament(id *identity.Identity) (*schedule.Tournament, error) {
 	d, err := directorOf(id)
 	if err != nil {
 		return nil, err
@@ -147,10 +149,10 @@ func setSuite(id *identity.Identity, s *schedule.Suite) error {
 	return nil
 }
 
-// matchOf is the match an identity describes, enough to lay out its
+// Match is the match an identity describes, enough to lay out its
 // schedule and count its games: entrants by name, games, rounds, pairs, the
 // shard, the SPRT and the opening suite (format 2 on).
-func matchOf(id *identity.Identity) (*schedule.Match, error) {
+func Match(id *identity.Identity) (*schedule.Match, error) {
 	s := id.Match
 	if s == nil {
 		return nil, fmt.Errorf("event.json: an authors' match without its settings (match)")
