@@ -14,6 +14,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/durable"
@@ -321,19 +322,8 @@ func (b *Batch) Write() error {
 	return durable.WriteFile(filepath.Join(b.Dir, JournalFile), buf.Bytes())
 }
 
-// WriteGameFiles writes every record's SGF and psq files into dir/games,
-// as a match writes them under RecordsFiles.
-func WriteGameFiles(dir string, recs []*record.Record) error {
-	for _, rec := range recs {
-		if err := writeGame(dir, record.Heading{}, rec); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Sampling is the batch's -sample setting, or nil.
-func (b *Batch) Sampling() (*Sampling, error) {
+func (b *Batch) Sampling() (*outputs.Sampling, error) {
 	s := b.Identity.Match.Sample
 	if s == nil {
 		return nil, nil
@@ -345,8 +335,8 @@ func (b *Batch) Sampling() (*Sampling, error) {
 	// The merge writes it into the batch folder by its base name: never
 	// over a file of the folder's own.
 	switch base := filepath.Base(s.File); base {
-	case identity.File, JournalFile, LockFile, CollectionFile, GamesDir, ".", "..", "/":
+	case identity.File, JournalFile, LockFile, outputs.CollectionFile, outputs.GamesDir, ".", "..", "/":
 		return nil, fmt.Errorf("%s: event.json: match.sample.file %q would be written over the batch folder's %s", b.Dir, s.File, base)
 	}
-	return &Sampling{Freq: s.Freq, Format: f, File: s.File}, nil
+	return &outputs.Sampling{Freq: s.Freq, Format: f, File: s.File}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/pairing"
@@ -166,7 +167,7 @@ func journalDecisions(folder string, id *identity.Identity) error {
 		}
 		done = append(done, d)
 	}
-	if err := restoreGames(folder, id.Heading(), done); err != nil {
+	if err := outputs.RestoreGames(folder, id.Heading(), done); err != nil {
 		return err
 	}
 	if id.Pairing == string(pairing.SwissFormat) { // event.trf reads the decisions too

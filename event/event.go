@@ -13,6 +13,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/config"
@@ -90,7 +91,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Director.Close()
 	done := f.done
-	if err := restoreGames(ev.out, id.Heading(), done); err != nil {
+	if err := outputs.RestoreGames(ev.out, id.Heading(), done); err != nil {
 		return nil, err
 	}
 	if len(done) > 0 { // derived from the journal, and maybe left stale (see durable)
@@ -125,7 +126,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			}
 		}
 		if rec.IsGame() {
-			if err := writeGame(ev.out, id.Heading(), rec); err != nil {
+			if err := outputs.WriteGame(ev.out, id.Heading(), rec); err != nil {
 				return err
 			}
 			s.send(GameFinished{Record: rec})
@@ -136,7 +137,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			d := DecisionJournaled{Line: rec}
 			for _, r := range record.Ruled(append(pub.records(), rec)) {
 				if r.IsGame() && r.Game == rec.Game {
-					if err := writeGame(ev.out, id.Heading(), r); err != nil {
+					if err := outputs.WriteGame(ev.out, id.Heading(), r); err != nil {
 						return err
 					}
 					d.Game = r

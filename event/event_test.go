@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/pairing"
@@ -400,7 +401,7 @@ func TestDerivedFilesAreRestored(t *testing.T) {
 	cfg := smallEvent(t, "round-robin")
 	ev := runEvent(t, cfg)
 	out := ev.Folder()
-	games, _ := filepath.Glob(filepath.Join(out, GamesDir, "*"))
+	games, _ := filepath.Glob(filepath.Join(out, outputs.GamesDir, "*"))
 	if len(games) < 4 {
 		t.Fatalf("%d game files", len(games))
 	}

@@ -1,13 +1,10 @@
 package event
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +12,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"gomoku-arena/event/identity"
-	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 )
@@ -24,7 +20,6 @@ import (
 const (
 	JournalFile = "journal.jsonl" // every finished game, one record a line
 	LockFile    = "arena.lock"    // held by the run that owns the folder; holds its pid
-	GamesDir    = "games"         // one SGF and one psq file per game
 )
 
 // folder is an output folder claimed by one run: locked, its event.json
@@ -167,69 +162,6 @@ var kindName = map[string]string{identity.KindEvent: "an event", identity.KindMa
 // append journals a finished game (or a bye): once it returns, the record
 // is part of the event.
 func (f *folder) append(rec *record.Record) error { return f.journal.Append(rec) }
-
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// GameFile is the base name of a game's files: number, round and players.
-func GameFile(rec *record.Record) string {
-	base := fmt.Sprintf("%04d", rec.Game)
-	if rec.Round > 0 {
-		base += fmt.Sprintf("-r%02d", rec.Round)
-	}
-	return base + "-" + unsafeName.ReplaceAllString(rec.Black, "_") + "-vs-" + unsafeName.ReplaceAllString(rec.White, "_")
-}
-
-// gameFormats are the files written for every game.
-var gameFormats = []struct {
-	ext   string
-	write func(io.Writer, *record.Record, record.Heading) error
-}{{".sgf", record.WriteSGFHeaded}, {".psq", func(w io.Writer, r *record.Record, _ record.Heading) error { return record.WritePSQ(w, r) }}}
-
-// writeGame writes a finished game as SGF and psq. These files are derived
-// from the journal (arena standings rewrites them), so they are replaced
-// whole, never appended, and not waited for on the disk: restoreGames
-// rebuilds any that a crash left stale.
-func writeGame(out string, h record.Heading, rec *record.Record) error {
-	return writeGameFiles(out, h, rec, false)
-}
-
-// writeGameFiles writes a game's files; with restore, only those that are
-// missing or differ from what the record gives (left empty or torn by a
-// machine that lost power, or edited).
-func writeGameFiles(out string, h record.Heading, rec *record.Record, restore bool) error {
-	base := filepath.Join(GamesDir, GameFile(rec))
-	for _, w := range gameFormats {
-		var b bytes.Buffer
-		if err := w.write(&b, rec, h); err != nil {
-			return fmt.Errorf("game %d: %w", rec.Game, err)
-		}
-		if restore {
-			if old, err := durable.ReadRegular(out, base+w.ext, int64(b.Len())+1); err == nil && bytes.Equal(old, b.Bytes()) {
-				continue
-			}
-		}
-		if err := durable.ReplaceIn(out, base+w.ext, b.Bytes()); err != nil {
-			return fmt.Errorf("output folder: %w", err)
-		}
-	}
-	return nil
-}
-
-// restoreGames brings the files of the journaled games back to what the
-// journal says, when a run begins: a run killed between journaling a game
-// and writing its files leaves them missing, a machine that lost power may
-// leave them empty or torn.
-func restoreGames(out string, h record.Heading, recs []*record.Record) error {
-	for _, rec := range record.Ruled(recs) {
-		if !rec.IsGame() {
-			continue
-		}
-		if err := writeGameFiles(out, h, rec, true); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // played counts the games among records (byes are records too), as the
 // arbiter's decisions leave them (a voided game is not played).

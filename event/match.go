@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
@@ -43,9 +44,9 @@ type Match struct {
 	FileStyle schedule.Style
 	RuleCode  string
 	// Records is how the folder keeps the games beyond the journal.
-	Records Records
+	Records outputs.Records
 	// Sample, if set, writes training positions from every game.
-	Sample *Sampling
+	Sample *outputs.Sampling
 	// SyncEvery is how often a shard under an SPRT reads the batch folder
 	// (DefaultSyncEvery when 0).
 	SyncEvery time.Duration
@@ -206,7 +207,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	var done []*record.Record
 	var f *folder
 	dir := m.Folder()
-	var collection, samples *gameLog
+	var collection, samples *outputs.GameLog
 	if dir != "" {
 		for i := range m.Plan.Director.Entrants {
 			if spec := &m.Plan.Director.Entrants[i].Spec; spec.Dir == "" { // below the match's folder, no link is followed
@@ -233,22 +234,22 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		defer f.close()
 		done = f.done
 		switch m.Records {
-		case RecordsFiles:
-			err = restoreGames(dir, record.Heading{}, done)
-		case RecordsCollection:
-			collection, err = openGameLog(filepath.Join(dir, CollectionFile), true, done, sgfSink)
+		case outputs.RecordsFiles:
+			err = outputs.RestoreGames(dir, record.Heading{}, done)
+		case outputs.RecordsCollection:
+			collection, err = outputs.OpenGameLog(filepath.Join(dir, outputs.CollectionFile), true, done, outputs.SGFSink)
 		}
 		if err != nil {
 			return err
 		}
-		defer collection.close()
+		defer collection.Close()
 	}
 	if m.Sample != nil {
 		var err error
-		if samples, err = openGameLog(m.SampleFile(), dir != "", done, sampleSink(m.Sample, m.Plan.Suite.Seed)); err != nil {
+		if samples, err = outputs.OpenGameLog(m.SampleFile(), dir != "", done, outputs.SampleSink(m.Sample, m.Plan.Suite.Seed)); err != nil {
 			return fmt.Errorf("sample: %w", err)
 		}
-		defer samples.close()
+		defer samples.Close()
 	}
 	if f == nil { // no folder: nothing to resume
 		m.encounters, _ = m.Plan.Schedule()
@@ -287,15 +288,15 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		return nil
 	}
 	counted := func(g schedule.MatchGame) error {
-		if dir != "" && m.Records == RecordsFiles {
-			if err := writeGame(dir, record.Heading{}, g.Record); err != nil {
+		if dir != "" && m.Records == outputs.RecordsFiles {
+			if err := outputs.WriteGame(dir, record.Heading{}, g.Record); err != nil {
 				return err
 			}
 		}
-		if err := collection.add(g.Record); err != nil {
+		if err := collection.Add(g.Record); err != nil {
 			return err
 		}
-		if err := samples.add(g.Record); err != nil {
+		if err := samples.Add(g.Record); err != nil {
 			return err
 		}
 		if g.Collect {
@@ -371,7 +372,7 @@ func (m *Match) identity() *identity.Identity {
 		OpeningProcedure: m.Plan.Director.Procedure.String(), OpeningPolicy: m.policy.String(), Openings: m.openings,
 		Match: &identity.MatchSettings{Games: m.Plan.Games, Rounds: m.Plan.Rounds, Gauntlet: m.Plan.Gauntlet, Order: m.Plan.Suite.Order.String(),
 			Transform: m.Plan.Suite.Transform.String(), Pairs: m.Plan.Suite.Pairs, Seed: m.Plan.Suite.Seed, FatalError: m.Plan.FatalError,
-			Shard: m.Plan.Shard.String(), Sample: m.Sample.settings()}}
+			Shard: m.Plan.Shard.String(), Sample: m.Sample.Settings()}}
 	var list [][]rules.Point
 	for _, o := range m.Plan.Suite.Openings {
 		list = append(list, o.Stones)

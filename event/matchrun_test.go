@@ -17,6 +17,7 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"gomoku-arena/clock"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -363,12 +364,12 @@ func TestMatchGameWithAnotherOpeningIsRefused(t *testing.T) {
 // format=bin_lz4 -shard K/N).
 func shardSetup(t testing.TB, dir, out, shard string) MatchSetup {
 	s := killedMatch(t, out, 30*time.Second)
-	s.Games, s.Records = 12, RecordsCollection
+	s.Games, s.Records = 12, outputs.RecordsCollection
 	f, err := sample.ParseFormat("bin_lz4")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Sample = &Sampling{Freq: 1, Format: f, File: filepath.Join(dir, "train.bin.lz4")}
+	s.Sample = &outputs.Sampling{Freq: 1, Format: f, File: filepath.Join(dir, "train.bin.lz4")}
 	if shard != "" {
 		if s.Shard, err = TaskShard(shard, func(string) string { return "" }); err != nil {
 			t.Fatal(err)
@@ -417,7 +418,7 @@ func TestKilledShardRequeued(t *testing.T) {
 	if err := b.Write(); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSamples(filepath.Join(batch, filepath.Base(s.File)), s, b.Identity.Match.Seed, b.Records); err != nil {
+	if err := outputs.WriteSamples(filepath.Join(batch, filepath.Base(s.File)), s, b.Identity.Match.Seed, b.Records); err != nil {
 		t.Fatal(err)
 	}
 	requeued := readJournal(t, shard)

@@ -2,6 +2,7 @@ package event
 
 import (
 	"context"
+	"gomoku-arena/event/outputs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,7 +86,7 @@ args = ["think=5ms"]
 			t.Errorf("game row without opening stones or times: %s", r)
 		}
 	}
-	sgfs, _ := filepath.Glob(filepath.Join(ev.Folder(), GamesDir, "*.sgf"))
+	sgfs, _ := filepath.Glob(filepath.Join(ev.Folder(), outputs.GamesDir, "*.sgf"))
 	if len(sgfs) != 6 {
 		t.Fatalf("%d SGF files", len(sgfs))
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/proctest"
@@ -225,7 +226,7 @@ func TestResumeWritesNothingItRefuses(t *testing.T) {
 		lines = append(lines, l)
 	}
 	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
-	os.RemoveAll(filepath.Join(out, GamesDir))
+	os.RemoveAll(filepath.Join(out, outputs.GamesDir))
 	before, _ := os.ReadFile(filepath.Join(out, identity.File))
 	ev = loadEvent(t, write(3))
 	ev.Extend = true
@@ -235,7 +236,7 @@ func TestResumeWritesNothingItRefuses(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(out, identity.File)); string(after) != string(before) {
 		t.Errorf("the refused run rewrote event.json:\n%s\nwas\n%s", after, before)
 	}
-	if _, err := os.Lstat(filepath.Join(out, GamesDir)); err == nil {
+	if _, err := os.Lstat(filepath.Join(out, outputs.GamesDir)); err == nil {
 		t.Errorf("the refused run wrote game files from the refused journal")
 	}
 	// Nor is a withdrawal requested, or a rating list made, beside it.

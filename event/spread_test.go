@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/schedule"
@@ -279,7 +280,7 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 	if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "not merged") {
 		t.Errorf("a forged round merged: %v", err)
 	}
-	for _, f := range []string{JournalFile, identity.File, "standings.md", PageFile, GamesDir} {
+	for _, f := range []string{JournalFile, identity.File, "standings.md", PageFile, outputs.GamesDir} {
 		if _, err := os.Lstat(filepath.Join(out, f)); err == nil {
 			t.Errorf("the refused merge wrote %s", f)
 		}

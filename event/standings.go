@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/durable"
@@ -75,7 +76,7 @@ func Rebuild(folder string) (*report.Report, error) {
 		if !rec.IsGame() {
 			continue
 		}
-		if err := writeGame(folder, id.Heading(), rec); err != nil {
+		if err := outputs.WriteGame(folder, id.Heading(), rec); err != nil {
 			return nil, err
 		}
 	}
@@ -338,7 +339,7 @@ func page(id *identity.Identity, rep *report.Report, done []*record.Record) repo
 			end += ": " + rec.Detail
 		}
 		g := report.PageGame{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White,
-			Result: res, End: end, Files: GameFile(rec)}
+			Result: res, End: end, Files: outputs.GameFile(rec)}
 		var opening []string
 		var used [3]time.Duration // by colour
 		for _, m := range rec.Moves {

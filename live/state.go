@@ -10,6 +10,7 @@ import (
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -402,7 +403,7 @@ func summaryOf(rec *record.Record) GameSummary {
 		res = "0-1"
 	}
 	return GameSummary{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White, Result: res,
-		End: string(rec.End), Detail: term.Clean(rec.Detail), Moves: len(rec.Moves), File: event.GameFile(rec)}
+		End: string(rec.End), Detail: term.Clean(rec.Detail), Moves: len(rec.Moves), File: outputs.GameFile(rec)}
 }
 
 func (s *State) standings(rep *report.Report) {

@@ -8,6 +8,7 @@ import (
 
 	"gomoku-arena/event"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/term"
 )
 
@@ -32,7 +33,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: want one batch folder, got %d arguments", errUsage, fs.NArg())
 	}
-	records, err := event.ParseRecords(*recordsFlag)
+	records, err := outputs.ParseRecords(*recordsFlag)
 	if err != nil {
 		return fmt.Errorf("%w: -records: %v", errUsage, err)
 	}
@@ -68,10 +69,10 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch records {
-	case event.RecordsFiles:
-		err = event.WriteGameFiles(dir, b.Records)
-	case event.RecordsCollection:
-		err = event.WriteCollection(filepath.Join(dir, event.CollectionFile), b.Records)
+	case outputs.RecordsFiles:
+		err = outputs.WriteGameFiles(dir, b.Records)
+	case outputs.RecordsCollection:
+		err = outputs.WriteCollection(filepath.Join(dir, outputs.CollectionFile), b.Records)
 	}
 	if err != nil {
 		return err
@@ -79,7 +80,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	sampleFile := ""
 	if s != nil {
 		sampleFile = filepath.Join(dir, filepath.Base(s.File))
-		if err := event.WriteSamples(sampleFile, s, b.Identity.Match.Seed, b.Records); err != nil {
+		if err := outputs.WriteSamples(sampleFile, s, b.Identity.Match.Seed, b.Records); err != nil {
 			return fmt.Errorf("sample: %w", err)
 		}
 	}
