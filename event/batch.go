@@ -14,6 +14,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/bounds"
@@ -165,7 +166,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 			if err := b.adopt(id, sh, &first); err != nil {
 				return nil, err
 			}
-			recs, err := r.journal(filepath.Join(sh.Dir, JournalFile))
+			recs, err := r.journal(filepath.Join(sh.Dir, outfolder.JournalFile))
 			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, err
 			}
@@ -236,7 +237,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 // same match as the shards before.
 func (b *Batch) adopt(id *identity.Identity, sh BatchShard, first *string) error {
 	if id.Kind != identity.KindMatch || id.Match == nil {
-		return fmt.Errorf("%s: holds %s, not a shard of a match", sh.Dir, kindName[id.Kind])
+		return fmt.Errorf("%s: holds %s, not a shard of a match", sh.Dir, identity.KindName[id.Kind])
 	}
 	if want := sh.Shard.String(); id.Match.Shard != want {
 		return fmt.Errorf("%s: event.json says shard %q, the folder's name %q", sh.Dir, id.Match.Shard, want)
@@ -319,7 +320,7 @@ func (b *Batch) Write() error {
 			return fmt.Errorf("game %d: %w", rec.Game, err)
 		}
 	}
-	return durable.WriteFile(filepath.Join(b.Dir, JournalFile), buf.Bytes())
+	return durable.WriteFile(filepath.Join(b.Dir, outfolder.JournalFile), buf.Bytes())
 }
 
 // Sampling is the batch's -sample setting, or nil.
@@ -335,7 +336,7 @@ func (b *Batch) Sampling() (*outputs.Sampling, error) {
 	// The merge writes it into the batch folder by its base name: never
 	// over a file of the folder's own.
 	switch base := filepath.Base(s.File); base {
-	case identity.File, JournalFile, LockFile, outputs.CollectionFile, outputs.GamesDir, ".", "..", "/":
+	case identity.File, outfolder.JournalFile, outfolder.LockFile, outputs.CollectionFile, outputs.GamesDir, ".", "..", "/":
 		return nil, fmt.Errorf("%s: event.json: match.sample.file %q would be written over the batch folder's %s", b.Dir, s.File, base)
 	}
 	return &outputs.Sampling{Freq: s.Freq, Format: f, File: s.File}, nil

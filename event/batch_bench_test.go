@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -68,7 +69,7 @@ func syntheticBatch(b *testing.B, n, shards int) string {
 		if err := sid.Write(filepath.Join(folder, identity.File)); err != nil {
 			b.Fatal(err)
 		}
-		f, err := os.Create(filepath.Join(folder, JournalFile))
+		f, err := os.Create(filepath.Join(folder, outfolder.JournalFile))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -16,7 +17,7 @@ import (
 // read, ignores a line still being written, and reads a journal that
 // shrank (a torn line cut, a shard restarted) again from the start.
 func TestBatchReaderReadsJournalsIncrementally(t *testing.T) {
-	path := filepath.Join(t.TempDir(), JournalFile)
+	path := filepath.Join(t.TempDir(), outfolder.JournalFile)
 	j, _, err := journal.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +80,7 @@ func TestReadBatchRefusesHostileFolders(t *testing.T) {
 	if err := id.Write(filepath.Join(folder, identity.File)); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(folder, JournalFile), []byte("{not json}\n"), 0o644)
+	os.WriteFile(filepath.Join(folder, outfolder.JournalFile), []byte("{not json}\n"), 0o644)
 	if _, err := ReadBatch(dir); err == nil || !strings.Contains(err.Error(), "journal.jsonl:1:") {
 		t.Errorf("corrupt journal: %v", err)
 	}

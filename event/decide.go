@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/event/verify"
@@ -59,9 +60,9 @@ func Decide(folder string, r Ruling) (*Decided, error) {
 		return nil, fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
 	if id.Kind != identity.KindEvent {
-		return nil, fmt.Errorf("%s holds %s: the arbiter's decisions are for events", folder, kindName[id.Kind])
+		return nil, fmt.Errorf("%s holds %s: the arbiter's decisions are for events", folder, identity.KindName[id.Kind])
 	}
-	done, err := journal.Read(filepath.Join(folder, JournalFile))
+	done, err := journal.Read(filepath.Join(folder, outfolder.JournalFile))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -77,11 +78,11 @@ func Decide(folder string, r Ruling) (*Decided, error) {
 	if err := rulings.AppendDecision(filepath.Join(folder, rulings.DecisionFile), line); err != nil {
 		return nil, err
 	}
-	lock, err := lockFolder(folder)
+	lock, err := outfolder.Lock(folder)
 	if err != nil {
 		return &Decided{Line: line}, nil // the running event journals it
 	}
-	defer unlock(lock)
+	defer outfolder.Unlock(lock)
 	if err := journalDecisions(folder, id); err != nil {
 		return nil, err
 	}
@@ -149,7 +150,7 @@ func decisionLine(id *identity.Identity, all []*record.Record, r Ruling) (*recor
 // rewrites the game files, standings and page; the caller holds the
 // folder's lock.
 func journalDecisions(folder string, id *identity.Identity) error {
-	j, done, err := journal.Open(filepath.Join(folder, JournalFile))
+	j, done, err := journal.Open(filepath.Join(folder, outfolder.JournalFile))
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
@@ -119,7 +120,7 @@ func TestArbiterDecisionsOnARoundRobin(t *testing.T) {
 	if len(recs) != before+1 || last.End != record.Decided || last.Decision.Reason != "the arbiter saw the clock set wrong" || last.Start.IsZero() {
 		t.Fatalf("journal's last line %+v, want the decision with its reason and time", last)
 	}
-	if raw := mustRead(t, filepath.Join(folder, JournalFile)); !strings.Contains(raw, fmt.Sprintf(`{"format":%d,`, record.DecisionFormat)) {
+	if raw := mustRead(t, filepath.Join(folder, outfolder.JournalFile)); !strings.Contains(raw, fmt.Sprintf(`{"format":%d,`, record.DecisionFormat)) {
 		t.Errorf("the decision line is not of format %d", record.DecisionFormat)
 	}
 	want := pointsByHand(games, map[int]string{1: flipped}, nil)

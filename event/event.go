@@ -13,6 +13,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/event/verify"
@@ -65,11 +66,11 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	id := ev.identity()
 	// The same check as verify.Journal's, on the tournament that plays on: Run
 	// continues from the rounds it paired.
-	f, err := claim(ev.out, id, ev.check, ev.t.Resume)
+	f, err := outfolder.Claim(ev.out, id, ev.check, ev.t.Resume)
 	if err != nil {
 		return nil, err
 	}
-	defer f.close()
+	defer f.Close()
 	if len(ev.transcripts) > 0 { // a transcripts folder planted as a link is refused before any game, not noted at the end
 		if err := durable.MkdirIn(ev.out, "transcripts"); err != nil {
 			return nil, err
@@ -81,7 +82,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	}
 	if gw != nil {
 		defer gw.Close()                               // after the engines, whose relays it serves
-		if played(f.done) < PlannedGames(id, f.done) { // a finished event has nothing to wait for
+		if played(f.Done) < PlannedGames(id, f.Done) { // a finished event has nothing to wait for
 			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
 			if missing := gw.WaitEntrants(drain); len(missing) > 0 {
 				s.send(Notice{Text: fmt.Sprintf("remote: starting without %s; their games wait for them as for a disconnection", strings.Join(missing, ", "))})
@@ -90,7 +91,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	}
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Director.Close()
-	done := f.done
+	done := f.Done
 	if err := outputs.RestoreGames(ev.out, id.Heading(), done); err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
 	runErr := ev.t.Run(drain, abort, func(rec *record.Record) error {
-		if err := f.append(rec); err != nil {
+		if err := f.Append(rec); err != nil {
 			return err
 		}
 		if rec.End == record.Withdrawn {

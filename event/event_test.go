@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
@@ -375,7 +376,7 @@ func TestEventJSONRoundTrip(t *testing.T) {
 func TestFolderHasOneOwner(t *testing.T) {
 	cfg := smallEvent(t, "round-robin")
 	ev := runEvent(t, cfg)
-	f, err := claim(ev.Folder(), ev.identity(), ev.check, ev.t.Resume)
+	f, err := outfolder.Claim(ev.Folder(), ev.identity(), ev.check, ev.t.Resume)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +388,7 @@ func TestFolderHasOneOwner(t *testing.T) {
 	if _, err := Rebuild(ev.Folder()); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a rebuild: %v, want %q", err, want)
 	}
-	f.close()
+	f.Close()
 	if _, err := Rebuild(ev.Folder()); err != nil {
 		t.Errorf("a rebuild after the owner let go: %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/config"
@@ -205,7 +206,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		m.Plan.Suite.Seed, m.seedChosen = uint64(time.Now().UnixNano()), true
 	}
 	var done []*record.Record
-	var f *folder
+	var f *outfolder.Folder
 	dir := m.Folder()
 	var collection, samples *outputs.GameLog
 	if dir != "" {
@@ -228,11 +229,11 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 			m.encounters, _ = m.Plan.Schedule()
 			return m.Plan.Resume(done)
 		}
-		if f, err = claim(dir, m.identity(), m.check, resume); err != nil {
+		if f, err = outfolder.Claim(dir, m.identity(), m.check, resume); err != nil {
 			return err
 		}
-		defer f.close()
-		done = f.done
+		defer f.Close()
+		done = f.Done
 		switch m.Records {
 		case outputs.RecordsFiles:
 			err = outputs.RestoreGames(dir, record.Heading{}, done)
@@ -280,7 +281,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	s.watch(m.Plan.Director)
 	kept := func(rec *record.Record) error {
 		if f != nil {
-			if err := f.append(rec); err != nil {
+			if err := f.Append(rec); err != nil {
 				return err
 			}
 		}
@@ -496,7 +497,7 @@ func (m *Match) appendCGomokuCliGame(pgn, sgf, msg *os.File, rec *record.Record)
 // process's match does).
 func Tally(id *identity.Identity) (*schedule.Match, error) {
 	if id.Kind != identity.KindMatch || id.Match == nil {
-		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, kindName[id.Kind])
+		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, identity.KindName[id.Kind])
 	}
 	m, err := verify.Match(id)
 	if err != nil {

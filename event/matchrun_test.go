@@ -17,6 +17,7 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"gomoku-arena/clock"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
@@ -212,7 +213,7 @@ func TestKilledMatchContinues(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m")
-	killedAt(t, out, filepath.Join(out, JournalFile), 3)
+	killedAt(t, out, filepath.Join(out, outfolder.JournalFile), 3)
 	files, _ := filepath.Glob(filepath.Join(out, "games", "*.sgf"))
 	before := map[string]time.Time{}
 	for _, f := range files {
@@ -333,7 +334,7 @@ func TestMatchGameWithAnotherOpeningIsRefused(t *testing.T) {
 		return s
 	}
 	playMatch(t, setup())
-	path := filepath.Join(out, JournalFile)
+	path := filepath.Join(out, outfolder.JournalFile)
 	b, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
 	var first, third map[string]any
@@ -391,7 +392,7 @@ func TestKilledShardRequeued(t *testing.T) {
 	dir := t.TempDir()
 	batch := filepath.Join(dir, "batch")
 	shard := filepath.Join(batch, "shard-1-of-2")
-	killedAt(t, dir+"|"+batch, filepath.Join(shard, JournalFile), 2)
+	killedAt(t, dir+"|"+batch, filepath.Join(shard, outfolder.JournalFile), 2)
 	if n := len(readJournal(t, shard)); n >= 6 {
 		t.Fatalf("the shard finished (%d games) before it was killed; the test needs it mid-batch", n)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/results/bayeselo"
 	"gomoku-arena/results/journal"
@@ -87,7 +88,7 @@ func (rg *RatedGames) readFolder(dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s is not an event or match folder: %w", dir, err)
 	}
-	path := filepath.Join(dir, JournalFile)
+	path := filepath.Join(dir, outfolder.JournalFile)
 	recs, err := journal.Read(path)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/internal/config"
@@ -210,7 +211,7 @@ func TestResumeWritesNothingItRefuses(t *testing.T) {
 	}
 	ev, _ := runOK(t, write(2))
 	out := ev.Folder()
-	path := filepath.Join(out, JournalFile)
+	path := filepath.Join(out, outfolder.JournalFile)
 	b, _ := os.ReadFile(path)
 	var lines []string
 	forged := false
@@ -347,7 +348,7 @@ func TestEditedJournalIsRefused(t *testing.T) {
 	cfg := fourEntrants(t, dir, "edited", "")
 	ev, _ := runOK(t, cfg)
 	out := ev.Folder()
-	journalPath := filepath.Join(out, JournalFile)
+	journalPath := filepath.Join(out, outfolder.JournalFile)
 	orig, err := os.ReadFile(journalPath)
 	if err != nil {
 		t.Fatal(err)
@@ -476,7 +477,7 @@ func TestTornJournalLineIsRepaired(t *testing.T) {
 	dir := t.TempDir()
 	cfg := fourEntrants(t, dir, "torn", "")
 	ev, _ := runOK(t, cfg)
-	journalPath := filepath.Join(ev.Folder(), JournalFile)
+	journalPath := filepath.Join(ev.Folder(), outfolder.JournalFile)
 	b, _ := os.ReadFile(journalPath)
 	last := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
 	os.WriteFile(journalPath, b[:last+(len(b)-last)/2], 0o644) // half of the last game's line

@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/config"
@@ -122,7 +123,7 @@ func (s *spread) records(ctx context.Context) ([]*record.Record, error) {
 			}
 			s.checked[k] = true
 		}
-		recs, err := s.r.journal(filepath.Join(dir, JournalFile))
+		recs, err := s.r.journal(filepath.Join(dir, outfolder.JournalFile))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -152,7 +153,7 @@ func (s *spread) started() ([]int, error) {
 // the shard.
 func sameSpread(id, other *identity.Identity, dir string) error {
 	if other.Kind != identity.KindEvent {
-		return fmt.Errorf("%s holds %s, not a task of the event %q", dir, kindName[other.Kind], id.Name)
+		return fmt.Errorf("%s holds %s, not a task of the event %q", dir, identity.KindName[other.Kind], id.Name)
 	}
 	same := *other
 	same.Shard, same.Format = id.Shard, id.Format
@@ -373,7 +374,7 @@ func MergeSpread(dir string) (*Spread, error) {
 			return nil, fmt.Errorf("%w (the first task found is %s)", err, first)
 		}
 		m.Started++
-		journal, err := new(batchReader).journal(filepath.Join(sdir, JournalFile))
+		journal, err := new(batchReader).journal(filepath.Join(sdir, outfolder.JournalFile))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -535,12 +536,12 @@ func (m *Spread) Write() (*report.Report, error) {
 	if _, err := standingsReport(m.Identity, m.Records); err != nil {
 		return nil, fmt.Errorf("%s: %w; not merged", m.Dir, err)
 	}
-	lock, err := lockFolder(m.Dir)
+	lock, err := outfolder.Lock(m.Dir)
 	if err != nil {
 		return nil, err
 	}
 	err = m.write()
-	unlock(lock)
+	outfolder.Unlock(lock)
 	if err != nil {
 		return nil, err
 	}
@@ -550,7 +551,7 @@ func (m *Spread) Write() (*report.Report, error) {
 func (m *Spread) write() error {
 	// A journal already there is a merge before this one, of fewer games;
 	// one with a record no task holds is another event's, not to be lost.
-	old, err := journal.Read(filepath.Join(m.Dir, JournalFile))
+	old, err := journal.Read(filepath.Join(m.Dir, outfolder.JournalFile))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
@@ -560,7 +561,7 @@ func (m *Spread) write() error {
 	}
 	for _, r := range old {
 		if !have[recordKey(r)] {
-			return fmt.Errorf("%s holds round %d game %d (%s vs %s), which no task journaled: not merged over it; merge into the event's own folder", filepath.Join(m.Dir, JournalFile), r.Round, r.Game, r.Black, r.White)
+			return fmt.Errorf("%s holds round %d game %d (%s vs %s), which no task journaled: not merged over it; merge into the event's own folder", filepath.Join(m.Dir, outfolder.JournalFile), r.Round, r.Game, r.Black, r.White)
 		}
 	}
 	if err := m.Identity.Write(filepath.Join(m.Dir, identity.File)); err != nil {
@@ -574,7 +575,7 @@ func (m *Spread) write() error {
 			return fmt.Errorf("round %d game %d: %w", rec.Round, rec.Game, err)
 		}
 	}
-	return durable.WriteFile(filepath.Join(m.Dir, JournalFile), buf.Bytes())
+	return durable.WriteFile(filepath.Join(m.Dir, outfolder.JournalFile), buf.Bytes())
 }
 
 // recordKey identifies a record in a journal: its round, game, players

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
@@ -98,10 +99,10 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 				}
 			}
 			// A journal of another event in the folder is not merged over.
-			other, _ := os.ReadFile(filepath.Join(whole.OutputDir(), JournalFile))
+			other, _ := os.ReadFile(filepath.Join(whole.OutputDir(), outfolder.JournalFile))
 			lines := strings.SplitAfter(string(other), "\n")
 			lines[0] = strings.Replace(lines[0], `"black":"e`, `"black":"x`, 1)
-			os.WriteFile(filepath.Join(out, JournalFile), []byte(strings.Join(lines, "")), 0o644)
+			os.WriteFile(filepath.Join(out, outfolder.JournalFile), []byte(strings.Join(lines, "")), 0o644)
 			if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "which no task journaled") {
 				t.Errorf("merged over another journal: %v", err)
 			}
@@ -113,7 +114,7 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 // the journal's order after sorting as the merge does.
 func recordsOf(t *testing.T, dir string) string {
 	t.Helper()
-	recs, err := journal.Read(filepath.Join(dir, JournalFile))
+	recs, err := journal.Read(filepath.Join(dir, outfolder.JournalFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,11 +140,11 @@ func TestMergeSpreadRefusesDoubledAndMisplacedGames(t *testing.T) {
 	}
 	wg.Wait()
 	out := spread.OutputDir()
-	task1 := filepath.Join(out, "shard-1-of-2", JournalFile)
+	task1 := filepath.Join(out, "shard-1-of-2", outfolder.JournalFile)
 	clean, _ := os.ReadFile(task1)
 	first, _, _ := strings.Cut(string(clean), "\n")
 	// Task 0's first game, journaled by task 1 too.
-	t0, _ := os.ReadFile(filepath.Join(out, "shard-0-of-2", JournalFile))
+	t0, _ := os.ReadFile(filepath.Join(out, "shard-0-of-2", outfolder.JournalFile))
 	var game0 string
 	for _, l := range strings.Split(string(t0), "\n") {
 		if strings.Contains(l, `"game":`) && !strings.Contains(l, `"end":"bye"`) {
@@ -160,7 +161,7 @@ func TestMergeSpreadRefusesDoubledAndMisplacedGames(t *testing.T) {
 		t.Errorf("a doubled game merged: %v", err)
 	}
 	// Moved rather than doubled: misplaced.
-	os.WriteFile(filepath.Join(out, "shard-0-of-2", JournalFile), []byte(strings.Replace(string(t0), game0+"\n", "", 1)), 0o644)
+	os.WriteFile(filepath.Join(out, "shard-0-of-2", outfolder.JournalFile), []byte(strings.Replace(string(t0), game0+"\n", "", 1)), 0o644)
 	m, err = MergeSpread(out)
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +250,7 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 	os.WriteFile(roundPath, forged, 0o644)
 	honest := map[string][]byte{}
 	for k := range 2 {
-		path := filepath.Join(out, fmt.Sprintf("shard-%d-of-2", k), JournalFile)
+		path := filepath.Join(out, fmt.Sprintf("shard-%d-of-2", k), outfolder.JournalFile)
 		b, _ := os.ReadFile(path)
 		honest[path] = b
 		var lines []string
@@ -280,7 +281,7 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 	if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "not merged") {
 		t.Errorf("a forged round merged: %v", err)
 	}
-	for _, f := range []string{JournalFile, identity.File, "standings.md", PageFile, outputs.GamesDir} {
+	for _, f := range []string{outfolder.JournalFile, identity.File, "standings.md", PageFile, outputs.GamesDir} {
 		if _, err := os.Lstat(filepath.Join(out, f)); err == nil {
 			t.Errorf("the refused merge wrote %s", f)
 		}

@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/event/verify"
@@ -37,9 +38,9 @@ func Standings(folder string) (*report.Report, []*record.Record, error) {
 		return nil, nil, fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
 	if id.Kind != identity.KindEvent {
-		return nil, nil, fmt.Errorf("%s holds %s, which has no standings", folder, kindName[id.Kind])
+		return nil, nil, fmt.Errorf("%s holds %s, which has no standings", folder, identity.KindName[id.Kind])
 	}
-	path := filepath.Join(folder, JournalFile)
+	path := filepath.Join(folder, outfolder.JournalFile)
 	done, err := journal.Read(path)
 	if err != nil {
 		return nil, nil, err
@@ -59,11 +60,11 @@ func Rebuild(folder string) (*report.Report, error) {
 	if _, err := os.Stat(filepath.Join(folder, identity.File)); err != nil {
 		return nil, fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	lock, err := lockFolder(folder)
+	lock, err := outfolder.Lock(folder)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock(lock)
+	defer outfolder.Unlock(lock)
 	_, done, err := Standings(folder)
 	if err != nil {
 		return nil, err
@@ -419,7 +420,7 @@ func Withdraw(folder, name, reason string) (string, error) {
 		return "", fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
 	if id.Kind != identity.KindEvent {
-		return "", fmt.Errorf("%s holds %s: withdrawals apply to events", folder, kindName[id.Kind])
+		return "", fmt.Errorf("%s holds %s: withdrawals apply to events", folder, identity.KindName[id.Kind])
 	}
 	if !slices.ContainsFunc(id.Engines, func(e identity.Entrant) bool { return e.Name == name }) {
 		return "", fmt.Errorf("%s: no engine %q in the event", folder, name)
@@ -435,7 +436,7 @@ func Withdraw(folder, name, reason string) (string, error) {
 // round is paired, and there is none), the entrant is already withdrawn, or
 // a request for it is already waiting.
 func withdrawable(folder string, id *identity.Identity, name string) error {
-	path := filepath.Join(folder, JournalFile)
+	path := filepath.Join(folder, outfolder.JournalFile)
 	done, err := journal.Read(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
@@ -479,4 +480,16 @@ func withdrawable(folder string, id *identity.Identity, name string) error {
 		}
 	}
 	return nil
+}
+
+// played counts the games among records (byes are records too), as the
+// arbiter's decisions leave them (a voided game is not played).
+func played(recs []*record.Record) int {
+	n := 0
+	for _, r := range record.Ruled(recs) {
+		if r.IsGame() {
+			n++
+		}
+	}
+	return n
 }

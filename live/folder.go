@@ -10,6 +10,7 @@ import (
 
 	"gomoku-arena/event"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -36,7 +37,7 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 		}
 	}
 	h.fromFiles.Store(true)
-	f := &follower{h: h, id: id, tail: journal.NewTail(filepath.Join(folder, event.JournalFile))}
+	f := &follower{h: h, id: id, tail: journal.NewTail(filepath.Join(folder, outfolder.JournalFile))}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	for {

@@ -10,6 +10,7 @@ import (
 
 	"gomoku-arena/event"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -26,7 +27,7 @@ func BenchmarkFollowJournal(b *testing.B) {
 	for _, before := range []int{100, 2000} {
 		b.Run(fmt.Sprintf("games=%d", before), func(b *testing.B) {
 			folder, lines := matchFolder(b, before+b.N+1)
-			path := filepath.Join(folder, event.JournalFile)
+			path := filepath.Join(folder, outfolder.JournalFile)
 			if err := os.WriteFile(path, []byte(concat(lines[:before])), 0o644); err != nil {
 				b.Fatal(err)
 			}

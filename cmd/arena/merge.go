@@ -8,6 +8,7 @@ import (
 
 	"gomoku-arena/event"
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/term"
 )
@@ -93,7 +94,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if b.Decided > 0 {
 		fmt.Fprintf(&out, "%d games played after the decision (shards finishing their games before they read it); %d games of the batch not played\n", b.After, b.Unplayed)
 	}
-	fmt.Fprintf(&out, "merged into %s\n", filepath.Join(dir, event.JournalFile))
+	fmt.Fprintf(&out, "merged into %s\n", filepath.Join(dir, outfolder.JournalFile))
 	if sampleFile != "" {
 		fmt.Fprintf(&out, "samples written to %s\n", sampleFile)
 	}
@@ -124,7 +125,7 @@ func mergeSpread(dir string, stdout io.Writer) error {
 	if err := printStandings(stdout, rep); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "merged into %s\n", term.Clean(filepath.Join(dir, event.JournalFile)))
+	fmt.Fprintf(stdout, "merged into %s\n", term.Clean(filepath.Join(dir, outfolder.JournalFile)))
 	if len(m.Missing) > 0 || m.Unpaired > 0 {
 		return fmt.Errorf("incomplete event: %d games missing, %d rounds not paired", len(m.Missing), m.Unpaired)
 	}

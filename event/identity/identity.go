@@ -45,6 +45,9 @@ const (
 	KindMatch = "match" // an authors' match (event.Match)
 )
 
+// KindName says a kind as people do: "an event", "an authors' match".
+var KindName = map[string]string{KindEvent: "an event", KindMatch: "an authors' match"}
+
 // Identity is event.json: everything that must not change when an event is
 // continued, because it would make the finished games part of a different
 // event. Durations are whole milliseconds, in fields ending in _ms.

@@ -1,4 +1,11 @@
-package event
+// Package outfolder owns an output folder's ownership and its journal: the
+// lock one run at a time holds (the kernel's, with the holder's pid
+// written for a refused run to name), the claim that checks event.json
+// against the event about to run (or writes it first, before any
+// journal) and the journal opened for appending. The check of the
+// journal's records against the schedule is given by the caller
+// (event/verify).
+package outfolder
 
 import (
 	"errors"
@@ -22,16 +29,16 @@ const (
 	LockFile    = "arena.lock"    // held by the run that owns the folder; holds its pid
 )
 
-// folder is an output folder claimed by one run: locked, its event.json
+// Folder is an output folder claimed by one run: locked, its event.json
 // checked or written, its journal open for appending.
-type folder struct {
+type Folder struct {
 	dir     string
 	lock    *os.File
 	journal *journal.Journal
-	done    []*record.Record // the journal's records when the run began
+	Done    []*record.Record // the journal's records when the run began
 }
 
-// claim locks dir and checks that it holds the event id describes, or is
+// Claim locks dir and checks that it holds the event id describes, or is
 // new. check, when the folder already holds an event, sees the old identity
 // and the new one and decides: an error refuses the folder; rewrite asks for
 // event.json to be written anew (an event that grew).
@@ -39,23 +46,23 @@ type folder struct {
 // verify checks the journal's records against the schedule before
 // anything is written: a folder whose journal is refused is left as it
 // was (event.json included).
-func claim(dir string, id *identity.Identity, check func(old, now *identity.Identity) (rewrite bool, err error), verify func([]*record.Record) error) (*folder, error) {
+func Claim(dir string, id *identity.Identity, check func(old, now *identity.Identity) (rewrite bool, err error), verify func([]*record.Record) error) (*Folder, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output folder: %w", err)
 	}
-	lock, err := lockFolder(dir)
+	lock, err := Lock(dir)
 	if err != nil {
 		return nil, err
 	}
-	f := &folder{dir: dir, lock: lock}
+	f := &Folder{dir: dir, lock: lock}
 	if err := f.open(id, check, verify); err != nil {
-		f.close()
+		f.Close()
 		return nil, err
 	}
 	return f, nil
 }
 
-func (f *folder) open(id *identity.Identity, check func(old, now *identity.Identity) (bool, error), verify func([]*record.Record) error) error {
+func (f *Folder) open(id *identity.Identity, check func(old, now *identity.Identity) (bool, error), verify func([]*record.Record) error) error {
 	path := filepath.Join(f.dir, identity.File)
 	id.Format = identity.FormatVersion
 	write := true
@@ -63,7 +70,7 @@ func (f *folder) open(id *identity.Identity, check func(old, now *identity.Ident
 	switch {
 	case err == nil:
 		if old.Kind != id.Kind {
-			return fmt.Errorf("%s holds %s, not %s; use a new output folder", f.dir, kindName[old.Kind], kindName[id.Kind])
+			return fmt.Errorf("%s holds %s, not %s; use a new output folder", f.dir, identity.KindName[old.Kind], identity.KindName[id.Kind])
 		}
 		old, up := identity.Upgraded(old, id) // written only once the journal is checked (verify)
 		if write, err = check(old, id); err != nil {
@@ -83,11 +90,11 @@ func (f *folder) open(id *identity.Identity, check func(old, now *identity.Ident
 		}
 		write = false
 	}
-	f.journal, f.done, err = journal.Open(filepath.Join(f.dir, JournalFile))
+	f.journal, f.Done, err = journal.Open(filepath.Join(f.dir, JournalFile))
 	if err != nil {
 		return err
 	}
-	if err := verify(f.done); err != nil {
+	if err := verify(f.Done); err != nil {
 		return fmt.Errorf("journal %s: %w", filepath.Join(f.dir, JournalFile), err)
 	}
 	if write {
@@ -96,28 +103,28 @@ func (f *folder) open(id *identity.Identity, check func(old, now *identity.Ident
 	return nil
 }
 
-// close closes the journal and gives up the folder.
-func (f *folder) close() error {
+// Close closes the journal and gives up the folder.
+func (f *Folder) Close() error {
 	var err error
 	if f.journal != nil {
 		err = f.journal.Close()
 	}
-	unlock(f.lock)
+	Unlock(f.lock)
 	return err
 }
 
-// unlock gives up a folder's lock. The pid is emptied first, so that a run
+// Unlock gives up a folder's lock. The pid is emptied first, so that a run
 // refused later never names a process that no longer holds the folder; the
 // file itself stays, so that every run locks the same file.
-func unlock(lock *os.File) {
+func Unlock(lock *os.File) {
 	lock.Truncate(0)
 	lock.Close()
 }
 
-// lockFolder takes the folder's lock for this process and writes its pid
+// Lock takes the folder's lock for this process and writes its pid
 // there. The lock is the kernel's (flock): it dies with the process, so a
 // killed run never blocks its own continuation.
-func lockFolder(dir string) (*os.File, error) {
+func Lock(dir string) (*os.File, error) {
 	path := filepath.Join(dir, LockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o644) // truncated: never through a link
 	if err != nil {
@@ -157,23 +164,9 @@ func holder(path string) string {
 	return "pid unknown"
 }
 
-var kindName = map[string]string{identity.KindEvent: "an event", identity.KindMatch: "an authors' match"}
-
-// append journals a finished game (or a bye): once it returns, the record
+// Append journals a finished game (or a bye): once it returns, the record
 // is part of the event.
-func (f *folder) append(rec *record.Record) error { return f.journal.Append(rec) }
-
-// played counts the games among records (byes are records too), as the
-// arbiter's decisions leave them (a voided game is not played).
-func played(recs []*record.Record) int {
-	n := 0
-	for _, r := range record.Ruled(recs) {
-		if r.IsGame() {
-			n++
-		}
-	}
-	return n
-}
+func (f *Folder) Append(rec *record.Record) error { return f.journal.Append(rec) }
 
 // errNoIdentity is a folder with a journal but no event.json.
 var errNoIdentity = errors.New("holds a journal but no event.json: it is not a folder this arena wrote; use a new output folder")
