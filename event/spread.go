@@ -15,6 +15,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/batch"
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/verify"
@@ -78,7 +79,7 @@ type spread struct {
 	n      int                // entrants
 	notice func(string)
 
-	r       batchReader
+	r       batch.Reader
 	checked map[int]bool // tasks whose event.json is this event's
 }
 
@@ -123,7 +124,7 @@ func (s *spread) records(ctx context.Context) ([]*record.Record, error) {
 			}
 			s.checked[k] = true
 		}
-		recs, err := s.r.journal(filepath.Join(dir, outfolder.JournalFile))
+		recs, err := s.r.Journal(filepath.Join(dir, outfolder.JournalFile))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -141,7 +142,7 @@ func (s *spread) started() ([]int, error) {
 	}
 	var out []int
 	for _, e := range entries {
-		if k, n, ok := folderShard(e); ok && n == s.shard.Count && k < n {
+		if k, n, ok := batch.FolderShard(e); ok && n == s.shard.Count && k < n {
 			out = append(out, k)
 		}
 	}
@@ -334,7 +335,7 @@ type Spread struct {
 	// Records are every task's records, in the order one process journals
 	// them, each game once.
 	Records    []*record.Record
-	Duplicates []Duplicate
+	Duplicates []batch.Duplicate
 	Misfits    []string // records that are not their task's, or not the schedule's
 	Missing    []int    // games of the schedule no task journaled
 	Unpaired   int      // Swiss rounds not yet paired
@@ -374,7 +375,7 @@ func MergeSpread(dir string) (*Spread, error) {
 			return nil, fmt.Errorf("%w (the first task found is %s)", err, first)
 		}
 		m.Started++
-		journal, err := new(batchReader).journal(filepath.Join(sdir, outfolder.JournalFile))
+		journal, err := new(batch.Reader).Journal(filepath.Join(sdir, outfolder.JournalFile))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -398,10 +399,10 @@ func MergeSpread(dir string) (*Spread, error) {
 	}
 	for key, dirs := range where {
 		if len(dirs) > 1 {
-			m.Duplicates = append(m.Duplicates, Duplicate{Game: key.Number, Folders: dirs})
+			m.Duplicates = append(m.Duplicates, batch.Duplicate{Game: key.Number, Folders: dirs})
 		}
 	}
-	slices.SortFunc(m.Duplicates, func(a, b Duplicate) int { return a.Game - b.Game })
+	slices.SortFunc(m.Duplicates, func(a, b batch.Duplicate) int { return a.Game - b.Game })
 	fs, err := m.schedule()
 	if err != nil {
 		return nil, err
@@ -447,7 +448,7 @@ func shardCount(dir string) (int, error) {
 	}
 	count := 0
 	for _, e := range entries {
-		k, n, ok := folderShard(e)
+		k, n, ok := batch.FolderShard(e)
 		if !ok {
 			continue
 		}
@@ -508,7 +509,7 @@ func (m *Spread) Problems() []string {
 		out = append(out, fmt.Sprintf("game %d journaled %d times: %s", d.Game, len(d.Folders), strings.Join(d.Folders, ", ")))
 	}
 	if len(m.Missing) > 0 {
-		out = append(out, fmt.Sprintf("%d games missing: %s", len(m.Missing), ranges(m.Missing)))
+		out = append(out, fmt.Sprintf("%d games missing: %s", len(m.Missing), batch.Ranges(m.Missing)))
 	}
 	if m.Unpaired > 0 {
 		out = append(out, fmt.Sprintf("%d Swiss rounds not yet paired", m.Unpaired))
@@ -602,5 +603,5 @@ func SpreadKind(dir string) (string, error) {
 		}
 		return id.Kind, nil
 	}
-	return identity.KindMatch, nil // none started: ReadBatch says so
+	return identity.KindMatch, nil // none started: batch.Read says so
 }

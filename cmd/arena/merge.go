@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/batch"
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
@@ -42,7 +43,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if kind, err := event.SpreadKind(dir); err == nil && kind == identity.KindEvent {
 		return mergeSpread(dir, stdout)
 	}
-	b, err := event.ReadBatch(dir)
+	b, err := batch.Read(dir)
 	if err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(&out, "  "+p)
 	}
 	// Everything the merge writes is checked before the first file is
-	// written (ReadBatch replayed the games; the sample settings here).
+	// written (batch.Read replayed the games; the sample settings here).
 	s, err := b.Sampling()
 	if err != nil {
 		fmt.Fprint(stdout, term.CleanLines(out.String()))

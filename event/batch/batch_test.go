@@ -1,4 +1,4 @@
-package event
+package batch
 
 import (
 	"os"
@@ -34,17 +34,17 @@ func TestBatchReaderReadsJournalsIncrementally(t *testing.T) {
 		}
 		return out
 	}
-	var r batchReader
+	var r Reader
 	add(1)
 	add(2)
-	if recs, err := r.journal(path); err != nil || len(recs) != 2 {
+	if recs, err := r.Journal(path); err != nil || len(recs) != 2 {
 		t.Fatalf("first read: %v %v", games(recs), err)
 	}
 	add(3)
 	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"format":2,"game":4,`) // a line being written
 	f.Close()
-	recs, err := r.journal(path)
+	recs, err := r.Journal(path)
 	if err != nil || len(recs) != 3 || recs[2].Game != 3 {
 		t.Fatalf("after one more game and half a line: %v %v", games(recs), err)
 	}
@@ -58,7 +58,7 @@ func TestBatchReaderReadsJournalsIncrementally(t *testing.T) {
 	}
 	defer j.Close()
 	add(7)
-	if recs, err := r.journal(path); err != nil || len(recs) != 1 || recs[0].Game != 7 {
+	if recs, err := r.Journal(path); err != nil || len(recs) != 1 || recs[0].Game != 7 {
 		t.Fatalf("after the journal shrank: %v %v", games(recs), err)
 	}
 }
@@ -69,7 +69,7 @@ func TestBatchReaderReadsJournalsIncrementally(t *testing.T) {
 func TestReadBatchRefusesHostileFolders(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, "shard-0-of-99999999999"), 0o755)
-	if _, err := ReadBatch(dir); err == nil || !strings.Contains(err.Error(), "shard-0-of-99999999999: a batch has 1 to") {
+	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "shard-0-of-99999999999: a batch has 1 to") {
 		t.Errorf("absurd shard count: %v", err)
 	}
 	dir = t.TempDir()
@@ -81,7 +81,7 @@ func TestReadBatchRefusesHostileFolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(folder, outfolder.JournalFile), []byte("{not json}\n"), 0o644)
-	if _, err := ReadBatch(dir); err == nil || !strings.Contains(err.Error(), "journal.jsonl:1:") {
+	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "journal.jsonl:1:") {
 		t.Errorf("corrupt journal: %v", err)
 	}
 }

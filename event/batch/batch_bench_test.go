@@ -1,4 +1,4 @@
-package event
+package batch
 
 import (
 	"flag"
@@ -25,7 +25,7 @@ func BenchmarkMergeBatch(b *testing.B) {
 	dir := syntheticBatch(b, *mergeGames, 8)
 	b.ResetTimer()
 	for b.Loop() {
-		bt, err := ReadBatch(dir)
+		bt, err := Read(dir)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,14 @@
-package event
+// Package batch folds a batch back into one match. A batch is a match
+// played as shards (schedule.Shard), each in its own folder shard-K-of-N
+// inside the batch's folder, each with its own event.json and journal.
+// Read folds them back into one match: the games of every shard counted
+// in the batch's order (game number), which is the order one process
+// playing the whole batch with one game at a time counts them, so the
+// statistics and the SPRT's decision are the ones that process reaches.
+// Write merges them into the batch's folder (arena merge). A shard under
+// an SPRT reads its batch again and again through a Reader; the tasks of
+// a spread event follow each other's journals through one too.
+package batch
 
 import (
 	"bytes"
@@ -26,20 +36,12 @@ import (
 	"gomoku-arena/schedule"
 )
 
-// A batch is a match played as shards (schedule.Shard), each in its own
-// folder shard-K-of-N inside the batch's folder, each with its own
-// event.json and journal. ReadBatch folds them back into one match: the
-// games of every shard counted in the batch's order (game number), which
-// is the order one process playing the whole batch with one game at a time
-// counts them, so the statistics and the SPRT's decision are the ones that
-// process reaches.
-
 // Batch is a batch folder read back.
 type Batch struct {
 	Dir      string
 	Identity *identity.Identity // the shards' event.json, without the shard
 	Count    int                // shards in the batch
-	Shards   []BatchShard
+	Shards   []Shard
 	// Match is the batch's schedule with every journaled game counted in
 	// game order; its encounters hold the merged tallies.
 	Match      *schedule.Match
@@ -61,8 +63,8 @@ type Batch struct {
 	Unplayed       int // games of the schedule not played because the SPRT decided
 }
 
-// BatchShard is one shard's folder as found.
-type BatchShard struct {
+// Shard is one shard's folder as found.
+type Shard struct {
 	Shard  schedule.Shard
 	Dir    string // "" when the folder is missing
 	Games  int
@@ -77,10 +79,10 @@ type Duplicate struct {
 
 var shardFolder = regexp.MustCompile(`^shard-([0-9]+)-of-([0-9]+)$`)
 
-// folderShard reads a shard folder's name, shard-K-of-N (Shard.Folder's):
+// FolderShard reads a shard folder's name, shard-K-of-N (Shard.Folder's):
 // ok is false for an entry that is no folder of that name; a number too
 // long for an int gives n = -1, a count no split has (bounds.MaxShards).
-func folderShard(e os.DirEntry) (k, n int, ok bool) {
+func FolderShard(e os.DirEntry) (k, n int, ok bool) {
 	m := shardFolder.FindStringSubmatch(e.Name())
 	if m == nil || !e.IsDir() {
 		return 0, 0, false
@@ -93,22 +95,22 @@ func folderShard(e os.DirEntry) (k, n int, ok bool) {
 	return k, n, true
 }
 
-// ReadBatch reads every shard folder of dir. It fails when the folder
+// Read reads every shard folder of dir. It fails when the folder
 // holds no shards, shards of different counts, or shards of different
 // matches; missing shards, duplicate and missing games are reported in the
 // Batch, for the caller to say.
-func ReadBatch(dir string) (*Batch, error) { return new(batchReader).read(dir) }
+func Read(dir string) (*Batch, error) { return new(Reader).Read(dir) }
 
-// batchReader reads a batch folder again and again (a shard under an SPRT
+// Reader reads a batch folder again and again (a shard under an SPRT
 // watching it): each journal is followed by a journal.Tail, so a read costs
 // the new games, not the whole batch.
-type batchReader struct {
+type Reader struct {
 	tails map[string]*journal.Tail
 }
 
-// journal returns every record of the journal at path, reading only the
+// Journal returns every record of the journal at path, reading only the
 // complete lines added since the last call.
-func (r *batchReader) journal(path string) ([]*record.Record, error) {
+func (r *Reader) Journal(path string) ([]*record.Record, error) {
 	if r.tails == nil {
 		r.tails = map[string]*journal.Tail{}
 	}
@@ -123,7 +125,9 @@ func (r *batchReader) journal(path string) ([]*record.Record, error) {
 	return t.Records(), nil
 }
 
-func (r *batchReader) read(dir string) (*Batch, error) {
+// Read reads the batch folder dir as Read does, each journal from where
+// the last read left it.
+func (r *Reader) Read(dir string) (*Batch, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
@@ -131,7 +135,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	b := &Batch{Dir: dir}
 	found := map[int]string{}
 	for _, e := range entries {
-		k, n, ok := folderShard(e)
+		k, n, ok := FolderShard(e)
 		if !ok {
 			continue
 		}
@@ -152,7 +156,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	var first string
 	journals := map[int][]*record.Record{}
 	for k := range b.Count {
-		sh := BatchShard{Shard: schedule.Shard{Index: k, Count: b.Count}, Dir: found[k]}
+		sh := Shard{Shard: schedule.Shard{Index: k, Count: b.Count}, Dir: found[k]}
 		if sh.Dir != "" {
 			id, err := identity.Read(filepath.Join(sh.Dir, identity.File))
 			if err != nil {
@@ -166,7 +170,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 			if err := b.adopt(id, sh, &first); err != nil {
 				return nil, err
 			}
-			recs, err := r.journal(filepath.Join(sh.Dir, outfolder.JournalFile))
+			recs, err := r.Journal(filepath.Join(sh.Dir, outfolder.JournalFile))
 			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, err
 			}
@@ -235,7 +239,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 
 // adopt takes a shard's identity as the batch's, or checks that it is the
 // same match as the shards before.
-func (b *Batch) adopt(id *identity.Identity, sh BatchShard, first *string) error {
+func (b *Batch) adopt(id *identity.Identity, sh Shard, first *string) error {
 	if id.Kind != identity.KindMatch || id.Match == nil {
 		return fmt.Errorf("%s: holds %s, not a shard of a match", sh.Dir, identity.KindName[id.Kind])
 	}
@@ -273,13 +277,13 @@ func (b *Batch) Problems() []string {
 		out = append(out, fmt.Sprintf("game %d journaled %d times: %s", d.Game, len(d.Folders), strings.Join(d.Folders, ", ")))
 	}
 	if len(b.Missing) > 0 {
-		out = append(out, fmt.Sprintf("%d of %d games missing: %s", len(b.Missing), len(b.Missing)+len(b.Records)+b.Unplayed, ranges(b.Missing)))
+		out = append(out, fmt.Sprintf("%d of %d games missing: %s", len(b.Missing), len(b.Missing)+len(b.Records)+b.Unplayed, Ranges(b.Missing)))
 	}
 	return out
 }
 
-// ranges writes sorted numbers as "1-4, 9, 12-13".
-func ranges(ns []int) string {
+// Ranges writes sorted numbers as "1-4, 9, 12-13".
+func Ranges(ns []int) string {
 	var parts []string
 	for i := 0; i < len(ns); {
 		j := i
