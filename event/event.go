@@ -24,7 +24,6 @@ import (
 	"gomoku-arena/remote"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
-	"gomoku-arena/results/standings"
 	"gomoku-arena/schedule"
 )
 
@@ -81,8 +80,8 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	if gw != nil {
-		defer gw.Close()                               // after the engines, whose relays it serves
-		if played(f.Done) < PlannedGames(id, f.Done) { // a finished event has nothing to wait for
+		defer gw.Close()                                      // after the engines, whose relays it serves
+		if played(f.Done) < verify.PlannedGames(id, f.Done) { // a finished event has nothing to wait for
 			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
 			if missing := gw.WaitEntrants(drain); len(missing) > 0 {
 				s.send(Notice{Text: fmt.Sprintf("remote: starting without %s; their games wait for them as for a disconnection", strings.Join(missing, ", "))})
@@ -103,7 +102,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	for _, rec := range done { // what the entrants refused in the games so far
 		ev.learnRefusals(rec, nil)
 	}
-	total := PlannedGames(id, done)
+	total := verify.PlannedGames(id, done)
 	s.send(Began{Name: ev.s.Name, Identity: id, Total: total, Finished: played(done), Done: slices.Clip(done)})
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
@@ -121,7 +120,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			return err
 		}
 		if rec.End == record.Withdrawn {
-			if now := PlannedGames(id, append(pub.records(), rec)); now != total {
+			if now := verify.PlannedGames(id, append(pub.records(), rec)); now != total {
 				total = now
 				s.send(Replanned{Total: total})
 			}
@@ -297,63 +296,6 @@ func (ev *Event) check(old, now *identity.Identity) (rewrite bool, err error) {
 	return grown || identity.Difference(&identity.Identity{Details: old.Details}, &identity.Identity{Details: now.Details}) != "", nil
 }
 
-// PlannedGames is the number of games the event or match of id will have,
-// given the records so far: a round robin's or gauntlet's schedule, less the
-// games a withdrawal leaves unplayed (schedule/withdraw.go); for a
-// Swiss, a game per two entrants still in the event in each round (a
-// withdrawn entrant plays no more, so the rounds after a withdrawal have
-// fewer games); a match's (or its shard's) fixtures, the most there can be
-// under an SPRT.
-func PlannedGames(id *identity.Identity, done []*record.Record) int {
-	if id.Kind == identity.KindMatch {
-		m, err := Tally(id)
-		if err != nil {
-			return 0
-		}
-		if id.Match.Shard != "" {
-			if m.Shard, err = schedule.ParseShard(id.Match.Shard); err != nil {
-				return 0
-			}
-		}
-		return len(m.Share())
-	}
-	if _, err := verify.Tournament(id); err != nil {
-		return 0 // event.json asks for a schedule past the bounds (verify.Journal says so)
-	}
-	n := len(id.Engines)
-	if id.Pairing != string(pairing.SwissFormat) {
-		sched, err := pairing.Schedule(pairing.Format(id.Pairing), n)
-		if err != nil {
-			return 0
-		}
-		games := 0
-		for _, round := range sched {
-			for _, p := range round {
-				if p.White != pairing.Bye {
-					games++
-				}
-			}
-		}
-		return games - withdrawnGames(id, done)
-	}
-	index := map[string]int{}
-	for i, e := range id.Engines {
-		index[e.Name] = i
-	}
-	out, _ := standings.Withdrawals(done, index) // a record naming no entrant is the journal reader's to report
-	games := 0
-	for r := 1; r <= id.Rounds; r++ {
-		active := n
-		for _, from := range out {
-			if from <= r {
-				active--
-			}
-		}
-		games += active / 2
-	}
-	return games
-}
-
 // maxTRFPlayers is where writeTRF turns to the JSON event form; a variable
 // so that tests need not run events of 10,000.
 var maxTRFPlayers = pairing.MaxTRFPlayers
@@ -388,46 +330,6 @@ func writeTRFOf(out, name string, d *config.Details, ratings []int, t *schedule.
 		return err
 	}
 	return durable.WriteFile(filepath.Join(out, file), b.Bytes())
-}
-
-// withdrawnGames counts the games of a fixed schedule that are never played
-// because an entrant was withdrawn before them (schedule/withdraw.go).
-func withdrawnGames(id *identity.Identity, done []*record.Record) int {
-	index := map[string]int{}
-	for i, e := range id.Engines {
-		index[e.Name] = i
-	}
-	out, _ := standings.Withdrawals(done, index)
-	if len(out) == 0 {
-		return 0
-	}
-	t, err := verify.Tournament(id)
-	if err != nil {
-		return 0
-	}
-	fs, err := t.Fixtures()
-	if err != nil {
-		return 0
-	}
-	played := map[int]bool{}
-	for _, r := range record.Ruled(done) {
-		if r.IsGame() {
-			played[r.Game] = true
-		}
-	}
-	n := 0
-	for _, f := range fs {
-		if played[f.Number] {
-			continue
-		}
-		for _, e := range []int{f.Black, f.White} {
-			if from, ok := out[e]; ok && from <= f.Round {
-				n++
-				break
-			}
-		}
-	}
-	return n
 }
 
 // learnRefusals notes, from a game's record, the extension INFO keys an

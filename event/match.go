@@ -18,7 +18,6 @@ import (
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
-	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/results/rating"
@@ -489,20 +488,4 @@ func (m *Match) appendCGomokuCliGame(pgn, sgf, msg *os.File, rec *record.Record)
 		}
 	}
 	return nil
-}
-
-// Tally is a match that counts games as the match in a folder counted them,
-// without engines to play: feed it the journal's records with Replay, in
-// order, to follow a match from its files (the live page of another
-// process's match does).
-func Tally(id *identity.Identity) (*schedule.Match, error) {
-	if id.Kind != identity.KindMatch || id.Match == nil {
-		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, identity.KindName[id.Kind])
-	}
-	m, err := verify.Match(id)
-	if err != nil {
-		return nil, err
-	}
-	m.Schedule()
-	return m, nil
 }

@@ -361,7 +361,7 @@ func page(id *identity.Identity, rep *report.Report, done []*record.Record) repo
 		p.Games = append(p.Games, g)
 	}
 	zone := func(t time.Time) string { return t.In(loc).Format("2006-01-02 15:04") }
-	total, n := PlannedGames(id, done), played(done)
+	total, n := verify.PlannedGames(id, done), played(done)
 	switch {
 	case n < total:
 		p.Provisional = true

@@ -32,7 +32,7 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 		return fmt.Errorf("%s: %w", folder, err)
 	}
 	if id.Kind == identity.KindMatch {
-		if _, err := event.Tally(id); err != nil {
+		if _, err := verify.Tally(id); err != nil {
 			return err
 		}
 	}
@@ -72,8 +72,8 @@ func (f *follower) look() {
 		f.add(fresh)
 	}
 	if !f.began { // no journal yet: the event has not finished a game
-		f.h.Observe(event.Began{Name: f.id.Name, Identity: f.id, Total: event.PlannedGames(f.id, nil)})
-		f.began, f.total = true, event.PlannedGames(f.id, nil)
+		f.h.Observe(event.Began{Name: f.id.Name, Identity: f.id, Total: verify.PlannedGames(f.id, nil)})
+		f.began, f.total = true, verify.PlannedGames(f.id, nil)
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && err.Error() != f.said {
 		f.h.Observe(event.Notice{Text: err.Error()})
@@ -89,9 +89,9 @@ func (f *follower) start(recs []*record.Record) {
 	f.check, _ = verify.NewCheck(f.id) // Follow has checked that it can be made
 	f.tally = nil
 	if f.id.Kind == identity.KindMatch {
-		f.tally, _ = event.Tally(f.id)
+		f.tally, _ = verify.Tally(f.id)
 	}
-	f.total = event.PlannedGames(f.id, recs)
+	f.total = verify.PlannedGames(f.id, recs)
 	if err := f.check.Add(recs...); err != nil {
 		// Nothing the schedule does not give is shown.
 		f.h.Observe(event.Began{Name: f.id.Name, Identity: f.id, Total: f.total})
@@ -120,7 +120,7 @@ func (f *follower) add(fresh []*record.Record) {
 		return
 	}
 	all := f.tail.Records()
-	if now := event.PlannedGames(f.id, all); now != f.total {
+	if now := verify.PlannedGames(f.id, all); now != f.total {
 		f.total = now
 		f.h.Observe(event.Replanned{Total: f.total})
 	}

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gomoku-arena/event"
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -82,7 +82,7 @@ func matchFolder(b *testing.B, n int) (string, []string) {
 	if err := os.WriteFile(filepath.Join(folder, identity.File), js, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	m, err := event.Tally(&id)
+	m, err := verify.Tally(&id)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"gomoku-arena/event"
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -225,7 +226,7 @@ func (s *State) begin(id *identity.Identity, total, finished int, done []*record
 // views, game by game as the match counted them (each point of the plots
 // as it was).
 func (s *State) tally(id *identity.Identity, done []*record.Record) {
-	m, err := event.Tally(id)
+	m, err := verify.Tally(id)
 	if err != nil {
 		return
 	}

@@ -7,7 +7,8 @@
 // round, number, entrants and colours, every bye and withdrawal (the
 // tournament's ScheduleCheck, the match's Replay). Continuing an event,
 // `arena standings`, `arena merge`, `arena rate` and the live page all
-// check through here.
+// check through here. The games the schedule still plans (PlannedGames)
+// and a match's tally without engines (Tally) are read from it too.
 package verify
 
 import (
