@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gomoku-arena/event/identity"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -20,7 +21,7 @@ func BenchmarkLiveFiles(b *testing.B) {
 	id, done := roundRobin16(b)
 	out := b.TempDir()
 	for b.Loop() {
-		if _, err := writeStandings(out, id, done); err != nil {
+		if _, err := tables.Write(out, id, done); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -52,7 +53,7 @@ func roundRobin16(b *testing.B) (*identity.Identity, []*record.Record) {
 func BenchmarkLiveStandingsCompute(b *testing.B) {
 	id, done := roundRobin16(b)
 	for b.Loop() {
-		if _, err := standingsReport(id, done); err != nil {
+		if _, err := tables.StandingsOf(id, done); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -67,7 +68,7 @@ func BenchmarkLiveFilesSwiss(b *testing.B) {
 			id, done := swissAfterRound1(n)
 			out := b.TempDir()
 			for b.Loop() {
-				if _, err := writeStandings(out, id, done); err != nil {
+				if _, err := tables.Write(out, id, done); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -15,6 +15,7 @@ import (
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
@@ -194,6 +195,6 @@ func journalDecisions(folder string, id *identity.Identity) error {
 			}
 		}
 	}
-	_, err = writeStandings(folder, id, done)
+	_, err = tables.Write(folder, id, done)
 	return err
 }

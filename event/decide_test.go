@@ -12,6 +12,7 @@ import (
 
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -127,7 +128,7 @@ func TestArbiterDecisionsOnARoundRobin(t *testing.T) {
 	if got := standingsPoints(t, folder); !maps(got, want) {
 		t.Errorf("after the correction: standings %v, want %v", got, want)
 	}
-	if !strings.Contains(mustRead(t, filepath.Join(folder, PageFile)), "the arbiter saw the clock set wrong") {
+	if !strings.Contains(mustRead(t, filepath.Join(folder, tables.PageFile)), "the arbiter saw the clock set wrong") {
 		t.Error("the page does not show the decision's reason")
 	}
 
@@ -170,10 +171,10 @@ func TestArbiterDecisionsOnARoundRobin(t *testing.T) {
 	}
 	// arena standings rebuilds the same files from the journal alone.
 	md := mustRead(t, filepath.Join(folder, "standings.md"))
-	for _, f := range []string{"standings.md", "standings.json", PageFile} {
+	for _, f := range []string{"standings.md", "standings.json", tables.PageFile} {
 		os.Remove(filepath.Join(folder, f))
 	}
-	if _, err := Rebuild(folder); err != nil {
+	if _, err := tables.Rebuild(folder); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustRead(t, filepath.Join(folder, "standings.md")); got != md {

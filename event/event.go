@@ -16,6 +16,7 @@ import (
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
@@ -80,8 +81,8 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	if gw != nil {
-		defer gw.Close()                                      // after the engines, whose relays it serves
-		if played(f.Done) < verify.PlannedGames(id, f.Done) { // a finished event has nothing to wait for
+		defer gw.Close()                                             // after the engines, whose relays it serves
+		if tables.Played(f.Done) < verify.PlannedGames(id, f.Done) { // a finished event has nothing to wait for
 			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
 			if missing := gw.WaitEntrants(drain); len(missing) > 0 {
 				s.send(Notice{Text: fmt.Sprintf("remote: starting without %s; their games wait for them as for a disconnection", strings.Join(missing, ", "))})
@@ -95,7 +96,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	if len(done) > 0 { // derived from the journal, and maybe left stale (see durable)
-		if _, err := writeStandings(ev.out, id, done); err != nil {
+		if _, err := tables.Write(ev.out, id, done); err != nil {
 			return nil, err
 		}
 	}
@@ -103,7 +104,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		ev.learnRefusals(rec, nil)
 	}
 	total := verify.PlannedGames(id, done)
-	s.send(Began{Name: ev.s.Name, Identity: id, Total: total, Finished: played(done), Done: slices.Clip(done)})
+	s.send(Began{Name: ev.s.Name, Identity: id, Total: total, Finished: tables.Played(done), Done: slices.Clip(done)})
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
 	if !ev.shard.Whole() {

@@ -14,6 +14,7 @@ import (
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/pairing"
@@ -85,7 +86,7 @@ func (c *liveCheck) Observe(u Update) {
 			c.t.Errorf("after %d games: %v", c.games, err)
 			return
 		}
-		rep, _, err := Standings(c.folder)
+		rep, _, err := tables.Standings(c.folder)
 		if err != nil {
 			c.t.Errorf("after %d games: %v", c.games, err)
 			return
@@ -145,7 +146,7 @@ func TestBigEventsStandingsAreRewrittenLessOften(t *testing.T) {
 	if games < 3 || updates != 1 {
 		t.Errorf("%d games, %d rewrites announced; want only the first rewrite before the end", games, updates)
 	}
-	want, _, err := Standings(ev.Folder())
+	want, _, err := tables.Standings(ev.Folder())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +248,7 @@ func TestSwissBeyondTRFWritesTheJSONForm(t *testing.T) {
 	if len(report.Players) != 3 || report.Rounds != 3 {
 		t.Errorf("%d players, %d rounds; want the event's 3 and 3", len(report.Players), report.Rounds)
 	}
-	_, done, err := Standings(ev.Folder())
+	_, done, err := tables.Standings(ev.Folder())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,11 +386,11 @@ func TestFolderHasOneOwner(t *testing.T) {
 	if _, err := ev2.Run(context.Background(), context.Background(), nil); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a second run: %v, want %q", err, want)
 	}
-	if _, err := Rebuild(ev.Folder()); err == nil || !strings.Contains(err.Error(), want) {
+	if _, err := tables.Rebuild(ev.Folder()); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a rebuild: %v, want %q", err, want)
 	}
 	f.Close()
-	if _, err := Rebuild(ev.Folder()); err != nil {
+	if _, err := tables.Rebuild(ev.Folder()); err != nil {
 		t.Errorf("a rebuild after the owner let go: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"gomoku-arena/event/tables"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -166,13 +167,13 @@ func TestRoundRobinDisqualificationFollowsFIDE(t *testing.T) {
 			if got := standingsPoints(t, ev.Folder()); !maps(got, points) {
 				t.Errorf("standings %v,\nwant by C.06 V.4 %v", got, points)
 			}
-			if page := mustRead(t, filepath.Join(ev.Folder(), PageFile)); !strings.Contains(page, "withdrawn") {
+			if page := mustRead(t, filepath.Join(ev.Folder(), tables.PageFile)); !strings.Contains(page, "withdrawn") {
 				t.Error("the page does not show the withdrawal")
 			}
 			// arena standings rebuilds the same from the journal alone.
 			md := mustRead(t, filepath.Join(ev.Folder(), "standings.md"))
 			os.Remove(filepath.Join(ev.Folder(), "standings.md"))
-			if _, err := Rebuild(ev.Folder()); err != nil {
+			if _, err := tables.Rebuild(ev.Folder()); err != nil {
 				t.Fatal(err)
 			}
 			if got := mustRead(t, filepath.Join(ev.Folder(), "standings.md")); got != md {

@@ -15,6 +15,7 @@ import (
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
 	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/proctest"
 	"gomoku-arena/pairing"
@@ -90,7 +91,7 @@ func TestStandingsRebuildFromTheJournal(t *testing.T) {
 	os.Remove(filepath.Join(out, "standings.json"))
 	os.Remove(filepath.Join(out, "index.html"))
 	os.RemoveAll(filepath.Join(out, "games"))
-	if _, err := Rebuild(out); err != nil {
+	if _, err := tables.Rebuild(out); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(filepath.Join(out, "standings.json"))
@@ -413,7 +414,7 @@ func TestEditedJournalIsRefused(t *testing.T) {
 			if err := os.WriteFile(journalPath, []byte(edited), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Rebuild(out); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := tables.Rebuild(out); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Rebuild: %v\nwant an error containing %q", err, tc.want)
 			}
 			obs, _, err := runObserved(loadEvent(t, cfg))
@@ -429,7 +430,7 @@ func TestEditedJournalIsRefused(t *testing.T) {
 		})
 	}
 	os.WriteFile(journalPath, orig, 0o644)
-	if _, err := Rebuild(out); err != nil {
+	if _, err := tables.Rebuild(out); err != nil {
 		t.Fatalf("the journal as the event wrote it is refused: %v", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"gomoku-arena/event/batch"
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/config"
@@ -496,7 +497,7 @@ func (m *Spread) schedule() ([]arbiter.Fixture, error) {
 }
 
 // Games is the number of games among the records.
-func (m *Spread) Games() int { return played(m.Records) }
+func (m *Spread) Games() int { return tables.Played(m.Records) }
 
 // Problems lists what keeps the event from being whole, one line each.
 func (m *Spread) Problems() []string {
@@ -534,7 +535,7 @@ func (m *Spread) Write() (*report.Report, error) {
 	if err := verify.Journal(m.Identity, m.Records); err != nil {
 		return nil, fmt.Errorf("%s: the tasks' journals: %w; not merged", m.Dir, err)
 	}
-	if _, err := standingsReport(m.Identity, m.Records); err != nil {
+	if _, err := tables.StandingsOf(m.Identity, m.Records); err != nil {
 		return nil, fmt.Errorf("%s: %w; not merged", m.Dir, err)
 	}
 	lock, err := outfolder.Lock(m.Dir)
@@ -546,7 +547,7 @@ func (m *Spread) Write() (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Rebuild(m.Dir)
+	return tables.Rebuild(m.Dir)
 }
 
 func (m *Spread) write() error {

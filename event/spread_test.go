@@ -14,6 +14,7 @@ import (
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/schedule"
@@ -281,7 +282,7 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 	if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "not merged") {
 		t.Errorf("a forged round merged: %v", err)
 	}
-	for _, f := range []string{outfolder.JournalFile, identity.File, "standings.md", PageFile, outputs.GamesDir} {
+	for _, f := range []string{outfolder.JournalFile, identity.File, "standings.md", tables.PageFile, outputs.GamesDir} {
 		if _, err := os.Lstat(filepath.Join(out, f)); err == nil {
 			t.Errorf("the refused merge wrote %s", f)
 		}

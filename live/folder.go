@@ -11,6 +11,7 @@ import (
 	"gomoku-arena/event"
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/event/verify"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -147,7 +148,7 @@ func (f *follower) standings(recs []*record.Record) {
 	if f.id.Kind != identity.KindEvent {
 		return
 	}
-	if rep, err := event.StandingsOf(f.id, recs); err == nil {
+	if rep, err := tables.StandingsOf(f.id, recs); err == nil {
 		f.h.Observe(event.StandingsUpdated{Report: rep})
 	} else {
 		f.h.Observe(event.Notice{Text: err.Error()})
