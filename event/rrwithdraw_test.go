@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"gomoku-arena/event/rulings"
 	"gomoku-arena/event/tables"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
@@ -93,7 +94,7 @@ func TestRoundRobinDisqualificationFollowsFIDE(t *testing.T) {
 				t.Fatalf("first run: %v, want stopped after round 3", err)
 			}
 			name := fmt.Sprintf("e%d", tc.entrant+1)
-			if _, err := Withdraw(ev.Folder(), name, "disqualified: engine found consulting a stronger engine"); err != nil {
+			if _, err := rulings.Withdraw(ev.Folder(), name, "disqualified: engine found consulting a stronger engine"); err != nil {
 				t.Fatal(err)
 			}
 			ev2 := loadEvent(t, path)
@@ -199,7 +200,7 @@ func (w *disqualifyOnFirstGame) Observe(u Update) {
 	case GameFinished:
 		if !w.asked {
 			w.asked = true
-			if _, err := Withdraw(w.folder, w.name, "disqualified"); err != nil {
+			if _, err := rulings.Withdraw(w.folder, w.name, "disqualified"); err != nil {
 				w.t.Errorf("withdraw: %v", err)
 			}
 		}

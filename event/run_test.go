@@ -242,7 +242,7 @@ func TestResumeWritesNothingItRefuses(t *testing.T) {
 		t.Errorf("the refused run wrote game files from the refused journal")
 	}
 	// Nor is a withdrawal requested, or a rating list made, beside it.
-	if _, err := Withdraw(out, "r1", "asked"); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
+	if _, err := rulings.Withdraw(out, "r1", "asked"); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
 		t.Errorf("a withdrawal requested beside a forged journal: %v", err)
 	}
 	if _, err := os.Lstat(filepath.Join(out, rulings.WithdrawalFile)); err == nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"gomoku-arena/event"
 	"gomoku-arena/event/rulings"
 )
 
@@ -29,7 +28,7 @@ func runWithdraw(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 2 {
 		return fmt.Errorf("%w: want FOLDER and NAME, got %d arguments", errUsage, fs.NArg())
 	}
-	name, err := event.Withdraw(fs.Arg(0), fs.Arg(1), *reason)
+	name, err := rulings.Withdraw(fs.Arg(0), fs.Arg(1), *reason)
 	if err != nil {
 		return err
 	}

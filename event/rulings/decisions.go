@@ -3,10 +3,10 @@
 // or adjudicated, each already in the form of its journal line) and the
 // organizer's withdrawal requests (withdrawals.jsonl). It reads them,
 // naming the file and line of what it cannot read, and appends to them
-// durably; the running event asks it which decisions are due. Checking a
-// ruling against the event's schedule and journaling it are event's
-// (event.Decide, event.Withdraw): they need the schedule and the folder's
-// lock.
+// durably; the running event asks it which decisions are due. Withdraw
+// checks a withdrawal against the event's schedule and journal before it
+// requests it. Checking and journaling a decision is event's (event.Decide):
+// it rewrites the TRF report the running Swiss event writes.
 package rulings
 
 import (
