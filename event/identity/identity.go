@@ -104,7 +104,7 @@ type OpeningSuite struct {
 	Openings [][][2]int `json:"openings"`
 }
 
-// suiteOf is the suite of an opening list.
+// SuiteOf is the suite of an opening list.
 func SuiteOf(list [][]rules.Point) *OpeningSuite {
 	s := &OpeningSuite{Digest: schedule.Digest(list), Openings: [][][2]int{}}
 	for _, o := range list {
@@ -117,7 +117,7 @@ func SuiteOf(list [][]rules.Point) *OpeningSuite {
 	return s
 }
 
-// stones is the suite's list, once its digest is checked.
+// Stones is the suite's list, once its digest is checked.
 func (s *OpeningSuite) Stones() ([][]rules.Point, error) {
 	var list [][]rules.Point
 	for _, o := range s.Openings {
@@ -142,7 +142,7 @@ func (id *Identity) Unchecked() []string {
 	return nil
 }
 
-// upgraded is old as this package writes it, and whether that differs: a
+// Upgraded is old as this package writes it, and whether that differs: a
 // format 1 event.json takes now's opening suite (and a match's style). The
 // caller checks the journal against now's schedule before writing it.
 func Upgraded(old, now *Identity) (*Identity, bool) {
@@ -253,7 +253,7 @@ func (c Clock) String() string {
 	return s
 }
 
-// ReadIdentity reads an event.json. A file of another format version (or of
+// Read reads an event.json. A file of another format version (or of
 // none: written before versions) is refused, never guessed at.
 func Read(path string) (*Identity, error) {
 	f, err := durable.OpenFile(path)
@@ -293,7 +293,7 @@ func Read(path string) (*Identity, error) {
 	return &id, nil
 }
 
-// write stores the identity durably: in the current format, or in format
+// Write stores the identity durably: in the current format, or in format
 // 1 when it does not know its opening suite (a format 1 folder merged).
 func (id *Identity) Write(path string) error {
 	id.Format = FormatVersion
@@ -381,7 +381,7 @@ func difference(path string, a, b any) string {
 	return fmt.Sprintf("%s: %s in the folder, %s now", path, show(a), show(b))
 }
 
-// heading is what the organizer's details add to each game record
+// Heading is what the organizer's details add to each game record
 // (record.Heading).
 func (id *Identity) Heading() record.Heading {
 	d := id.Details

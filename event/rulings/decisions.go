@@ -56,7 +56,7 @@ func ReadDecisions(path string) ([]*record.Record, error) {
 	return out, nil
 }
 
-// appendLine adds rec to the request file at path, durably (the file is
+// AppendDecision adds rec to the request file at path, durably (the file is
 // written whole and replaced, as the withdrawal requests are).
 func AppendDecision(path string, rec *record.Record) error {
 	old, err := os.ReadFile(path)
@@ -73,7 +73,7 @@ func AppendDecision(path string, rec *record.Record) error {
 	return durable.WriteFile(path, append(append(old, line...), '\n'))
 }
 
-// unjournaled are the decisions among pending whose id no line of done
+// Unjournaled are the decisions among pending whose id no line of done
 // carries, in the order they were made.
 func Unjournaled(done, pending []*record.Record) []*record.Record {
 	have := map[string]bool{}
@@ -92,7 +92,7 @@ func Unjournaled(done, pending []*record.Record) []*record.Record {
 	return out
 }
 
-// decisionsDue is the running event's look at the request file
+// Due is the running event's look at the request file
 // (schedule.Tournament.Decisions): the decisions all does not hold yet.
 // all only grows during a run: each look reads the records added since the
 // last, so that a long event's looks cost its new games.
