@@ -11,7 +11,8 @@
 // event/batch into the match one process would have played (shard.go); the
 // folder can keep its games as one SGF collection or none, and write
 // training samples (event/outputs). An event can be spread over the tasks of
-// a job array (spread.go). The arbiter's decisions and the organizer's
+// a job array (spread.go; the files they share and their merge are
+// event/spread's). The arbiter's decisions and the organizer's
 // withdrawals are request files of the folder (event/rulings) that Decide
 // and Withdraw check against the schedule and the running event journals.
 //

@@ -108,7 +108,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
 	if !ev.shard.Whole() {
-		sp := &spread{dir: filepath.Dir(ev.out), shard: ev.shard, id: id, n: len(ev.s.Engines), notice: ev.t.Notice}
+		sp := &taskFolders{dir: filepath.Dir(ev.out), shard: ev.shard, id: id, n: len(ev.s.Engines), notice: ev.t.Notice}
 		ev.t.Task = sp.task()
 	}
 	ev.t.RoundDone = ev.writeTRF

@@ -11,6 +11,7 @@ import (
 	"gomoku-arena/event/identity"
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/spread"
 	"gomoku-arena/internal/term"
 )
 
@@ -40,7 +41,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: -records: %v", errUsage, err)
 	}
 	dir := fs.Arg(0)
-	if kind, err := event.SpreadKind(dir); err == nil && kind == identity.KindEvent {
+	if kind, err := spread.Kind(dir); err == nil && kind == identity.KindEvent {
 		return mergeSpread(dir, stdout)
 	}
 	b, err := batch.Read(dir)
@@ -109,7 +110,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 // mergeSpread folds the tasks of a spread event (arena run -shard) into
 // the event's journal and tables, and prints its standings.
 func mergeSpread(dir string, stdout io.Writer) error {
-	m, err := event.MergeSpread(dir)
+	m, err := spread.Merge(dir)
 	if err != nil {
 		return err
 	}
