@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -19,17 +21,17 @@ func BenchmarkLiveFiles(b *testing.B) {
 	id, done := roundRobin16(b)
 	out := b.TempDir()
 	for b.Loop() {
-		if _, err := writeStandings(out, id, done); err != nil {
+		if _, err := tables.Write(out, id, done); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 // roundRobin16 is a finished 16-entrant round robin.
-func roundRobin16(b *testing.B) (*Identity, []*record.Record) {
-	id := &Identity{Kind: KindEvent, Name: "bench", Pairing: "round-robin"}
+func roundRobin16(b *testing.B) (*identity.Identity, []*record.Record) {
+	id := &identity.Identity{Kind: identity.KindEvent, Name: "bench", Pairing: "round-robin"}
 	for i := range 16 {
-		id.Engines = append(id.Engines, Entrant{Name: fmt.Sprintf("e%02d", i)})
+		id.Engines = append(id.Engines, identity.Entrant{Name: fmt.Sprintf("e%02d", i)})
 	}
 	sched, err := pairing.Schedule(pairing.RoundRobinFormat, 16)
 	if err != nil {
@@ -51,7 +53,7 @@ func roundRobin16(b *testing.B) (*Identity, []*record.Record) {
 func BenchmarkLiveStandingsCompute(b *testing.B) {
 	id, done := roundRobin16(b)
 	for b.Loop() {
-		if _, err := standingsReport(id, done); err != nil {
+		if _, err := tables.StandingsOf(id, done); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -66,7 +68,7 @@ func BenchmarkLiveFilesSwiss(b *testing.B) {
 			id, done := swissAfterRound1(n)
 			out := b.TempDir()
 			for b.Loop() {
-				if _, err := writeStandings(out, id, done); err != nil {
+				if _, err := tables.Write(out, id, done); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -76,10 +78,10 @@ func BenchmarkLiveFilesSwiss(b *testing.B) {
 
 // swissAfterRound1 is a Swiss event of n entrants with its first round
 // played: top half against bottom half, random results.
-func swissAfterRound1(n int) (*Identity, []*record.Record) {
-	id := &Identity{Kind: KindEvent, Name: "big", Rule: "freestyle", Size: 15, Pairing: "swiss", Rounds: 11}
+func swissAfterRound1(n int) (*identity.Identity, []*record.Record) {
+	id := &identity.Identity{Kind: identity.KindEvent, Name: "big", Rule: "freestyle", Size: 15, Pairing: "swiss", Rounds: 11}
 	for i := range n {
-		id.Engines = append(id.Engines, Entrant{Name: fmt.Sprintf("e%d", i+1)})
+		id.Engines = append(id.Engines, identity.Entrant{Name: fmt.Sprintf("e%d", i+1)})
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	start := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)

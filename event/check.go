@@ -9,13 +9,14 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/check"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/identity"
 )
 
 // Begun reports whether the event's output folder already holds the event
 // (its event.json): `arena run` checks the entrants only before a new
 // event, not when it continues one.
 func (ev *Event) Begun() bool {
-	_, err := os.Stat(filepath.Join(ev.out, IdentityFile))
+	_, err := os.Stat(filepath.Join(ev.out, identity.File))
 	return !errors.Is(err, os.ErrNotExist)
 }
 

@@ -1,7 +1,6 @@
 package event
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -12,7 +11,12 @@ import (
 	"strings"
 	"time"
 
-	"gomoku-arena/internal/durable"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/tables"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -27,10 +31,6 @@ import (
 // the folder, else by the running event after its next game ends or
 // before it pairs its next round. Only the journal counts: standings,
 // pages, TRF and ratings read the decisions from there (record.Ruled).
-
-// DecisionFile is the name of the request file of the arbiter's decisions
-// in an event's folder.
-const DecisionFile = "decisions.jsonl"
 
 // Ruling is what the arbiter decides about one game of an event.
 type Ruling struct {
@@ -56,34 +56,34 @@ type Decided struct {
 // and journaled now when no run holds the folder (then the game files,
 // standings and page are rewritten as arena standings would write them).
 func Decide(folder string, r Ruling) (*Decided, error) {
-	id, err := ReadIdentity(filepath.Join(folder, IdentityFile))
+	id, err := identity.Read(filepath.Join(folder, identity.File))
 	if err != nil {
 		return nil, fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	if id.Kind != KindEvent {
-		return nil, fmt.Errorf("%s holds %s: the arbiter's decisions are for events", folder, kindName[id.Kind])
+	if id.Kind != identity.KindEvent {
+		return nil, fmt.Errorf("%s holds %s: the arbiter's decisions are for events", folder, identity.KindName[id.Kind])
 	}
-	done, err := journal.Read(filepath.Join(folder, JournalFile))
+	done, err := journal.Read(filepath.Join(folder, outfolder.JournalFile))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	pending, err := ReadDecisions(filepath.Join(folder, DecisionFile))
+	pending, err := rulings.ReadDecisions(filepath.Join(folder, rulings.DecisionFile))
 	if err != nil {
 		return nil, err
 	}
-	all := append(done, unjournaled(done, pending)...)
+	all := append(done, rulings.Unjournaled(done, pending)...)
 	line, err := decisionLine(id, all, r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", folder, err)
 	}
-	if err := appendLine(filepath.Join(folder, DecisionFile), line); err != nil {
+	if err := rulings.AppendDecision(filepath.Join(folder, rulings.DecisionFile), line); err != nil {
 		return nil, err
 	}
-	lock, err := lockFolder(folder)
+	lock, err := outfolder.Lock(folder)
 	if err != nil {
 		return &Decided{Line: line}, nil // the running event journals it
 	}
-	defer unlock(lock)
+	defer outfolder.Unlock(lock)
 	if err := journalDecisions(folder, id); err != nil {
 		return nil, err
 	}
@@ -92,8 +92,8 @@ func Decide(folder string, r Ruling) (*Decided, error) {
 
 // decisionLine is the journal line of a ruling, checked to follow the
 // records all (the journal, and the decisions waiting to be journaled).
-func decisionLine(id *Identity, all []*record.Record, r Ruling) (*record.Record, error) {
-	t, err := id.tournament()
+func decisionLine(id *identity.Identity, all []*record.Record, r Ruling) (*record.Record, error) {
+	t, err := verify.Tournament(id)
 	if err != nil {
 		return nil, err
 	}
@@ -150,18 +150,18 @@ func decisionLine(id *Identity, all []*record.Record, r Ruling) (*record.Record,
 // journal of the event in folder lacks, each checked to follow it, and
 // rewrites the game files, standings and page; the caller holds the
 // folder's lock.
-func journalDecisions(folder string, id *Identity) error {
-	j, done, err := journal.Open(filepath.Join(folder, JournalFile))
+func journalDecisions(folder string, id *identity.Identity) error {
+	j, done, err := journal.Open(filepath.Join(folder, outfolder.JournalFile))
 	if err != nil {
 		return err
 	}
 	defer j.Close()
-	pending, err := ReadDecisions(filepath.Join(folder, DecisionFile))
+	pending, err := rulings.ReadDecisions(filepath.Join(folder, rulings.DecisionFile))
 	if err != nil {
 		return err
 	}
-	for _, d := range unjournaled(done, pending) {
-		if err := Verify(id, append(append([]*record.Record(nil), done...), d)); err != nil {
+	for _, d := range rulings.Unjournaled(done, pending) {
+		if err := verify.Journal(id, append(append([]*record.Record(nil), done...), d)); err != nil {
 			return fmt.Errorf("decision %s on game %d: %w", d.Decision.ID, d.Game, err)
 		}
 		if err := j.Append(d); err != nil {
@@ -169,11 +169,11 @@ func journalDecisions(folder string, id *Identity) error {
 		}
 		done = append(done, d)
 	}
-	if err := restoreGames(folder, id.heading(), done); err != nil {
+	if err := outputs.RestoreGames(folder, id.Heading(), done); err != nil {
 		return err
 	}
 	if id.Pairing == string(pairing.SwissFormat) { // event.trf reads the decisions too
-		t, err := id.tournament()
+		t, err := verify.Tournament(id)
 		if err != nil {
 			return err
 		}
@@ -195,99 +195,6 @@ func journalDecisions(folder string, id *Identity) error {
 			}
 		}
 	}
-	_, err = writeStandings(folder, id, done)
+	_, err = tables.Write(folder, id, done)
 	return err
-}
-
-// unjournaled are the decisions among pending whose id no line of done
-// carries, in the order they were made.
-func unjournaled(done, pending []*record.Record) []*record.Record {
-	have := map[string]bool{}
-	for _, r := range done {
-		if r.Decision != nil {
-			have[r.Decision.ID] = true
-		}
-	}
-	var out []*record.Record
-	for _, d := range pending {
-		if !have[d.Decision.ID] {
-			have[d.Decision.ID] = true
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// ReadDecisions reads the request file of the arbiter's decisions at
-// path; a missing file has none. A line that is not a decision is an error
-// naming it.
-func ReadDecisions(path string) ([]*record.Record, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []*record.Record
-	for i, l := range bytes.Split(b, []byte("\n")) {
-		if len(bytes.TrimSpace(l)) == 0 {
-			continue
-		}
-		rec := new(record.Record)
-		if err := json.Unmarshal(l, rec); err != nil || rec.Decision == nil {
-			if err == nil {
-				err = errors.New("not a decision")
-			}
-			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
-		if err := rec.Decision.Check(); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
-		out = append(out, rec)
-	}
-	return out, nil
-}
-
-// appendLine adds rec to the request file at path, durably (the file is
-// written whole and replaced, as the withdrawal requests are).
-func appendLine(path string, rec *record.Record) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	line, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	if len(old) > 0 && old[len(old)-1] != '\n' {
-		old = append(old, '\n')
-	}
-	return durable.WriteFile(path, append(append(old, line...), '\n'))
-}
-
-// decisionsDue is the running event's look at the request file
-// (schedule.Tournament.Decisions): the decisions all does not hold yet.
-// all only grows during a run: each look reads the records added since the
-// last, so that a long event's looks cost its new games.
-func decisionsDue(folder string) func(all []*record.Record) ([]*record.Record, error) {
-	have, scanned := map[string]bool{}, 0
-	return func(all []*record.Record) ([]*record.Record, error) {
-		pending, err := ReadDecisions(filepath.Join(folder, DecisionFile))
-		if err != nil || len(pending) == 0 {
-			return nil, err
-		}
-		for ; scanned < len(all); scanned++ {
-			if d := all[scanned].Decision; d != nil {
-				have[d.ID] = true
-			}
-		}
-		var out []*record.Record
-		for _, d := range pending {
-			if !have[d.Decision.ID] {
-				out = append(out, d)
-			}
-		}
-		return out, nil
-	}
 }

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -102,7 +105,7 @@ func TestArbiterDecisionsOnARoundRobin(t *testing.T) {
 	if lines() != before {
 		t.Fatal("a refused decision was journaled")
 	}
-	if _, err := os.Stat(filepath.Join(folder, DecisionFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(folder, rulings.DecisionFile)); err == nil {
 		t.Fatal("a refused decision was written to the request file")
 	}
 
@@ -118,14 +121,14 @@ func TestArbiterDecisionsOnARoundRobin(t *testing.T) {
 	if len(recs) != before+1 || last.End != record.Decided || last.Decision.Reason != "the arbiter saw the clock set wrong" || last.Start.IsZero() {
 		t.Fatalf("journal's last line %+v, want the decision with its reason and time", last)
 	}
-	if raw := mustRead(t, filepath.Join(folder, JournalFile)); !strings.Contains(raw, fmt.Sprintf(`{"format":%d,`, record.DecisionFormat)) {
+	if raw := mustRead(t, filepath.Join(folder, outfolder.JournalFile)); !strings.Contains(raw, fmt.Sprintf(`{"format":%d,`, record.DecisionFormat)) {
 		t.Errorf("the decision line is not of format %d", record.DecisionFormat)
 	}
 	want := pointsByHand(games, map[int]string{1: flipped}, nil)
 	if got := standingsPoints(t, folder); !maps(got, want) {
 		t.Errorf("after the correction: standings %v, want %v", got, want)
 	}
-	if !strings.Contains(mustRead(t, filepath.Join(folder, PageFile)), "the arbiter saw the clock set wrong") {
+	if !strings.Contains(mustRead(t, filepath.Join(folder, tables.PageFile)), "the arbiter saw the clock set wrong") {
 		t.Error("the page does not show the decision's reason")
 	}
 
@@ -168,10 +171,10 @@ func TestArbiterDecisionsOnARoundRobin(t *testing.T) {
 	}
 	// arena standings rebuilds the same files from the journal alone.
 	md := mustRead(t, filepath.Join(folder, "standings.md"))
-	for _, f := range []string{"standings.md", "standings.json", PageFile} {
+	for _, f := range []string{"standings.md", "standings.json", tables.PageFile} {
 		os.Remove(filepath.Join(folder, f))
 	}
-	if _, err := Rebuild(folder); err != nil {
+	if _, err := tables.Rebuild(folder); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustRead(t, filepath.Join(folder, "standings.md")); got != md {

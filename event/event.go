@@ -12,6 +12,12 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/tables"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/internal/transcript"
@@ -19,7 +25,6 @@ import (
 	"gomoku-arena/remote"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
-	"gomoku-arena/results/standings"
 	"gomoku-arena/schedule"
 )
 
@@ -59,13 +64,13 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		s.send(Notice{Text: n})
 	}
 	id := ev.identity()
-	// The same check as Verify's, on the tournament that plays on: Run
+	// The same check as verify.Journal's, on the tournament that plays on: Run
 	// continues from the rounds it paired.
-	f, err := claim(ev.out, id, ev.check, ev.t.Resume)
+	f, err := outfolder.Claim(ev.out, id, ev.check, ev.t.Resume)
 	if err != nil {
 		return nil, err
 	}
-	defer f.close()
+	defer f.Close()
 	if len(ev.transcripts) > 0 { // a transcripts folder planted as a link is refused before any game, not noted at the end
 		if err := durable.MkdirIn(ev.out, "transcripts"); err != nil {
 			return nil, err
@@ -76,8 +81,8 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 		return nil, err
 	}
 	if gw != nil {
-		defer gw.Close()                               // after the engines, whose relays it serves
-		if played(f.done) < PlannedGames(id, f.done) { // a finished event has nothing to wait for
+		defer gw.Close()                                             // after the engines, whose relays it serves
+		if tables.Played(f.Done) < verify.PlannedGames(id, f.Done) { // a finished event has nothing to wait for
 			s.send(Notice{Text: "remote: waiting for the remote entrants to connect (at most the grace period)"})
 			if missing := gw.WaitEntrants(drain); len(missing) > 0 {
 				s.send(Notice{Text: fmt.Sprintf("remote: starting without %s; their games wait for them as for a disconnection", strings.Join(missing, ", "))})
@@ -86,43 +91,43 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	}
 	defer ev.closeTranscripts(s) // after the engines, whose END they record
 	defer ev.t.Director.Close()
-	done := f.done
-	if err := restoreGames(ev.out, id.heading(), done); err != nil {
+	done := f.Done
+	if err := outputs.RestoreGames(ev.out, id.Heading(), done); err != nil {
 		return nil, err
 	}
 	if len(done) > 0 { // derived from the journal, and maybe left stale (see durable)
-		if _, err := writeStandings(ev.out, id, done); err != nil {
+		if _, err := tables.Write(ev.out, id, done); err != nil {
 			return nil, err
 		}
 	}
 	for _, rec := range done { // what the entrants refused in the games so far
 		ev.learnRefusals(rec, nil)
 	}
-	total := PlannedGames(id, done)
-	s.send(Began{Name: ev.s.Name, Identity: id, Total: total, Finished: played(done), Done: slices.Clip(done)})
+	total := verify.PlannedGames(id, done)
+	s.send(Began{Name: ev.s.Name, Identity: id, Total: total, Finished: tables.Played(done), Done: slices.Clip(done)})
 	s.watch(ev.t.Director)
 	ev.t.Notice = func(text string) { s.send(Notice{Text: text}) }
 	if !ev.shard.Whole() {
-		sp := &spread{dir: filepath.Dir(ev.out), shard: ev.shard, id: id, n: len(ev.s.Engines), notice: ev.t.Notice}
+		sp := &taskFolders{dir: filepath.Dir(ev.out), shard: ev.shard, id: id, n: len(ev.s.Engines), notice: ev.t.Notice}
 		ev.t.Task = sp.task()
 	}
 	ev.t.RoundDone = ev.writeTRF
 	// One look per run at the arbiter's decisions: it follows the run's records.
-	ev.t.Decisions = decisionsDue(ev.out)
+	ev.t.Decisions = rulings.Due(ev.out)
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
 	runErr := ev.t.Run(drain, abort, func(rec *record.Record) error {
-		if err := f.append(rec); err != nil {
+		if err := f.Append(rec); err != nil {
 			return err
 		}
 		if rec.End == record.Withdrawn {
-			if now := PlannedGames(id, append(pub.records(), rec)); now != total {
+			if now := verify.PlannedGames(id, append(pub.records(), rec)); now != total {
 				total = now
 				s.send(Replanned{Total: total})
 			}
 		}
 		if rec.IsGame() {
-			if err := writeGame(ev.out, id.heading(), rec); err != nil {
+			if err := outputs.WriteGame(ev.out, id.Heading(), rec); err != nil {
 				return err
 			}
 			s.send(GameFinished{Record: rec})
@@ -133,7 +138,7 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 			d := DecisionJournaled{Line: rec}
 			for _, r := range record.Ruled(append(pub.records(), rec)) {
 				if r.IsGame() && r.Game == rec.Game {
-					if err := writeGame(ev.out, id.heading(), r); err != nil {
+					if err := outputs.WriteGame(ev.out, id.Heading(), r); err != nil {
 						return err
 					}
 					d.Game = r
@@ -227,7 +232,7 @@ func newEvent(s *EventSettings, shard schedule.Shard) (*Event, error) {
 	t := &schedule.Tournament{Director: d, Format: pairing.Resolve(s.Format, len(s.Engines)), Rounds: s.Rounds, ByePoints: s.ByePoints,
 		Seed: s.Seed, WithdrawAfter: s.WithdrawAfter,
 		Requests: func() ([]schedule.WithdrawalRequest, error) {
-			return ReadWithdrawalRequests(filepath.Join(out, WithdrawalFile))
+			return rulings.ReadWithdrawalRequests(filepath.Join(out, rulings.WithdrawalFile))
 		}}
 	t.Openings, err = openings(s)
 	if err != nil {
@@ -248,12 +253,12 @@ func newEvent(s *EventSettings, shard schedule.Shard) (*Event, error) {
 }
 
 // identity is what event.json keeps of the event.
-func (ev *Event) identity() *Identity {
+func (ev *Event) identity() *identity.Identity {
 	c := ev.s
-	id := &Identity{Kind: KindEvent, Name: c.Name, Rule: c.Rule.Name(), Size: c.Size, MoveCap: c.MoveCap,
+	id := &identity.Identity{Kind: identity.KindEvent, Name: c.Name, Rule: c.Rule.Name(), Size: c.Size, MoveCap: c.MoveCap,
 		OpeningProcedure: c.Procedure.String(), OpeningPolicy: c.Policy.String(), Openings: c.written.openings,
 		Pairing: string(ev.t.Format), OpeningsPerPairing: c.OpeningsPerPairing, Rounds: ev.t.Rounds, Seed: int64(c.Seed), ByePoints: c.ByePoints, Tiebreaks: c.Tiebreaks,
-		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String(), OpeningSuite: suiteOf(ev.t.Openings)}
+		WithdrawAfter: ev.t.WithdrawAfter, Shard: ev.shard.String(), OpeningSuite: identity.SuiteOf(ev.t.Openings)}
 	if !c.Details.Empty() {
 		d := c.Details
 		id.Details = &d
@@ -274,13 +279,13 @@ func (ev *Event) identity() *Identity {
 
 // check accepts a folder that holds this event. Only the number of rounds
 // may grow, and only when asked (Extend).
-func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
+func (ev *Event) check(old, now *identity.Identity) (rewrite bool, err error) {
 	planned := old.Rounds
 	grown := planned < now.Rounds
 	same := *old
 	same.Rounds = now.Rounds
 	same.Details = now.Details // the signed record's names, editable
-	if d := Difference(&same, now); d != "" {
+	if d := identity.Difference(&same, now); d != "" {
 		return false, fmt.Errorf("%s holds a different event than %s (%s); use a new output folder", ev.out, ev.s.File, d)
 	}
 	if grown && !ev.Extend {
@@ -289,64 +294,7 @@ func (ev *Event) check(old, now *Identity) (rewrite bool, err error) {
 	if now.Rounds < planned {
 		return false, fmt.Errorf("%s now asks for %d rounds, but the event in %s was planned for %d; an event cannot shrink", ev.s.File, now.Rounds, ev.out, planned)
 	}
-	return grown || Difference(&Identity{Details: old.Details}, &Identity{Details: now.Details}) != "", nil
-}
-
-// PlannedGames is the number of games the event or match of id will have,
-// given the records so far: a round robin's or gauntlet's schedule, less the
-// games a withdrawal leaves unplayed (schedule/withdraw.go); for a
-// Swiss, a game per two entrants still in the event in each round (a
-// withdrawn entrant plays no more, so the rounds after a withdrawal have
-// fewer games); a match's (or its shard's) fixtures, the most there can be
-// under an SPRT.
-func PlannedGames(id *Identity, done []*record.Record) int {
-	if id.Kind == KindMatch {
-		m, err := Tally(id)
-		if err != nil {
-			return 0
-		}
-		if id.Match.Shard != "" {
-			if m.Shard, err = schedule.ParseShard(id.Match.Shard); err != nil {
-				return 0
-			}
-		}
-		return len(m.Share())
-	}
-	if _, err := id.tournament(); err != nil {
-		return 0 // event.json asks for a schedule past the bounds (Verify says so)
-	}
-	n := len(id.Engines)
-	if id.Pairing != string(pairing.SwissFormat) {
-		sched, err := pairing.Schedule(pairing.Format(id.Pairing), n)
-		if err != nil {
-			return 0
-		}
-		games := 0
-		for _, round := range sched {
-			for _, p := range round {
-				if p.White != pairing.Bye {
-					games++
-				}
-			}
-		}
-		return games - withdrawnGames(id, done)
-	}
-	index := map[string]int{}
-	for i, e := range id.Engines {
-		index[e.Name] = i
-	}
-	out, _ := standings.Withdrawals(done, index) // a record naming no entrant is the journal reader's to report
-	games := 0
-	for r := 1; r <= id.Rounds; r++ {
-		active := n
-		for _, from := range out {
-			if from <= r {
-				active--
-			}
-		}
-		games += active / 2
-	}
-	return games
+	return grown || identity.Difference(&identity.Identity{Details: old.Details}, &identity.Identity{Details: now.Details}) != "", nil
 }
 
 // maxTRFPlayers is where writeTRF turns to the JSON event form; a variable
@@ -383,46 +331,6 @@ func writeTRFOf(out, name string, d *config.Details, ratings []int, t *schedule.
 		return err
 	}
 	return durable.WriteFile(filepath.Join(out, file), b.Bytes())
-}
-
-// withdrawnGames counts the games of a fixed schedule that are never played
-// because an entrant was withdrawn before them (schedule/withdraw.go).
-func withdrawnGames(id *Identity, done []*record.Record) int {
-	index := map[string]int{}
-	for i, e := range id.Engines {
-		index[e.Name] = i
-	}
-	out, _ := standings.Withdrawals(done, index)
-	if len(out) == 0 {
-		return 0
-	}
-	t, err := id.tournament()
-	if err != nil {
-		return 0
-	}
-	fs, err := t.Fixtures()
-	if err != nil {
-		return 0
-	}
-	played := map[int]bool{}
-	for _, r := range record.Ruled(done) {
-		if r.IsGame() {
-			played[r.Game] = true
-		}
-	}
-	n := 0
-	for _, f := range fs {
-		if played[f.Number] {
-			continue
-		}
-		for _, e := range []int{f.Black, f.White} {
-			if from, ok := out[e]; ok && from <= f.Round {
-				n++
-				break
-			}
-		}
-	}
-	return n
 }
 
 // learnRefusals notes, from a game's record, the extension INFO keys an

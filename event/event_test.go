@@ -11,6 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/pairing"
@@ -82,7 +86,7 @@ func (c *liveCheck) Observe(u Update) {
 			c.t.Errorf("after %d games: %v", c.games, err)
 			return
 		}
-		rep, _, err := Standings(c.folder)
+		rep, _, err := tables.Standings(c.folder)
 		if err != nil {
 			c.t.Errorf("after %d games: %v", c.games, err)
 			return
@@ -142,7 +146,7 @@ func TestBigEventsStandingsAreRewrittenLessOften(t *testing.T) {
 	if games < 3 || updates != 1 {
 		t.Errorf("%d games, %d rewrites announced; want only the first rewrite before the end", games, updates)
 	}
-	want, _, err := Standings(ev.Folder())
+	want, _, err := tables.Standings(ev.Folder())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +248,7 @@ func TestSwissBeyondTRFWritesTheJSONForm(t *testing.T) {
 	if len(report.Players) != 3 || report.Rounds != 3 {
 		t.Errorf("%d players, %d rounds; want the event's 3 and 3", len(report.Players), report.Rounds)
 	}
-	_, done, err := Standings(ev.Folder())
+	_, done, err := tables.Standings(ev.Folder())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,47 +380,21 @@ func TestAGamesObserverIsSparedTheMoves(t *testing.T) {
 	}
 }
 
-func TestEventJSONVersions(t *testing.T) {
-	dir := t.TempDir()
-	cases := []struct {
-		name, json, want string
-	}{
-		{"older arena", `{"Name": "x", "Rule": "freestyle"}`, "no format version"},
-		{"newer arena", `{"format": 3, "kind": "event"}`, "format 3 is not one this arena reads (it reads formats 1 to 2)"},
-		{"format 2 without its suite", `{"format": 2, "kind": "event"}`, "opening_suite is recorded from format 2 on"},
-		{"format 1 with a suite", `{"format": 1, "kind": "event", "opening_suite": {"digest": "", "openings": []}}`, "opening_suite is recorded from format 2 on"},
-		{"not a number", `{"format": "1"}`, `format "1" is not one this arena reads`},
-		{"unknown field", `{"format": 1, "kind": "event", "colour": "black"}`, `unknown field "colour"`},
-		{"unknown kind", `{"format": 1, "kind": "league"}`, `kind "league"`},
-		{"not JSON", `{"format": 1,`, "event.json"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(dir, "event.json")
-			os.WriteFile(path, []byte(tc.json), 0o644)
-			_, err := ReadIdentity(path)
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
-				t.Errorf("got %v, want an error naming %s and saying %q", err, path, tc.want)
-			}
-		})
-	}
-}
-
 func TestEventJSONRoundTrip(t *testing.T) {
 	ev, err := New(smallEvent(t, "swiss"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := ev.identity()
-	path := filepath.Join(t.TempDir(), IdentityFile)
-	if err := id.write(path); err != nil {
+	path := filepath.Join(t.TempDir(), identity.File)
+	if err := id.Write(path); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadIdentity(path)
+	back, err := identity.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := Difference(back, id); d != "" {
+	if d := identity.Difference(back, id); d != "" {
 		t.Errorf("read back differently: %s", d)
 	}
 	b, _ := os.ReadFile(path)
@@ -427,42 +405,13 @@ func TestEventJSONRoundTrip(t *testing.T) {
 	}
 }
 
-func TestDifference(t *testing.T) {
-	base := func() *Identity {
-		return &Identity{Format: 1, Kind: KindEvent, Name: "e", Rule: "freestyle", Size: 15,
-			Engines: []Entrant{{Name: "a", Command: "builtin:random", Clock: Clock{MatchMS: 30000}}, {Name: "b", Command: "./b"}}}
-	}
-	cases := []struct {
-		name   string
-		change func(*Identity)
-		want   string
-	}{
-		{"same", func(*Identity) {}, ""},
-		{"rule", func(id *Identity) { id.Rule = "renju" }, `rule: "freestyle" in the folder, "renju" now`},
-		{"engine clock", func(id *Identity) { id.Engines[0].Clock.MatchMS = 20000 }, "engines[0].clock.match_ms: 30000 in the folder, 20000 now"},
-		{"engine added", func(id *Identity) { id.Engines = append(id.Engines, Entrant{Name: "c"}) }, "engines: 2 entries in the folder, 3 now"},
-		{"args set", func(id *Identity) { id.Engines[1].Args = []string{"-x"} }, `engines[1].args: unset in the folder, ["-x"] now`},
-		{"match settings", func(id *Identity) { id.Match = &MatchSettings{Games: 2} }, "match: unset in the folder"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			now := base()
-			tc.change(now)
-			got := Difference(base(), now)
-			if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
 // A folder has one owner at a time: a second claim, or a rebuild of its
 // files, is refused naming the owner's pid, and allowed again once the
 // owner lets go.
 func TestFolderHasOneOwner(t *testing.T) {
 	cfg := smallEvent(t, "round-robin")
 	ev := runEvent(t, cfg)
-	f, err := claim(ev.Folder(), ev.identity(), ev.check, ev.t.Resume)
+	f, err := outfolder.Claim(ev.Folder(), ev.identity(), ev.check, ev.t.Resume)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,11 +420,11 @@ func TestFolderHasOneOwner(t *testing.T) {
 	if _, err := ev2.Run(context.Background(), context.Background(), nil); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a second run: %v, want %q", err, want)
 	}
-	if _, err := Rebuild(ev.Folder()); err == nil || !strings.Contains(err.Error(), want) {
+	if _, err := tables.Rebuild(ev.Folder()); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a rebuild: %v, want %q", err, want)
 	}
-	f.close()
-	if _, err := Rebuild(ev.Folder()); err != nil {
+	f.Close()
+	if _, err := tables.Rebuild(ev.Folder()); err != nil {
 		t.Errorf("a rebuild after the owner let go: %v", err)
 	}
 }
@@ -488,7 +437,7 @@ func TestDerivedFilesAreRestored(t *testing.T) {
 	cfg := smallEvent(t, "round-robin")
 	ev := runEvent(t, cfg)
 	out := ev.Folder()
-	games, _ := filepath.Glob(filepath.Join(out, GamesDir, "*"))
+	games, _ := filepath.Glob(filepath.Join(out, outputs.GamesDir, "*"))
 	if len(games) < 4 {
 		t.Fatalf("%d game files", len(games))
 	}

@@ -15,6 +15,9 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/transcript"
 	"gomoku-arena/results/rating"
@@ -41,9 +44,9 @@ type Match struct {
 	FileStyle schedule.Style
 	RuleCode  string
 	// Records is how the folder keeps the games beyond the journal.
-	Records Records
+	Records outputs.Records
 	// Sample, if set, writes training positions from every game.
-	Sample *Sampling
+	Sample *outputs.Sampling
 	// SyncEvery is how often a shard under an SPRT reads the batch folder
 	// (DefaultSyncEvery when 0).
 	SyncEvery time.Duration
@@ -202,9 +205,9 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		m.Plan.Suite.Seed, m.seedChosen = uint64(time.Now().UnixNano()), true
 	}
 	var done []*record.Record
-	var f *folder
+	var f *outfolder.Folder
 	dir := m.Folder()
-	var collection, samples *gameLog
+	var collection, samples *outputs.GameLog
 	if dir != "" {
 		for i := range m.Plan.Director.Entrants {
 			if spec := &m.Plan.Director.Entrants[i].Spec; spec.Dir == "" { // below the match's folder, no link is followed
@@ -225,28 +228,28 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 			m.encounters, _ = m.Plan.Schedule()
 			return m.Plan.Resume(done)
 		}
-		if f, err = claim(dir, m.identity(), m.check, resume); err != nil {
+		if f, err = outfolder.Claim(dir, m.identity(), m.check, resume); err != nil {
 			return err
 		}
-		defer f.close()
-		done = f.done
+		defer f.Close()
+		done = f.Done
 		switch m.Records {
-		case RecordsFiles:
-			err = restoreGames(dir, record.Heading{}, done)
-		case RecordsCollection:
-			collection, err = openGameLog(filepath.Join(dir, CollectionFile), true, done, sgfSink)
+		case outputs.RecordsFiles:
+			err = outputs.RestoreGames(dir, record.Heading{}, done)
+		case outputs.RecordsCollection:
+			collection, err = outputs.OpenGameLog(filepath.Join(dir, outputs.CollectionFile), true, done, outputs.SGFSink)
 		}
 		if err != nil {
 			return err
 		}
-		defer collection.close()
+		defer collection.Close()
 	}
 	if m.Sample != nil {
 		var err error
-		if samples, err = openGameLog(m.SampleFile(), dir != "", done, sampleSink(m.Sample, m.Plan.Suite.Seed)); err != nil {
+		if samples, err = outputs.OpenGameLog(m.SampleFile(), dir != "", done, outputs.SampleSink(m.Sample, m.Plan.Suite.Seed)); err != nil {
 			return fmt.Errorf("sample: %w", err)
 		}
-		defer samples.close()
+		defer samples.Close()
 	}
 	if f == nil { // no folder: nothing to resume
 		m.encounters, _ = m.Plan.Schedule()
@@ -277,7 +280,7 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 	s.watch(m.Plan.Director)
 	kept := func(rec *record.Record) error {
 		if f != nil {
-			if err := f.append(rec); err != nil {
+			if err := f.Append(rec); err != nil {
 				return err
 			}
 		}
@@ -285,15 +288,15 @@ func (m *Match) Run(drain, abort context.Context, obs Observer) error {
 		return nil
 	}
 	counted := func(g schedule.MatchGame) error {
-		if dir != "" && m.Records == RecordsFiles {
-			if err := writeGame(dir, record.Heading{}, g.Record); err != nil {
+		if dir != "" && m.Records == outputs.RecordsFiles {
+			if err := outputs.WriteGame(dir, record.Heading{}, g.Record); err != nil {
 				return err
 			}
 		}
-		if err := collection.add(g.Record); err != nil {
+		if err := collection.Add(g.Record); err != nil {
 			return err
 		}
-		if err := samples.add(g.Record); err != nil {
+		if err := samples.Add(g.Record); err != nil {
 			return err
 		}
 		if g.Collect {
@@ -364,22 +367,22 @@ func (m *Match) confine() ([]string, error) {
 }
 
 // identity is what event.json keeps of the match.
-func (m *Match) identity() *Identity {
-	id := &Identity{Kind: KindMatch, Name: m.Plan.Director.Event, Rule: m.Plan.Director.Rule.Name(), Size: m.Plan.Director.Size, MoveCap: m.Plan.Director.MoveCap,
+func (m *Match) identity() *identity.Identity {
+	id := &identity.Identity{Kind: identity.KindMatch, Name: m.Plan.Director.Event, Rule: m.Plan.Director.Rule.Name(), Size: m.Plan.Director.Size, MoveCap: m.Plan.Director.MoveCap,
 		OpeningProcedure: m.Plan.Director.Procedure.String(), OpeningPolicy: m.policy.String(), Openings: m.openings,
-		Match: &MatchSettings{Games: m.Plan.Games, Rounds: m.Plan.Rounds, Gauntlet: m.Plan.Gauntlet, Order: m.Plan.Suite.Order.String(),
+		Match: &identity.MatchSettings{Games: m.Plan.Games, Rounds: m.Plan.Rounds, Gauntlet: m.Plan.Gauntlet, Order: m.Plan.Suite.Order.String(),
 			Transform: m.Plan.Suite.Transform.String(), Pairs: m.Plan.Suite.Pairs, Seed: m.Plan.Suite.Seed, FatalError: m.Plan.FatalError,
-			Shard: m.Plan.Shard.String(), Sample: m.Sample.settings()}}
+			Shard: m.Plan.Shard.String(), Sample: m.Sample.Settings()}}
 	var list [][]rules.Point
 	for _, o := range m.Plan.Suite.Openings {
 		list = append(list, o.Stones)
 	}
-	id.OpeningSuite = suiteOf(list)
+	id.OpeningSuite = identity.SuiteOf(list)
 	if m.Plan.Suite.Style == schedule.StyleCGomokuCli {
 		id.Match.Style = m.Plan.Suite.Style.String()
 	}
 	if t := m.Plan.SPRT; t != nil {
-		id.Match.SPRT = &SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.Plan.SPRTModel()}
+		id.Match.SPRT = &identity.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: m.Plan.SPRTModel()}
 	}
 	for _, a := range m.Plan.Director.Entrants {
 		e := entrantOf(a)
@@ -391,7 +394,7 @@ func (m *Match) identity() *Identity {
 
 // check accepts a folder that holds this match: the same settings, with a
 // seed chosen from the clock replaced by the folder's.
-func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
+func (m *Match) check(old, now *identity.Identity) (rewrite bool, err error) {
 	if m.seedChosen && old.Match != nil {
 		m.Plan.Suite.Seed, m.seedChosen = old.Match.Seed, false
 		now.Match.Seed = old.Match.Seed
@@ -404,7 +407,7 @@ func (m *Match) check(old, now *Identity) (rewrite bool, err error) {
 			c.HangMS = 0
 		}
 	}
-	if d := Difference(old, now); d != "" {
+	if d := identity.Difference(old, now); d != "" {
 		return false, fmt.Errorf("%s holds a different match (%s); run the same command to continue it, or use a new output folder", m.Folder(), d)
 	}
 	return false, nil
@@ -485,20 +488,4 @@ func (m *Match) appendCGomokuCliGame(pgn, sgf, msg *os.File, rec *record.Record)
 		}
 	}
 	return nil
-}
-
-// Tally is a match that counts games as the match in a folder counted them,
-// without engines to play: feed it the journal's records with Replay, in
-// order, to follow a match from its files (the live page of another
-// process's match does).
-func Tally(id *Identity) (*schedule.Match, error) {
-	if id.Kind != KindMatch || id.Match == nil {
-		return nil, fmt.Errorf("%s holds %s, not an authors' match", id.Name, kindName[id.Kind])
-	}
-	m, err := id.schedule()
-	if err != nil {
-		return nil, err
-	}
-	m.Schedule()
-	return m, nil
 }

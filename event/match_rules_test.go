@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gomoku-arena/clock"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -37,7 +38,7 @@ func bundledMatch(t *testing.T, rule string, games, moveCap int, out string, eng
 	if err := m.Run(context.Background(), context.Background(), newRecorder()); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := journal.Read(filepath.Join(out, JournalFile))
+	recs, err := journal.Read(filepath.Join(out, outfolder.JournalFile))
 	if err != nil || len(recs) != games {
 		t.Fatalf("journal: %v, %d games, want %d", err, len(recs), games)
 	}

@@ -12,6 +12,7 @@ import (
 	"gomoku-arena/arbiter"
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/rules"
@@ -53,7 +54,7 @@ func TestMatchEndToEnd(t *testing.T) {
 	if err := m.Run(context.Background(), context.Background(), newRecorder()); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := journal.Read(filepath.Join(out, JournalFile))
+	recs, err := journal.Read(filepath.Join(out, outfolder.JournalFile))
 	if err != nil || len(recs) != 4 {
 		t.Fatalf("journal: %v, %d games, want 4", err, len(recs))
 	}

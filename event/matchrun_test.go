@@ -17,6 +17,9 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"gomoku-arena/clock"
+	"gomoku-arena/event/batch"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -211,7 +214,7 @@ func TestKilledMatchContinues(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m")
-	killedAt(t, out, filepath.Join(out, JournalFile), 3)
+	killedAt(t, out, filepath.Join(out, outfolder.JournalFile), 3)
 	files, _ := filepath.Glob(filepath.Join(out, "games", "*.sgf"))
 	before := map[string]time.Time{}
 	for _, f := range files {
@@ -332,7 +335,7 @@ func TestMatchGameWithAnotherOpeningIsRefused(t *testing.T) {
 		return s
 	}
 	playMatch(t, setup())
-	path := filepath.Join(out, JournalFile)
+	path := filepath.Join(out, outfolder.JournalFile)
 	b, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
 	var first, third map[string]any
@@ -363,12 +366,12 @@ func TestMatchGameWithAnotherOpeningIsRefused(t *testing.T) {
 // format=bin_lz4 -shard K/N).
 func shardSetup(t testing.TB, dir, out, shard string) MatchSetup {
 	s := killedMatch(t, out, 30*time.Second)
-	s.Games, s.Records = 12, RecordsCollection
+	s.Games, s.Records = 12, outputs.RecordsCollection
 	f, err := sample.ParseFormat("bin_lz4")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Sample = &Sampling{Freq: 1, Format: f, File: filepath.Join(dir, "train.bin.lz4")}
+	s.Sample = &outputs.Sampling{Freq: 1, Format: f, File: filepath.Join(dir, "train.bin.lz4")}
 	if shard != "" {
 		if s.Shard, err = TaskShard(shard, func(string) string { return "" }); err != nil {
 			t.Fatal(err)
@@ -383,32 +386,32 @@ func shardSetup(t testing.TB, dir, out, shard string) MatchSetup {
 // from the journal.
 func TestKilledShardRequeued(t *testing.T) {
 	if v := os.Getenv(killedEnv); v != "" {
-		dir, batch, _ := strings.Cut(v, "|")
-		killedPlay(t, shardSetup(t, dir, batch, "1/2"))
+		dir, batchDir, _ := strings.Cut(v, "|")
+		killedPlay(t, shardSetup(t, dir, batchDir, "1/2"))
 		return
 	}
 	dir := t.TempDir()
-	batch := filepath.Join(dir, "batch")
-	shard := filepath.Join(batch, "shard-1-of-2")
-	killedAt(t, dir+"|"+batch, filepath.Join(shard, JournalFile), 2)
+	batchDir := filepath.Join(dir, "batchDir")
+	shard := filepath.Join(batchDir, "shard-1-of-2")
+	killedAt(t, dir+"|"+batchDir, filepath.Join(shard, outfolder.JournalFile), 2)
 	if n := len(readJournal(t, shard)); n >= 6 {
-		t.Fatalf("the shard finished (%d games) before it was killed; the test needs it mid-batch", n)
+		t.Fatalf("the shard finished (%d games) before it was killed; the test needs it mid-batchDir", n)
 	}
-	b, err := ReadBatch(batch)
+	b, err := batch.Read(batchDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p := strings.Join(b.Problems(), "\n"); !strings.Contains(p, "shard 0 of 2: no folder") || len(b.Missing) == 0 {
-		t.Errorf("a batch with a shard never started: problems %q, %d games missing; want the shard and the missing games named", p, len(b.Missing))
+		t.Errorf("a batchDir with a shard never started: problems %q, %d games missing; want the shard and the missing games named", p, len(b.Missing))
 	}
 	for _, k := range []string{"1/2", "0/2"} {
-		playMatch(t, shardSetup(t, dir, batch, k))
+		playMatch(t, shardSetup(t, dir, batchDir, k))
 	}
-	if b, err = ReadBatch(batch); err != nil {
+	if b, err = batch.Read(batchDir); err != nil {
 		t.Fatal(err)
 	}
 	if p := b.Problems(); len(p) != 0 {
-		t.Errorf("the requeued batch: %q", p)
+		t.Errorf("the requeued batchDir: %q", p)
 	}
 	s, err := b.Sampling()
 	if err != nil || s == nil {
@@ -417,7 +420,7 @@ func TestKilledShardRequeued(t *testing.T) {
 	if err := b.Write(); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSamples(filepath.Join(batch, filepath.Base(s.File)), s, b.Identity.Match.Seed, b.Records); err != nil {
+	if err := outputs.WriteSamples(filepath.Join(batchDir, filepath.Base(s.File)), s, b.Identity.Match.Seed, b.Records); err != nil {
 		t.Fatal(err)
 	}
 	requeued := readJournal(t, shard)
@@ -427,8 +430,8 @@ func TestKilledShardRequeued(t *testing.T) {
 	}
 	whole := filepath.Join(dir, "whole")
 	m, _ := playMatch(t, shardSetup(t, dir, whole, ""))
-	if a, b := gamesByNumber(readJournal(t, batch)), gamesByNumber(readJournal(t, whole)); a != b {
-		t.Errorf("the requeued batch differs from one process's:\n%s\nwant\n%s", a, b)
+	if a, b := gamesByNumber(readJournal(t, batchDir)), gamesByNumber(readJournal(t, whole)); a != b {
+		t.Errorf("the requeued batchDir differs from one process's:\n%s\nwant\n%s", a, b)
 	}
 	if a, w := b.Encounters, m.Encounters(); len(a) != 1 || len(w) != 1 || a[0].WDL != w[0].WDL || a[0].Penta != w[0].Penta {
 		t.Errorf("merged tallies %+v, one process's %+v", a, w)
@@ -436,7 +439,7 @@ func TestKilledShardRequeued(t *testing.T) {
 	// The samples of the killed shard were rebuilt, so the merge's file
 	// holds every game's; the one process's file has the same entries (in
 	// the order its games finished).
-	got, want := readSamples(t, filepath.Join(batch, "train.bin.lz4")), readSamples(t, filepath.Join(dir, "train.bin.lz4"))
+	got, want := readSamples(t, filepath.Join(batchDir, "train.bin.lz4")), readSamples(t, filepath.Join(dir, "train.bin.lz4"))
 	slices.Sort(got)
 	slices.Sort(want)
 	if len(got) == 0 || !slices.Equal(got, want) {

@@ -5,6 +5,7 @@ import (
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/schedule"
@@ -41,8 +42,8 @@ type MatchSetup struct {
 	// PGN, SGF, Msg and Log are files every game is appended to (the
 	// folder of event.json, the journal and the games is Settings.Out).
 	PGN, SGF, Msg, Log string
-	Records            Records
-	Sample             *Sampling
+	Records            outputs.Records
+	Sample             *outputs.Sampling
 }
 
 // ParseOrder reads an opening order's name: sequential, random, passes.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -155,7 +156,7 @@ func runOK(t *testing.T, path string) (*Event, *recorder) {
 // readJournal reads the event folder's journal.
 func readJournal(t *testing.T, folder string) []*record.Record {
 	t.Helper()
-	recs, err := journal.Read(filepath.Join(folder, JournalFile))
+	recs, err := journal.Read(filepath.Join(folder, outfolder.JournalFile))
 	if err != nil {
 		t.Fatal(err)
 	}

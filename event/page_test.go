@@ -2,6 +2,8 @@ package event
 
 import (
 	"context"
+	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/tables"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -54,7 +56,7 @@ args = ["think=5ms"]
 	if _, err := ev.Run(drain, context.Background(), &stopAfter{n: 2, cancel: cancel}); err == nil {
 		t.Fatal("the first run was not stopped")
 	}
-	page := mustRead(t, filepath.Join(ev.Folder(), PageFile))
+	page := mustRead(t, filepath.Join(ev.Folder(), tables.PageFile))
 	if !strings.Contains(page, "PROVISIONAL") || !strings.Contains(page, "2 of 6 games played") {
 		t.Errorf("mid-event page is not marked provisional with 2 of 6 games:\n%s", header(page))
 	}
@@ -64,7 +66,7 @@ args = ["think=5ms"]
 	if _, _, err := runObserved(loadEvent(t, path)); err != nil {
 		t.Fatal(err)
 	}
-	page = mustRead(t, filepath.Join(ev.Folder(), PageFile))
+	page = mustRead(t, filepath.Join(ev.Folder(), tables.PageFile))
 	for _, want := range []string{"First Gomoku Cup, final", "Prague", "2026-11-28 to 2026-11-29", "IA Jana Nováková", "Prague Gomoku Club",
 		"Final: 6 of 6 games played", "Asia/Tokyo", "1 min per side"} {
 		if !strings.Contains(page, want) {
@@ -85,7 +87,7 @@ args = ["think=5ms"]
 			t.Errorf("game row without opening stones or times: %s", r)
 		}
 	}
-	sgfs, _ := filepath.Glob(filepath.Join(ev.Folder(), GamesDir, "*.sgf"))
+	sgfs, _ := filepath.Glob(filepath.Join(ev.Folder(), outputs.GamesDir, "*.sgf"))
 	if len(sgfs) != 6 {
 		t.Fatalf("%d SGF files", len(sgfs))
 	}

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
 )
@@ -26,7 +28,7 @@ type Played struct {
 	Procedure    rules.Procedure
 	Openings     int // openings in the list dealt; 0: the empty board
 	Confinement  Confinement
-	Entrants     []Entrant // as event.json keeps them
+	Entrants     []identity.Entrant // as event.json keeps them
 	Outputs      Outputs
 }
 
@@ -35,7 +37,7 @@ type Played struct {
 // is appended to; "" for none.
 type Outputs struct {
 	Folder  string
-	Records Records // with a folder
+	Records outputs.Records // with a folder
 	PGN     string
 	SGF     string
 	Msg     string
@@ -65,7 +67,7 @@ func playedBy(d *arbiter.Director, openings int, c Confinement) Played {
 // Played are the settings the event plays under.
 func (ev *Event) Played() Played {
 	p := playedBy(ev.t.Director, len(ev.t.Openings), ev.s.Confinement)
-	p.Outputs = Outputs{Folder: ev.Folder(), Records: RecordsFiles}
+	p.Outputs = Outputs{Folder: ev.Folder(), Records: outputs.RecordsFiles}
 	return p
 }
 

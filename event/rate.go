@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/results/bayeselo"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -81,16 +84,16 @@ func (rg *RatedGames) add(first, second string, r bayeselo.Result) {
 }
 
 func (rg *RatedGames) readFolder(dir string) error {
-	id, err := ReadIdentity(filepath.Join(dir, IdentityFile))
+	id, err := identity.Read(filepath.Join(dir, identity.File))
 	if err != nil {
 		return fmt.Errorf("%s is not an event or match folder: %w", dir, err)
 	}
-	path := filepath.Join(dir, JournalFile)
+	path := filepath.Join(dir, outfolder.JournalFile)
 	recs, err := journal.Read(path)
 	if err != nil {
 		return err
 	}
-	if err := Verify(id, recs); err != nil { // rated as arena standings counts them, or not at all
+	if err := verify.Journal(id, recs); err != nil { // rated as arena standings counts them, or not at all
 		return fmt.Errorf("journal %s: %w", path, err)
 	}
 	for _, rec := range record.Ruled(recs) { // as the arbiter's decisions leave them

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -92,7 +94,7 @@ func TestRoundRobinDisqualificationFollowsFIDE(t *testing.T) {
 				t.Fatalf("first run: %v, want stopped after round 3", err)
 			}
 			name := fmt.Sprintf("e%d", tc.entrant+1)
-			if _, err := Withdraw(ev.Folder(), name, "disqualified: engine found consulting a stronger engine"); err != nil {
+			if _, err := rulings.Withdraw(ev.Folder(), name, "disqualified: engine found consulting a stronger engine"); err != nil {
 				t.Fatal(err)
 			}
 			ev2 := loadEvent(t, path)
@@ -166,13 +168,13 @@ func TestRoundRobinDisqualificationFollowsFIDE(t *testing.T) {
 			if got := standingsPoints(t, ev.Folder()); !maps(got, points) {
 				t.Errorf("standings %v,\nwant by C.06 V.4 %v", got, points)
 			}
-			if page := mustRead(t, filepath.Join(ev.Folder(), PageFile)); !strings.Contains(page, "withdrawn") {
+			if page := mustRead(t, filepath.Join(ev.Folder(), tables.PageFile)); !strings.Contains(page, "withdrawn") {
 				t.Error("the page does not show the withdrawal")
 			}
 			// arena standings rebuilds the same from the journal alone.
 			md := mustRead(t, filepath.Join(ev.Folder(), "standings.md"))
 			os.Remove(filepath.Join(ev.Folder(), "standings.md"))
-			if _, err := Rebuild(ev.Folder()); err != nil {
+			if _, err := tables.Rebuild(ev.Folder()); err != nil {
 				t.Fatal(err)
 			}
 			if got := mustRead(t, filepath.Join(ev.Folder(), "standings.md")); got != md {
@@ -198,7 +200,7 @@ func (w *disqualifyOnFirstGame) Observe(u Update) {
 	case GameFinished:
 		if !w.asked {
 			w.asked = true
-			if _, err := Withdraw(w.folder, w.name, "disqualified"); err != nil {
+			if _, err := rulings.Withdraw(w.folder, w.name, "disqualified"); err != nil {
 				w.t.Errorf("withdraw: %v", err)
 			}
 		}

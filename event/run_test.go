@@ -11,6 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/rulings"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/proctest"
 	"gomoku-arena/pairing"
@@ -86,7 +91,7 @@ func TestStandingsRebuildFromTheJournal(t *testing.T) {
 	os.Remove(filepath.Join(out, "standings.json"))
 	os.Remove(filepath.Join(out, "index.html"))
 	os.RemoveAll(filepath.Join(out, "games"))
-	if _, err := Rebuild(out); err != nil {
+	if _, err := tables.Rebuild(out); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(filepath.Join(out, "standings.json"))
@@ -207,7 +212,7 @@ func TestResumeWritesNothingItRefuses(t *testing.T) {
 	}
 	ev, _ := runOK(t, write(2))
 	out := ev.Folder()
-	path := filepath.Join(out, JournalFile)
+	path := filepath.Join(out, outfolder.JournalFile)
 	b, _ := os.ReadFile(path)
 	var lines []string
 	forged := false
@@ -223,24 +228,24 @@ func TestResumeWritesNothingItRefuses(t *testing.T) {
 		lines = append(lines, l)
 	}
 	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
-	os.RemoveAll(filepath.Join(out, GamesDir))
-	before, _ := os.ReadFile(filepath.Join(out, IdentityFile))
+	os.RemoveAll(filepath.Join(out, outputs.GamesDir))
+	before, _ := os.ReadFile(filepath.Join(out, identity.File))
 	ev = loadEvent(t, write(3))
 	ev.Extend = true
 	if _, _, err := runObserved(ev); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
 		t.Fatalf("a forged journal continued: %v", err)
 	}
-	if after, _ := os.ReadFile(filepath.Join(out, IdentityFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(out, identity.File)); string(after) != string(before) {
 		t.Errorf("the refused run rewrote event.json:\n%s\nwas\n%s", after, before)
 	}
-	if _, err := os.Lstat(filepath.Join(out, GamesDir)); err == nil {
+	if _, err := os.Lstat(filepath.Join(out, outputs.GamesDir)); err == nil {
 		t.Errorf("the refused run wrote game files from the refused journal")
 	}
 	// Nor is a withdrawal requested, or a rating list made, beside it.
-	if _, err := Withdraw(out, "r1", "asked"); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
+	if _, err := rulings.Withdraw(out, "r1", "asked"); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
 		t.Errorf("a withdrawal requested beside a forged journal: %v", err)
 	}
-	if _, err := os.Lstat(filepath.Join(out, WithdrawalFile)); err == nil {
+	if _, err := os.Lstat(filepath.Join(out, rulings.WithdrawalFile)); err == nil {
 		t.Errorf("the refused withdrawal wrote its request")
 	}
 	if _, err := GatherRatedGames([]string{out}); err == nil || !strings.Contains(err.Error(), "the schedule has game") {
@@ -344,7 +349,7 @@ func TestEditedJournalIsRefused(t *testing.T) {
 	cfg := fourEntrants(t, dir, "edited", "")
 	ev, _ := runOK(t, cfg)
 	out := ev.Folder()
-	journalPath := filepath.Join(out, JournalFile)
+	journalPath := filepath.Join(out, outfolder.JournalFile)
 	orig, err := os.ReadFile(journalPath)
 	if err != nil {
 		t.Fatal(err)
@@ -409,7 +414,7 @@ func TestEditedJournalIsRefused(t *testing.T) {
 			if err := os.WriteFile(journalPath, []byte(edited), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Rebuild(out); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := tables.Rebuild(out); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Rebuild: %v\nwant an error containing %q", err, tc.want)
 			}
 			obs, _, err := runObserved(loadEvent(t, cfg))
@@ -425,7 +430,7 @@ func TestEditedJournalIsRefused(t *testing.T) {
 		})
 	}
 	os.WriteFile(journalPath, orig, 0o644)
-	if _, err := Rebuild(out); err != nil {
+	if _, err := tables.Rebuild(out); err != nil {
 		t.Fatalf("the journal as the event wrote it is refused: %v", err)
 	}
 }
@@ -473,7 +478,7 @@ func TestTornJournalLineIsRepaired(t *testing.T) {
 	dir := t.TempDir()
 	cfg := fourEntrants(t, dir, "torn", "")
 	ev, _ := runOK(t, cfg)
-	journalPath := filepath.Join(ev.Folder(), JournalFile)
+	journalPath := filepath.Join(ev.Folder(), outfolder.JournalFile)
 	b, _ := os.ReadFile(journalPath)
 	last := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
 	os.WriteFile(journalPath, b[:last+(len(b)-last)/2], 0o644) // half of the last game's line
@@ -569,7 +574,7 @@ type withdrawOnFirstGame struct {
 
 func (w withdrawOnFirstGame) Observe(u Update) {
 	if _, ok := u.(GameFinished); ok && len(w.finished()) == 0 {
-		if err := RequestWithdrawal(filepath.Join(w.folder, WithdrawalFile), w.engine, "asked"); err != nil {
+		if err := rulings.RequestWithdrawal(filepath.Join(w.folder, rulings.WithdrawalFile), w.engine, "asked"); err != nil {
 			w.t.Error(err)
 		}
 	}

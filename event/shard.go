@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"gomoku-arena/event/batch"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/schedule"
@@ -111,7 +112,7 @@ func (m *Match) watchBatch(ctx context.Context, stop context.CancelFunc, s *stre
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
-	var r batchReader
+	var r batch.Reader
 	for {
 		if m.batchDecided(&r, s) {
 			stop()
@@ -128,8 +129,8 @@ func (m *Match) watchBatch(ctx context.Context, stop context.CancelFunc, s *stre
 // batchDecided reads the batch folder and reports whether its SPRT has
 // decided. A folder that cannot be read now (a shard starting) is read
 // again next time.
-func (m *Match) batchDecided(r *batchReader, s *stream) bool {
-	b, err := r.read(m.Out)
+func (m *Match) batchDecided(r *batch.Reader, s *stream) bool {
+	b, err := r.Read(m.Out)
 	if err != nil || b.Decided == 0 {
 		return false
 	}

@@ -50,9 +50,3 @@ func TestTaskShardFromTheEnvironment(t *testing.T) {
 		})
 	}
 }
-
-func TestRanges(t *testing.T) {
-	if got := ranges([]int{1, 2, 3, 5, 7, 8}); got != "1-3, 5, 7-8" {
-		t.Errorf("ranges = %q", got)
-	}
-}

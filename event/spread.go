@@ -1,8 +1,6 @@
 package event
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,19 +8,17 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"gomoku-arena/arbiter"
-	"gomoku-arena/engine"
-	"gomoku-arena/internal/bounds"
+	"gomoku-arena/event/batch"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/spread"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/pairing"
-	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
-	"gomoku-arena/results/report"
-	"gomoku-arena/rules"
 	"gomoku-arena/schedule"
 )
 
@@ -33,7 +29,7 @@ import (
 // dealt to it (schedule.Task). The tasks learn of each other's games by
 // reading each other's journals, and of a Swiss round's pairing from the
 // pairer's (shard 0's) folder, rounds/round-R.json, written once when the
-// round before is complete. MergeSpread folds the tasks' journals into the
+// round before is complete. spread.Merge folds the tasks' journals into the
 // event's own journal.jsonl in OUTPUT, which is then the event one process
 // would have recorded: arena standings, the live page and a later arena
 // run read it as any event's.
@@ -55,10 +51,6 @@ func NewTask(cfg *config.Event, shard schedule.Shard) (*Event, error) {
 	return newEvent(s, shard)
 }
 
-// RoundsDir is the folder of the pairer's published Swiss rounds, inside
-// its shard folder.
-const RoundsDir = "rounds"
-
 // spreadPoll is how often a waiting task reads the other tasks' folders
 // again; spreadPatience how long it waits before saying what it waits
 // for. Variables for tests.
@@ -67,24 +59,24 @@ var (
 	spreadPatience = time.Minute
 )
 
-// spread is the shared folder of a spread event as one task sees it.
-type spread struct {
+// taskFolders are the shared folder of a spread event as one task sees it.
+type taskFolders struct {
 	dir    string // the event's folder, holding the tasks' shard folders
 	shard  schedule.Shard
-	id     *Identity // this task's, to check the others' against
-	n      int       // entrants
+	id     *identity.Identity // this task's, to check the others' against
+	n      int                // entrants
 	notice func(string)
 
-	r       batchReader
+	r       batch.Reader
 	checked map[int]bool // tasks whose event.json is this event's
 }
 
 // task is the arbiter's view of the spread folder.
-func (s *spread) task() *schedule.Task {
+func (s *taskFolders) task() *schedule.Task {
 	return &schedule.Task{Shard: s.shard, Await: s.await, Publish: s.publish, Published: s.published, Pairing: s.pairing}
 }
 
-func (s *spread) folder(k int) string {
+func (s *taskFolders) folder(k int) string {
 	return filepath.Join(s.dir, schedule.Shard{Index: k, Count: s.shard.Count}.Folder())
 }
 
@@ -93,7 +85,7 @@ func (s *spread) folder(k int) string {
 // A read costs the task folders that exist, not the count of tasks: the
 // folder is listed once, and the wait stops between two folders when ctx
 // ends.
-func (s *spread) records(ctx context.Context) ([]*record.Record, error) {
+func (s *taskFolders) records(ctx context.Context) ([]*record.Record, error) {
 	if s.checked == nil {
 		s.checked = map[int]bool{}
 	}
@@ -108,37 +100,37 @@ func (s *spread) records(ctx context.Context) ([]*record.Record, error) {
 		}
 		dir := s.folder(k)
 		if !s.checked[k] {
-			id, err := ReadIdentity(filepath.Join(dir, IdentityFile))
+			id, err := identity.Read(filepath.Join(dir, identity.File))
 			if errors.Is(err, os.ErrNotExist) {
 				continue // not started yet
 			}
 			if err != nil {
 				return nil, err
 			}
-			if err := sameSpread(s.id, id, dir); err != nil {
+			if err := spread.SameEvent(s.id, id, dir); err != nil {
 				return nil, err
 			}
 			s.checked[k] = true
 		}
-		recs, err := s.r.journal(filepath.Join(dir, JournalFile))
+		recs, err := s.r.Journal(filepath.Join(dir, outfolder.JournalFile))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
 		all = append(all, recs...)
 	}
-	sortRecords(all)
+	spread.SortRecords(all)
 	return all, nil
 }
 
 // started lists the tasks of this array whose folder exists, in order.
-func (s *spread) started() ([]int, error) {
+func (s *taskFolders) started() ([]int, error) {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
 		return nil, fmt.Errorf("spread event: %w", err)
 	}
 	var out []int
 	for _, e := range entries {
-		if k, n, ok := folderShard(e); ok && n == s.shard.Count && k < n {
+		if k, n, ok := batch.FolderShard(e); ok && n == s.shard.Count && k < n {
 			out = append(out, k)
 		}
 	}
@@ -146,41 +138,8 @@ func (s *spread) started() ([]int, error) {
 	return out, nil
 }
 
-// sameSpread checks that a task's event.json is the event of id, but for
-// the shard.
-func sameSpread(id, other *Identity, dir string) error {
-	if other.Kind != KindEvent {
-		return fmt.Errorf("%s holds %s, not a task of the event %q", dir, kindName[other.Kind], id.Name)
-	}
-	same := *other
-	same.Shard, same.Format = id.Shard, id.Format
-	if d := Difference(&same, id); d != "" {
-		return fmt.Errorf("%s is a task of a different event (%s); the tasks of one array play one event", dir, d)
-	}
-	return nil
-}
-
-// sortRecords puts records in the order one process journals them: round
-// by round, each round's withdrawals, then its byes, then its games by
-// number. (One process journals a round's games as they end; the order of
-// games within a round changes nothing that reads the journal.)
-func sortRecords(recs []*record.Record) {
-	rank := func(r *record.Record) int {
-		switch r.End {
-		case record.Withdrawn:
-			return 0
-		case record.ByeEnd:
-			return 1
-		}
-		return 2
-	}
-	slices.SortStableFunc(recs, func(a, b *record.Record) int {
-		return cmp.Or(cmp.Compare(a.Round, b.Round), cmp.Compare(rank(a), rank(b)), cmp.Compare(a.Game, b.Game), strings.Compare(a.Black, b.Black))
-	})
-}
-
 // await waits until every game of keys is in some task's journal.
-func (s *spread) await(ctx context.Context, keys []arbiter.Key) ([]*record.Record, error) {
+func (s *taskFolders) await(ctx context.Context, keys []arbiter.Key) ([]*record.Record, error) {
 	start := time.Now()
 	told := false
 	for {
@@ -224,30 +183,16 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// roundFile is a published Swiss round.
-type roundFile struct {
-	Format   int            `json:"format"`
-	Round    int            `json:"round"`
-	Pairings []roundPairing `json:"pairings"`
-}
-
-// roundPairing is one board: entrants by number from 0; white -1 is
-// black's bye.
-type roundPairing struct {
-	Black int `json:"black"`
-	White int `json:"white"`
-}
-
-func (s *spread) roundPath(r int) string {
-	return filepath.Join(s.folder(0), RoundsDir, fmt.Sprintf("round-%d.json", r))
+func (s *taskFolders) roundPath(r int) string {
+	return filepath.Join(s.folder(0), spread.RoundsDir, fmt.Sprintf("round-%d.json", r))
 }
 
 // publish writes round r's pairing durably: once it is there, it is the
 // round's.
-func (s *spread) publish(r int, round []pairing.Pairing) error {
-	f := roundFile{Format: 1, Round: r, Pairings: []roundPairing{}}
+func (s *taskFolders) publish(r int, round []pairing.Pairing) error {
+	f := spread.RoundFile{Format: 1, Round: r, Pairings: []spread.RoundPairing{}}
 	for _, p := range round {
-		f.Pairings = append(f.Pairings, roundPairing{p.Black, p.White})
+		f.Pairings = append(f.Pairings, spread.RoundPairing{Black: p.Black, White: p.White})
 	}
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
@@ -262,48 +207,12 @@ func (s *spread) publish(r int, round []pairing.Pairing) error {
 }
 
 // published reads round r's pairing if the pairer has published it.
-func (s *spread) published(r int) ([]pairing.Pairing, bool, error) {
-	return readRound(s.roundPath(r), r, s.n)
-}
-
-// readRound reads and checks a published round: the round it says, every
-// entrant a number of the event, none on two boards.
-func readRound(path string, r, n int) ([]pairing.Pairing, bool, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	var f roundFile
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, false, fmt.Errorf("%s: %v", path, err)
-	}
-	if f.Format != 1 || f.Round != r {
-		return nil, false, fmt.Errorf("%s: format %d, round %d: want format 1, round %d", path, f.Format, f.Round, r)
-	}
-	seen := map[int]bool{}
-	var out []pairing.Pairing
-	for i, p := range f.Pairings {
-		for _, e := range []int{p.Black, p.White} {
-			if e == pairing.Bye && e == p.White {
-				continue
-			}
-			if e < 0 || e >= n || seen[e] {
-				return nil, false, fmt.Errorf("%s: pairing %d: entrant %d is not one of the %d, or on two boards", path, i+1, e, n)
-			}
-			seen[e] = true
-		}
-		out = append(out, pairing.Pairing{Round: r, Black: p.Black, White: p.White})
-	}
-	return out, true, nil
+func (s *taskFolders) published(r int) ([]pairing.Pairing, bool, error) {
+	return spread.ReadRound(s.roundPath(r), r, s.n)
 }
 
 // pairing waits for round r's pairing.
-func (s *spread) pairing(ctx context.Context, r int) ([]pairing.Pairing, error) {
+func (s *taskFolders) pairing(ctx context.Context, r int) ([]pairing.Pairing, error) {
 	start := time.Now()
 	told := false
 	for {
@@ -319,285 +228,4 @@ func (s *spread) pairing(ctx context.Context, r int) ([]pairing.Pairing, error) 
 			return nil, err
 		}
 	}
-}
-
-// Spread is a spread event's folder read back: the tasks' games folded
-// into the event's.
-type Spread struct {
-	Dir      string
-	Identity *Identity // the tasks' event.json, without the shard
-	Count    int       // tasks
-	Started  int       // tasks that have an event.json
-	// Records are every task's records, in the order one process journals
-	// them, each game once.
-	Records    []*record.Record
-	Duplicates []Duplicate
-	Misfits    []string // records that are not their task's, or not the schedule's
-	Missing    []int    // games of the schedule no task journaled
-	Unpaired   int      // Swiss rounds not yet paired
-}
-
-// MergeSpread reads the task folders of a spread event in dir.
-func MergeSpread(dir string) (*Spread, error) {
-	count, err := shardCount(dir)
-	if err != nil {
-		return nil, err
-	}
-	m := &Spread{Dir: dir, Count: count}
-	where := map[arbiter.Key][]string{}
-	type owned struct {
-		rec  *record.Record
-		task int
-	}
-	var recs []owned
-	var first string
-	for k := range count {
-		sdir := filepath.Join(dir, schedule.Shard{Index: k, Count: count}.Folder())
-		id, err := ReadIdentity(filepath.Join(sdir, IdentityFile))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if want := (schedule.Shard{Index: k, Count: count}).String(); id.Kind != KindEvent || id.Shard != want {
-			return nil, fmt.Errorf("%s: event.json says kind %q, shard %q: want a task of an event, shard %q", sdir, id.Kind, id.Shard, want)
-		}
-		if m.Identity == nil {
-			plain := *id
-			plain.Shard = ""
-			m.Identity, first = &plain, sdir
-		} else if err := sameSpread(m.Identity, id, sdir); err != nil {
-			return nil, fmt.Errorf("%w (the first task found is %s)", err, first)
-		}
-		m.Started++
-		journal, err := new(batchReader).journal(filepath.Join(sdir, JournalFile))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		for _, rec := range journal {
-			if !rec.IsGame() {
-				if k != 0 {
-					m.Misfits = append(m.Misfits, fmt.Sprintf("%s: round %d: a %s of %q: only the pairer (task 0) journals those", sdir, rec.Round, rec.End, rec.Black))
-				}
-				recs = append(recs, owned{rec, k})
-				continue
-			}
-			key := arbiter.KeyOf(rec)
-			where[key] = append(where[key], sdir)
-			if len(where[key]) == 1 {
-				recs = append(recs, owned{rec, k})
-			}
-		}
-	}
-	if m.Identity == nil {
-		return nil, fmt.Errorf("%s: no task has started (no event.json in any shard folder)", dir)
-	}
-	for key, dirs := range where {
-		if len(dirs) > 1 {
-			m.Duplicates = append(m.Duplicates, Duplicate{Game: key.Number, Folders: dirs})
-		}
-	}
-	slices.SortFunc(m.Duplicates, func(a, b Duplicate) int { return a.Game - b.Game })
-	fs, err := m.schedule()
-	if err != nil {
-		return nil, err
-	}
-	byKey := map[arbiter.Key]arbiter.Fixture{}
-	for _, f := range fs {
-		byKey[arbiter.Key{Round: f.Round, Number: f.Number}] = f
-	}
-	names := m.Identity.Engines
-	have := map[arbiter.Key]bool{}
-	for _, o := range recs {
-		m.Records = append(m.Records, o.rec)
-		if !o.rec.IsGame() {
-			continue
-		}
-		key := arbiter.KeyOf(o.rec)
-		have[key] = true
-		f, ok := byKey[key]
-		task := schedule.Task{Shard: schedule.Shard{Index: o.task, Count: count}}
-		switch {
-		case !ok:
-			m.Misfits = append(m.Misfits, fmt.Sprintf("task %d: round %d game %d is not a game of the event's schedule", o.task, key.Round, key.Number))
-		case names[f.Black].Name != o.rec.Black || names[f.White].Name != o.rec.White:
-			m.Misfits = append(m.Misfits, fmt.Sprintf("task %d: game %d is %s vs %s; the schedule has %s vs %s", o.task, key.Number, o.rec.Black, o.rec.White, names[f.Black].Name, names[f.White].Name))
-		case !task.Owns(f):
-			m.Misfits = append(m.Misfits, fmt.Sprintf("task %d: game %d belongs to task %d", o.task, key.Number, f.Pairing%count))
-		}
-	}
-	for _, f := range fs {
-		if !have[arbiter.Key{Round: f.Round, Number: f.Number}] {
-			m.Missing = append(m.Missing, f.Number)
-		}
-	}
-	sortRecords(m.Records)
-	return m, nil
-}
-
-// shardCount is the N of the shard-K-of-N folders in dir.
-func shardCount(dir string) (int, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, fmt.Errorf("spread event: %w", err)
-	}
-	count := 0
-	for _, e := range entries {
-		k, n, ok := folderShard(e)
-		if !ok {
-			continue
-		}
-		if n < 1 || n > bounds.MaxShards || k >= n || (count != 0 && n != count) {
-			return 0, fmt.Errorf("%s: %s does not belong with the other shard folders: one folder holds one array's tasks", dir, e.Name())
-		}
-		count = n
-	}
-	if count == 0 {
-		return 0, fmt.Errorf("%s: no shard-K-of-N folders: not a spread event's folder (arena run -shard writes them)", dir)
-	}
-	return count, nil
-}
-
-// schedule lays out the event's games as its tasks did: a round robin's
-// from the format, a Swiss's from the rounds the pairer published.
-func (m *Spread) schedule() ([]arbiter.Fixture, error) {
-	id := m.Identity
-	rule, err := rules.ByName(id.Rule)
-	if err != nil {
-		return nil, err
-	}
-	t := &schedule.Tournament{Director: &arbiter.Director{Event: id.Name, Rule: rule, Size: id.Size}, Format: pairing.Format(id.Pairing),
-		Rounds: id.Rounds, OpeningsPerPairing: id.OpeningsPerPairing}
-	for _, e := range id.Engines {
-		t.Director.Entrants = append(t.Director.Entrants, arbiter.Entrant{Spec: engine.Spec{Name: e.Name}})
-	}
-	if t.Format != pairing.SwissFormat {
-		return t.Fixtures()
-	}
-	var rounds [][]pairing.Pairing
-	pairer := filepath.Join(m.Dir, schedule.Shard{Index: 0, Count: m.Count}.Folder(), RoundsDir)
-	for r := 1; r <= id.Rounds; r++ {
-		round, ok, err := readRound(filepath.Join(pairer, fmt.Sprintf("round-%d.json", r)), r, len(id.Engines))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			m.Unpaired = id.Rounds - r + 1
-			break
-		}
-		rounds = append(rounds, round)
-	}
-	return t.FixturesOf(rounds), nil
-}
-
-// Games is the number of games among the records.
-func (m *Spread) Games() int { return played(m.Records) }
-
-// Problems lists what keeps the event from being whole, one line each.
-func (m *Spread) Problems() []string {
-	var out []string
-	if m.Started < m.Count {
-		out = append(out, fmt.Sprintf("%d of %d tasks never started", m.Count-m.Started, m.Count))
-	}
-	out = append(out, m.Misfits...)
-	for _, d := range m.Duplicates {
-		out = append(out, fmt.Sprintf("game %d journaled %d times: %s", d.Game, len(d.Folders), strings.Join(d.Folders, ", ")))
-	}
-	if len(m.Missing) > 0 {
-		out = append(out, fmt.Sprintf("%d games missing: %s", len(m.Missing), ranges(m.Missing)))
-	}
-	if m.Unpaired > 0 {
-		out = append(out, fmt.Sprintf("%d Swiss rounds not yet paired", m.Unpaired))
-	}
-	return out
-}
-
-// Write folds the tasks' records into the event's folder: event.json (the
-// event without a shard) and journal.jsonl, each written whole, then the
-// game files, standings, crosstable and page as arena standings writes
-// them. Duplicate or misplaced games are refused: which copy is the game
-// is not for the merge to guess. Everything it writes is checked first,
-// as arena standings would check it (Verify, the standings): a refused
-// merge writes nothing, and leaves the folder as the next merge wants it.
-func (m *Spread) Write() (*report.Report, error) {
-	if len(m.Duplicates) > 0 {
-		return nil, fmt.Errorf("%s: %d games journaled more than once (game %d first); not merged", m.Dir, len(m.Duplicates), m.Duplicates[0].Game)
-	}
-	if len(m.Misfits) > 0 {
-		return nil, fmt.Errorf("%s; not merged", m.Misfits[0])
-	}
-	if err := Verify(m.Identity, m.Records); err != nil {
-		return nil, fmt.Errorf("%s: the tasks' journals: %w; not merged", m.Dir, err)
-	}
-	if _, err := standingsReport(m.Identity, m.Records); err != nil {
-		return nil, fmt.Errorf("%s: %w; not merged", m.Dir, err)
-	}
-	lock, err := lockFolder(m.Dir)
-	if err != nil {
-		return nil, err
-	}
-	err = m.write()
-	unlock(lock)
-	if err != nil {
-		return nil, err
-	}
-	return Rebuild(m.Dir)
-}
-
-func (m *Spread) write() error {
-	// A journal already there is a merge before this one, of fewer games;
-	// one with a record no task holds is another event's, not to be lost.
-	old, err := journal.Read(filepath.Join(m.Dir, JournalFile))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	have := map[string]bool{}
-	for _, r := range m.Records {
-		have[recordKey(r)] = true
-	}
-	for _, r := range old {
-		if !have[recordKey(r)] {
-			return fmt.Errorf("%s holds round %d game %d (%s vs %s), which no task journaled: not merged over it; merge into the event's own folder", filepath.Join(m.Dir, JournalFile), r.Round, r.Game, r.Black, r.White)
-		}
-	}
-	if err := m.Identity.write(filepath.Join(m.Dir, IdentityFile)); err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	for _, rec := range m.Records {
-		if err := enc.Encode(rec); err != nil {
-			return fmt.Errorf("round %d game %d: %w", rec.Round, rec.Game, err)
-		}
-	}
-	return durable.WriteFile(filepath.Join(m.Dir, JournalFile), buf.Bytes())
-}
-
-// recordKey identifies a record in a journal: its round, game, players
-// and ending (a bye or a withdrawal has game 0).
-func recordKey(r *record.Record) string {
-	return fmt.Sprintf("%d %d %s %q %q", r.Round, r.Game, r.End, r.Black, r.White)
-}
-
-// SpreadKind reports whether dir's shard folders are a spread event's
-// tasks (KindEvent) or a batch's shards (KindMatch), from the first shard
-// folder that has an event.json.
-func SpreadKind(dir string) (string, error) {
-	count, err := shardCount(dir)
-	if err != nil {
-		return "", err
-	}
-	for k := range count {
-		id, err := ReadIdentity(filepath.Join(dir, schedule.Shard{Index: k, Count: count}.Folder(), IdentityFile))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		return id.Kind, nil
-	}
-	return KindMatch, nil // none started: ReadBatch says so
 }

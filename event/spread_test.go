@@ -11,6 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/spread"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/schedule"
@@ -46,11 +51,11 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 	spreadPoll = 10 * time.Millisecond
 	for _, format := range []string{"round-robin", "swiss"} {
 		t.Run(format, func(t *testing.T) {
-			spread := spreadConfig(t, t.TempDir(), format)
+			cfg := spreadConfig(t, t.TempDir(), format)
 			var wg sync.WaitGroup
 			errs := make([]error, 3)
 			for k := range 3 {
-				ev, err := NewTask(spread, schedule.Shard{Index: k, Count: 3})
+				ev, err := NewTask(cfg, schedule.Shard{Index: k, Count: 3})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -62,8 +67,8 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 					t.Fatalf("task %d: %v", k, err)
 				}
 			}
-			out := spread.OutputDir()
-			m, err := MergeSpread(out)
+			out := cfg.OutputDir()
+			m, err := spread.Merge(out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,10 +101,10 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 				}
 			}
 			// A journal of another event in the folder is not merged over.
-			other, _ := os.ReadFile(filepath.Join(whole.OutputDir(), JournalFile))
+			other, _ := os.ReadFile(filepath.Join(whole.OutputDir(), outfolder.JournalFile))
 			lines := strings.SplitAfter(string(other), "\n")
 			lines[0] = strings.Replace(lines[0], `"black":"e`, `"black":"x`, 1)
-			os.WriteFile(filepath.Join(out, JournalFile), []byte(strings.Join(lines, "")), 0o644)
+			os.WriteFile(filepath.Join(out, outfolder.JournalFile), []byte(strings.Join(lines, "")), 0o644)
 			if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "which no task journaled") {
 				t.Errorf("merged over another journal: %v", err)
 			}
@@ -111,11 +116,11 @@ func TestSpreadEventEqualsOneProcess(t *testing.T) {
 // the journal's order after sorting as the merge does.
 func recordsOf(t *testing.T, dir string) string {
 	t.Helper()
-	recs, err := journal.Read(filepath.Join(dir, JournalFile))
+	recs, err := journal.Read(filepath.Join(dir, outfolder.JournalFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sortRecords(recs)
+	spread.SortRecords(recs)
 	var lines []string
 	for _, r := range recs {
 		lines = append(lines, fmt.Sprintf("round %d game %d %s %s %v %s %d moves", r.Round, r.Game, r.Black, r.White, r.Winner, r.End, len(r.Moves)))
@@ -126,22 +131,22 @@ func recordsOf(t *testing.T, dir string) string {
 // A game journaled by two tasks, or by a task it does not belong to, is
 // named and the event is not merged.
 func TestMergeSpreadRefusesDoubledAndMisplacedGames(t *testing.T) {
-	spread := spreadConfig(t, t.TempDir(), "round-robin")
+	cfg := spreadConfig(t, t.TempDir(), "round-robin")
 	var wg sync.WaitGroup
 	for k := range 2 {
-		ev, err := NewTask(spread, schedule.Shard{Index: k, Count: 2})
+		ev, err := NewTask(cfg, schedule.Shard{Index: k, Count: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
 		wg.Go(func() { ev.Run(context.Background(), context.Background(), newRecorder()) })
 	}
 	wg.Wait()
-	out := spread.OutputDir()
-	task1 := filepath.Join(out, "shard-1-of-2", JournalFile)
+	out := cfg.OutputDir()
+	task1 := filepath.Join(out, "shard-1-of-2", outfolder.JournalFile)
 	clean, _ := os.ReadFile(task1)
 	first, _, _ := strings.Cut(string(clean), "\n")
 	// Task 0's first game, journaled by task 1 too.
-	t0, _ := os.ReadFile(filepath.Join(out, "shard-0-of-2", JournalFile))
+	t0, _ := os.ReadFile(filepath.Join(out, "shard-0-of-2", outfolder.JournalFile))
 	var game0 string
 	for _, l := range strings.Split(string(t0), "\n") {
 		if strings.Contains(l, `"game":`) && !strings.Contains(l, `"end":"bye"`) {
@@ -150,7 +155,7 @@ func TestMergeSpreadRefusesDoubledAndMisplacedGames(t *testing.T) {
 		}
 	}
 	os.WriteFile(task1, []byte(string(clean)+game0+"\n"), 0o644)
-	m, err := MergeSpread(out)
+	m, err := spread.Merge(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,37 +163,13 @@ func TestMergeSpreadRefusesDoubledAndMisplacedGames(t *testing.T) {
 		t.Errorf("a doubled game merged: %v", err)
 	}
 	// Moved rather than doubled: misplaced.
-	os.WriteFile(filepath.Join(out, "shard-0-of-2", JournalFile), []byte(strings.Replace(string(t0), game0+"\n", "", 1)), 0o644)
-	m, err = MergeSpread(out)
+	os.WriteFile(filepath.Join(out, "shard-0-of-2", outfolder.JournalFile), []byte(strings.Replace(string(t0), game0+"\n", "", 1)), 0o644)
+	m, err = spread.Merge(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "belongs to task 0") {
 		t.Errorf("a misplaced game merged: %v (task 1's first line %s)", err, first)
-	}
-}
-
-// A published round that is not a round of the event is an error naming
-// the file, never played.
-func TestPublishedRoundIsChecked(t *testing.T) {
-	dir := t.TempDir()
-	for _, c := range []struct{ name, body, want string }{
-		{"other round", `{"format":1,"round":3,"pairings":[]}`, "want format 1, round 2"},
-		{"unknown entrant", `{"format":1,"round":2,"pairings":[{"black":0,"white":9}]}`, "entrant 9 is not one of the 5"},
-		{"twice", `{"format":1,"round":2,"pairings":[{"black":0,"white":1},{"black":1,"white":-1}]}`, "on two boards"},
-		{"unknown field", `{"format":1,"round":2,"pairings":[],"x":1}`, "unknown field"},
-	} {
-		path := filepath.Join(dir, c.name+".json")
-		os.WriteFile(path, []byte(c.body), 0o644)
-		if _, _, err := readRound(path, 2, 5); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
-			t.Errorf("%s: %v, want %q naming the file", c.name, err, c.want)
-		}
-	}
-	ok, _ := json.Marshal(roundFile{Format: 1, Round: 2, Pairings: []roundPairing{{0, 1}, {2, -1}}})
-	path := filepath.Join(dir, "ok.json")
-	os.WriteFile(path, ok, 0o644)
-	if round, found, err := readRound(path, 2, 5); err != nil || !found || len(round) != 2 || round[1].White != -1 {
-		t.Errorf("a good round: %v %v %v", round, found, err)
 	}
 }
 
@@ -209,11 +190,11 @@ func TestSpreadRefusesRemoteEntrants(t *testing.T) {
 func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 	defer func(p time.Duration) { spreadPoll = p }(spreadPoll)
 	spreadPoll = 10 * time.Millisecond
-	spread := spreadConfig(t, t.TempDir(), "swiss")
+	cfg := spreadConfig(t, t.TempDir(), "swiss")
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for k := range 2 {
-		ev, err := NewTask(spread, schedule.Shard{Index: k, Count: 2})
+		ev, err := NewTask(cfg, schedule.Shard{Index: k, Count: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,12 +206,12 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 			t.Fatalf("task %d: %v", k, err)
 		}
 	}
-	out := spread.OutputDir()
+	out := cfg.OutputDir()
 	// Round 2's first two boards exchange colours, in the round file and
 	// in every journal line of round 2 that names their entrants.
-	roundPath := filepath.Join(out, "shard-0-of-2", RoundsDir, "round-2.json")
+	roundPath := filepath.Join(out, "shard-0-of-2", spread.RoundsDir, "round-2.json")
 	honestRound, _ := os.ReadFile(roundPath)
-	var rf roundFile
+	var rf spread.RoundFile
 	if err := json.Unmarshal(honestRound, &rf); err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +228,7 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 	os.WriteFile(roundPath, forged, 0o644)
 	honest := map[string][]byte{}
 	for k := range 2 {
-		path := filepath.Join(out, fmt.Sprintf("shard-%d-of-2", k), JournalFile)
+		path := filepath.Join(out, fmt.Sprintf("shard-%d-of-2", k), outfolder.JournalFile)
 		b, _ := os.ReadFile(path)
 		honest[path] = b
 		var lines []string
@@ -268,7 +249,7 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 		}
 		os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
 	}
-	m, err := MergeSpread(out)
+	m, err := spread.Merge(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +259,7 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 	if _, err := m.Write(); err == nil || !strings.Contains(err.Error(), "not merged") {
 		t.Errorf("a forged round merged: %v", err)
 	}
-	for _, f := range []string{JournalFile, IdentityFile, "standings.md", PageFile, GamesDir} {
+	for _, f := range []string{outfolder.JournalFile, identity.File, "standings.md", tables.PageFile, outputs.GamesDir} {
 		if _, err := os.Lstat(filepath.Join(out, f)); err == nil {
 			t.Errorf("the refused merge wrote %s", f)
 		}
@@ -288,7 +269,7 @@ func TestMergeSpreadWritesNothingItRefuses(t *testing.T) {
 	for path, b := range honest {
 		os.WriteFile(path, b, 0o644)
 	}
-	m, err = MergeSpread(out)
+	m, err = spread.Merge(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/results/record"
 	"gomoku-arena/results/report"
 	"gomoku-arena/rules"
@@ -62,8 +63,8 @@ type Update interface{ update() }
 // Began: the folder is claimed and play is about to start.
 type Began struct {
 	Name     string
-	Identity *Identity // what event.json says of it
-	Total    int       // games in the event when known in advance, else an estimate
+	Identity *identity.Identity // what event.json says of it
+	Total    int                // games in the event when known in advance, else an estimate
 	// Capped: Total is only the most games there can be (an SPRT stops
 	// the match when it decides).
 	Capped   bool

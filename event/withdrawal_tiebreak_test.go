@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -59,7 +60,7 @@ match = "20s"
 	if _, err := ev.Run(context.Background(), context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := journal.Read(filepath.Join(ev.Folder(), JournalFile))
+	recs, err := journal.Read(filepath.Join(ev.Folder(), outfolder.JournalFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/tables"
 )
 
 // firstGame closes its channel when the files are first rewritten after a
@@ -76,7 +77,7 @@ args = ["think=150ms"]
 		}
 	}
 	<-first.ch
-	page := "file://" + filepath.Join(ev.Folder(), event.PageFile)
+	page := "file://" + filepath.Join(ev.Folder(), tables.PageFile)
 	do(t, ctx, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("#status")))
 	if status := text(t, ctx, "#status"); !strings.Contains(status, "PROVISIONAL") || !strings.Contains(status, "of 2 games played") {
 		t.Errorf("the mid-event page's status reads %q", status)

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/live"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
@@ -37,7 +38,7 @@ func TestResumedEventPageInBrowser(t *testing.T) {
 	if _, err := ev.Run(drain, context.Background(), &stopAfter{n: 4, stop: stop}); err == nil {
 		t.Fatal("the first run was not stopped")
 	}
-	recs, err := journal.Read(filepath.Join(ev.Folder(), event.JournalFile))
+	recs, err := journal.Read(filepath.Join(ev.Folder(), outfolder.JournalFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestResumedEventPageInBrowser(t *testing.T) {
 
 	// A game won by five, replayed: the five is marked on the last
 	// position, not before it.
-	recs, _ = journal.Read(filepath.Join(ev.Folder(), event.JournalFile))
+	recs, _ = journal.Read(filepath.Join(ev.Folder(), outfolder.JournalFile))
 	var won *record.Record
 	for _, r := range recs {
 		if r.End == record.Five {
@@ -213,7 +214,7 @@ args = ["seed=2"]
 		t.Fatal(err)
 	}
 	out := ev.Folder()
-	recs, err := journal.Read(filepath.Join(out, event.JournalFile))
+	recs, err := journal.Read(filepath.Join(out, outfolder.JournalFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/internal/bundled"
 	"gomoku-arena/live"
 )
@@ -171,7 +172,7 @@ new MutationObserver(() => {
 	poll(t, ctx, `document.querySelectorAll("#standings tbody tr").length === 2 &&
 document.querySelectorAll("#games tbody tr").length === 2`)
 	rows := eval[[]string](t, ctx, `[...document.querySelectorAll("#standings tbody tr")].map(r => r.textContent)`)
-	rep, _, err := event.Standings(ev.Folder())
+	rep, _, err := tables.Standings(ev.Folder())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/tables"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/schedule"
@@ -21,20 +25,20 @@ import (
 // added since the last. Games in progress are not in the files; only the
 // running arena's own page (`-serve`) shows their boards.
 func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) error {
-	id, err := event.ReadIdentity(filepath.Join(folder, event.IdentityFile))
+	id, err := identity.Read(filepath.Join(folder, identity.File))
 	if err != nil {
 		return fmt.Errorf("%s is not an event folder: %w", folder, err)
 	}
-	if _, err := event.NewJournalCheck(id); err != nil {
+	if _, err := verify.NewCheck(id); err != nil {
 		return fmt.Errorf("%s: %w", folder, err)
 	}
-	if id.Kind == event.KindMatch {
-		if _, err := event.Tally(id); err != nil {
+	if id.Kind == identity.KindMatch {
+		if _, err := verify.Tally(id); err != nil {
 			return err
 		}
 	}
 	h.fromFiles.Store(true)
-	f := &follower{h: h, id: id, tail: journal.NewTail(filepath.Join(folder, event.JournalFile))}
+	f := &follower{h: h, id: id, tail: journal.NewTail(filepath.Join(folder, outfolder.JournalFile))}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	for {
@@ -50,13 +54,13 @@ func Follow(ctx context.Context, folder string, h *Hub, poll time.Duration) erro
 // follower is what Follow knows of the journal it follows.
 type follower struct {
 	h     *Hub
-	id    *event.Identity
+	id    *identity.Identity
 	tail  *journal.Tail
 	began bool
-	total int                 // games planned, as the page was last told
-	check *event.JournalCheck // the schedule's check of the journal so far
-	tally *schedule.Match     // a match's encounters, counted so far
-	said  string              // the last error told, not told again
+	total int             // games planned, as the page was last told
+	check *verify.Check   // the schedule's check of the journal so far
+	tally *schedule.Match // a match's encounters, counted so far
+	said  string          // the last error told, not told again
 }
 
 // look reads what the journal gained and shows it.
@@ -69,8 +73,8 @@ func (f *follower) look() {
 		f.add(fresh)
 	}
 	if !f.began { // no journal yet: the event has not finished a game
-		f.h.Observe(event.Began{Name: f.id.Name, Identity: f.id, Total: event.PlannedGames(f.id, nil)})
-		f.began, f.total = true, event.PlannedGames(f.id, nil)
+		f.h.Observe(event.Began{Name: f.id.Name, Identity: f.id, Total: verify.PlannedGames(f.id, nil)})
+		f.began, f.total = true, verify.PlannedGames(f.id, nil)
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && err.Error() != f.said {
 		f.h.Observe(event.Notice{Text: err.Error()})
@@ -83,12 +87,12 @@ func (f *follower) look() {
 // start shows the journal's records from the beginning: at the first look,
 // and again when the journal was replaced.
 func (f *follower) start(recs []*record.Record) {
-	f.check, _ = event.NewJournalCheck(f.id) // Follow has checked that it can be made
+	f.check, _ = verify.NewCheck(f.id) // Follow has checked that it can be made
 	f.tally = nil
-	if f.id.Kind == event.KindMatch {
-		f.tally, _ = event.Tally(f.id)
+	if f.id.Kind == identity.KindMatch {
+		f.tally, _ = verify.Tally(f.id)
 	}
-	f.total = event.PlannedGames(f.id, recs)
+	f.total = verify.PlannedGames(f.id, recs)
 	if err := f.check.Add(recs...); err != nil {
 		// Nothing the schedule does not give is shown.
 		f.h.Observe(event.Began{Name: f.id.Name, Identity: f.id, Total: f.total})
@@ -117,7 +121,7 @@ func (f *follower) add(fresh []*record.Record) {
 		return
 	}
 	all := f.tail.Records()
-	if now := event.PlannedGames(f.id, all); now != f.total {
+	if now := verify.PlannedGames(f.id, all); now != f.total {
 		f.total = now
 		f.h.Observe(event.Replanned{Total: f.total})
 	}
@@ -141,10 +145,10 @@ func (f *follower) add(fresh []*record.Record) {
 
 // standings shows an event's standings of all its games (recs).
 func (f *follower) standings(recs []*record.Record) {
-	if f.id.Kind != event.KindEvent {
+	if f.id.Kind != identity.KindEvent {
 		return
 	}
-	if rep, err := event.StandingsOf(f.id, recs); err == nil {
+	if rep, err := tables.StandingsOf(f.id, recs); err == nil {
 		f.h.Observe(event.StandingsUpdated{Report: rep})
 	} else {
 		f.h.Observe(event.Notice{Text: err.Error()})

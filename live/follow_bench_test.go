@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/results/journal"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -25,7 +27,7 @@ func BenchmarkFollowJournal(b *testing.B) {
 	for _, before := range []int{100, 2000} {
 		b.Run(fmt.Sprintf("games=%d", before), func(b *testing.B) {
 			folder, lines := matchFolder(b, before+b.N+1)
-			path := filepath.Join(folder, event.JournalFile)
+			path := filepath.Join(folder, outfolder.JournalFile)
 			if err := os.WriteFile(path, []byte(concat(lines[:before])), 0o644); err != nil {
 				b.Fatal(err)
 			}
@@ -34,7 +36,7 @@ func BenchmarkFollowJournal(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			go h.Run(ctx)
-			id, err := event.ReadIdentity(filepath.Join(folder, event.IdentityFile))
+			id, err := identity.Read(filepath.Join(folder, identity.File))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -70,17 +72,17 @@ func BenchmarkFollowJournal(b *testing.B) {
 // of n games, with its journal lines: black makes five in each game.
 func matchFolder(b *testing.B, n int) (string, []string) {
 	folder := b.TempDir()
-	id := event.Identity{Format: event.FormatVersion, Kind: event.KindMatch, Name: "bench", Rule: "freestyle", Size: 15,
-		OpeningProcedure: "none", Engines: []event.Entrant{{Name: "a"}, {Name: "b"}},
-		Match: &event.MatchSettings{Games: n, Rounds: 1, Order: "sequential"}}
+	id := identity.Identity{Format: identity.FormatVersion, Kind: identity.KindMatch, Name: "bench", Rule: "freestyle", Size: 15,
+		OpeningProcedure: "none", Engines: []identity.Entrant{{Name: "a"}, {Name: "b"}},
+		Match: &identity.MatchSettings{Games: n, Rounds: 1, Order: "sequential"}}
 	js, err := json.Marshal(id)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(folder, event.IdentityFile), js, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(folder, identity.File), js, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	m, err := event.Tally(&id)
+	m, err := verify.Tally(&id)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/results/journal"
 )
 
@@ -224,7 +225,7 @@ args = ["think=50ms"]
 		child.Wait()
 	}
 
-	recs, err := journal.Read(filepath.Join(ev.Folder(), event.JournalFile))
+	recs, err := journal.Read(filepath.Join(ev.Folder(), outfolder.JournalFile))
 	if err != nil {
 		b.Fatal(err)
 	}

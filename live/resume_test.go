@@ -13,6 +13,7 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
+	"gomoku-arena/event/outfolder"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/live"
 	"gomoku-arena/results/journal"
@@ -131,7 +132,7 @@ func waitState(t *testing.T, url string, ok func(pageState) bool) pageState {
 // shown with its program and version.
 func checkAbout(t *testing.T, when string, s pageState, folder string) {
 	t.Helper()
-	recs, err := journal.Read(filepath.Join(folder, event.JournalFile))
+	recs, err := journal.Read(filepath.Join(folder, outfolder.JournalFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"gomoku-arena/event"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/durable"
 )
 
@@ -236,7 +236,7 @@ func (e *served) gameFile(w http.ResponseWriter, r *http.Request) {
 	}
 	// A regular file reached through no link: the folder may be one that
 	// others write into (games/evil.sgf -> /etc/shadow is not served).
-	f, err := durable.OpenRegular(e.folder, filepath.Join(event.GamesDir, name))
+	f, err := durable.OpenRegular(e.folder, filepath.Join(outputs.GamesDir, name))
 	if err != nil {
 		http.NotFound(w, r)
 		return

@@ -9,6 +9,9 @@ import (
 	"gomoku-arena/clock"
 	"gomoku-arena/engine"
 	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
 	"gomoku-arena/results/record"
@@ -182,7 +185,7 @@ func newState() *State {
 // begin takes the event's identity, and the games a continued event
 // finished before this run (done: the journal's records), so that the page
 // lists every game of the event and every entrant's ABOUT.
-func (s *State) begin(id *event.Identity, total, finished int, done []*record.Record) {
+func (s *State) begin(id *identity.Identity, total, finished int, done []*record.Record) {
 	s.Kind, s.Name, s.Rule, s.Size = id.Kind, id.Name, id.Rule, id.Size
 	s.zone = id.Details.Location()
 	if id.Details != nil {
@@ -214,7 +217,7 @@ func (s *State) begin(id *event.Identity, total, finished int, done []*record.Re
 		}
 	}
 	s.Match = nil
-	if id.Kind == event.KindMatch && len(done) > 0 {
+	if id.Kind == identity.KindMatch && len(done) > 0 {
 		s.tally(id, done)
 	}
 }
@@ -222,8 +225,8 @@ func (s *State) begin(id *event.Identity, total, finished int, done []*record.Re
 // tally counts a continued match's journaled games into its encounters'
 // views, game by game as the match counted them (each point of the plots
 // as it was).
-func (s *State) tally(id *event.Identity, done []*record.Record) {
-	m, err := event.Tally(id)
+func (s *State) tally(id *identity.Identity, done []*record.Record) {
+	m, err := verify.Tally(id)
 	if err != nil {
 		return
 	}
@@ -401,7 +404,7 @@ func summaryOf(rec *record.Record) GameSummary {
 		res = "0-1"
 	}
 	return GameSummary{Round: rec.Round, Number: rec.Game, Black: rec.Black, White: rec.White, Result: res,
-		End: string(rec.End), Detail: term.Clean(rec.Detail), Moves: len(rec.Moves), File: event.GameFile(rec)}
+		End: string(rec.End), Detail: term.Clean(rec.Detail), Moves: len(rec.Moves), File: outputs.GameFile(rec)}
 }
 
 func (s *State) standings(rep *report.Report) {

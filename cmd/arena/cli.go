@@ -10,6 +10,7 @@ import (
 
 	"gomoku-arena/clock"
 	"gomoku-arena/event"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
@@ -178,7 +179,7 @@ func parseCliSetup(args []string, stderr io.Writer) (setup event.MatchSetup, cli
 		openType   = rules.OffsetFormat
 		sgf, pgn   string
 		msg        string
-		sampling   *event.Sampling
+		sampling   *outputs.Sampling
 		conf       event.Confinement
 	)
 	// values reads the KEY=VALUE tokens after args[i], up to the next option.
@@ -586,8 +587,8 @@ func cliSeconds(s string) (time.Duration, error) {
 // format=csv|bin|bin_lz4|binpack|binpack_lz4 (csv) and file=NAME
 // (sample.csv, sample.bin, sample.bin.lz4, sample.binpack or
 // sample.binpack.lz4 after the format).
-func parseSample(vals []string) (*event.Sampling, error) {
-	s := &event.Sampling{Freq: 1, Format: sample.CSV}
+func parseSample(vals []string) (*outputs.Sampling, error) {
+	s := &outputs.Sampling{Freq: 1, Format: sample.CSV}
 	for _, v := range vals {
 		k, val, ok := strings.Cut(v, "=")
 		if !ok {

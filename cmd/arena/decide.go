@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/rulings"
 	"gomoku-arena/results/record"
 )
 
@@ -20,7 +21,7 @@ func runDecide(args []string, stdout, stderr io.Writer) error {
 			"-- a double forfeit; write `--` before a result that starts with -). Each decision is a\n"+
 			"line of the journal of its own, with the reason and the time, never an edit of an old line:\n"+
 			"standings, the page, event.trf and ratings follow it. It is written durably to\n"+
-			"FOLDER/"+event.DecisionFile+" first, and journaled at once when no run holds the folder, else\n"+
+			"FOLDER/"+rulings.DecisionFile+" first, and journaled at once when no run holds the folder, else\n"+
 			"by the running event after its next game or before it pairs its next round. A Swiss round\n"+
 			"already paired is not paired again: the decision counts from the next pairing.\n"+
 			"See docs/events.md (The arbiter's decisions).", stdout)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/internal/term"
 	"gomoku-arena/results/rating"
@@ -107,11 +108,11 @@ func parseMatchSetup(args []string, stdout io.Writer) (event.MatchSetup, *matchP
 	if err := rules.CheckOpeningFormat(*openingsFormat); err != nil {
 		return setup, nil, fmt.Errorf("%w: -openings-format: %v", errUsage, err)
 	}
-	records, err := event.ParseRecords(*recordsFlag)
+	records, err := outputs.ParseRecords(*recordsFlag)
 	if err != nil {
 		return setup, nil, fmt.Errorf("%w: -records: %v", errUsage, err)
 	}
-	var sampling *event.Sampling
+	var sampling *outputs.Sampling
 	if *sampleFlag != "" {
 		if sampling, err = parseSample(strings.FieldsFunc(*sampleFlag, func(r rune) bool { return r == ',' || r == ' ' })); err != nil {
 			return setup, nil, fmt.Errorf("%w: -sample: %v", errUsage, err)

@@ -7,6 +7,11 @@ import (
 	"path/filepath"
 
 	"gomoku-arena/event"
+	"gomoku-arena/event/batch"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/spread"
 	"gomoku-arena/internal/term"
 )
 
@@ -31,15 +36,15 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: want one batch folder, got %d arguments", errUsage, fs.NArg())
 	}
-	records, err := event.ParseRecords(*recordsFlag)
+	records, err := outputs.ParseRecords(*recordsFlag)
 	if err != nil {
 		return fmt.Errorf("%w: -records: %v", errUsage, err)
 	}
 	dir := fs.Arg(0)
-	if kind, err := event.SpreadKind(dir); err == nil && kind == event.KindEvent {
+	if kind, err := spread.Kind(dir); err == nil && kind == identity.KindEvent {
 		return mergeSpread(dir, stdout)
 	}
-	b, err := event.ReadBatch(dir)
+	b, err := batch.Read(dir)
 	if err != nil {
 		return err
 	}
@@ -56,7 +61,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(&out, "  "+p)
 	}
 	// Everything the merge writes is checked before the first file is
-	// written (ReadBatch replayed the games; the sample settings here).
+	// written (batch.Read replayed the games; the sample settings here).
 	s, err := b.Sampling()
 	if err != nil {
 		fmt.Fprint(stdout, term.CleanLines(out.String()))
@@ -67,10 +72,10 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch records {
-	case event.RecordsFiles:
-		err = event.WriteGameFiles(dir, b.Records)
-	case event.RecordsCollection:
-		err = event.WriteCollection(filepath.Join(dir, event.CollectionFile), b.Records)
+	case outputs.RecordsFiles:
+		err = outputs.WriteGameFiles(dir, b.Records)
+	case outputs.RecordsCollection:
+		err = outputs.WriteCollection(filepath.Join(dir, outputs.CollectionFile), b.Records)
 	}
 	if err != nil {
 		return err
@@ -78,7 +83,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	sampleFile := ""
 	if s != nil {
 		sampleFile = filepath.Join(dir, filepath.Base(s.File))
-		if err := event.WriteSamples(sampleFile, s, b.Identity.Match.Seed, b.Records); err != nil {
+		if err := outputs.WriteSamples(sampleFile, s, b.Identity.Match.Seed, b.Records); err != nil {
 			return fmt.Errorf("sample: %w", err)
 		}
 	}
@@ -91,7 +96,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if b.Decided > 0 {
 		fmt.Fprintf(&out, "%d games played after the decision (shards finishing their games before they read it); %d games of the batch not played\n", b.After, b.Unplayed)
 	}
-	fmt.Fprintf(&out, "merged into %s\n", filepath.Join(dir, event.JournalFile))
+	fmt.Fprintf(&out, "merged into %s\n", filepath.Join(dir, outfolder.JournalFile))
 	if sampleFile != "" {
 		fmt.Fprintf(&out, "samples written to %s\n", sampleFile)
 	}
@@ -105,7 +110,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 // mergeSpread folds the tasks of a spread event (arena run -shard) into
 // the event's journal and tables, and prints its standings.
 func mergeSpread(dir string, stdout io.Writer) error {
-	m, err := event.MergeSpread(dir)
+	m, err := spread.Merge(dir)
 	if err != nil {
 		return err
 	}
@@ -122,7 +127,7 @@ func mergeSpread(dir string, stdout io.Writer) error {
 	if err := printStandings(stdout, rep); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "merged into %s\n", term.Clean(filepath.Join(dir, event.JournalFile)))
+	fmt.Fprintf(stdout, "merged into %s\n", term.Clean(filepath.Join(dir, outfolder.JournalFile)))
 	if len(m.Missing) > 0 || m.Unpaired > 0 {
 		return fmt.Errorf("incomplete event: %d games missing, %d rounds not paired", len(m.Missing), m.Unpaired)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"gomoku-arena/check"
 	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outputs"
 	"gomoku-arena/internal/config"
 	"gomoku-arena/rules"
 )
@@ -85,9 +87,9 @@ func TestEachMatchSettingTheSameInEveryFrontEnd(t *testing.T) {
 		// The outputs, in the front ends that have them: c-gomoku-cli keeps
 		// no folder, an event's files are its folder's.
 		{"output", []string{`output = "games-out"`}, []string{"-out", "games-out"}, nil, func(p event.Played) bool {
-			return filepath.Base(p.Outputs.Folder) == "games-out" && p.Outputs.Records == event.RecordsFiles
+			return filepath.Base(p.Outputs.Folder) == "games-out" && p.Outputs.Records == outputs.RecordsFiles
 		}},
-		{"records", nil, []string{"-records", "collection"}, nil, func(p event.Played) bool { return p.Outputs.Records == event.RecordsCollection }},
+		{"records", nil, []string{"-records", "collection"}, nil, func(p event.Played) bool { return p.Outputs.Records == outputs.RecordsCollection }},
 		{"pgn", nil, []string{"-pgn", "g.pgn"}, []string{"-pgn", "g.pgn"}, func(p event.Played) bool { return p.Outputs.PGN == "g.pgn" }},
 		{"sgf", nil, nil, []string{"-sgf", "g.sgf"}, func(p event.Played) bool { return p.Outputs.SGF == "g.sgf" }},
 		{"msg", nil, nil, []string{"-msg", "g.msg"}, func(p event.Played) bool { return p.Outputs.Msg == "g.msg" }},
@@ -122,7 +124,7 @@ func TestEveryFrontEndHasTheSameDefaults(t *testing.T) {
 		want.Procedure != rules.NoProcedure || want.Openings != 0 || want.Confinement != (event.Confinement{}) {
 		t.Fatalf("an event file's defaults: %+v", want)
 	}
-	if o := want.Outputs; o.Folder == "" || o.Records != event.RecordsFiles || o != (event.Outputs{Folder: o.Folder}) {
+	if o := want.Outputs; o.Folder == "" || o.Records != outputs.RecordsFiles || o != (event.Outputs{Folder: o.Folder}) {
 		t.Errorf("an event file's outputs: %+v, want its folder and every game's files there", o)
 	}
 	for _, front := range []string{"match", "gomoku-cli"} {
@@ -133,7 +135,7 @@ func TestEveryFrontEndHasTheSameDefaults(t *testing.T) {
 		// unless -out says) with every game's files, as an event does;
 		// c-gomoku-cli writes nothing it is not asked for.
 		if front == "match" {
-			w.Outputs = event.Outputs{Folder: got.Outputs.Folder, Records: event.RecordsFiles}
+			w.Outputs = event.Outputs{Folder: got.Outputs.Folder, Records: outputs.RecordsFiles}
 			if got.Outputs.Folder == "" {
 				t.Errorf("match: no output folder")
 			}
@@ -155,7 +157,7 @@ func TestEveryFrontEndHasTheSameDefaults(t *testing.T) {
 				ev.MaxMemoryBytes, ev.Info = 0, nil
 			case "gomoku-cli": // deliberate: c-gomoku-cli's untimed games and its told-only maxmemory
 				ev.MaxMemoryBytes, ev.Clock = 0, e.Clock
-				if e.Clock != (event.Clock{ToleranceMS: 3000}) {
+				if e.Clock != (identity.Clock{ToleranceMS: 3000}) {
 					t.Errorf("%s: engine %d: clock %+v, want c-gomoku-cli's (untimed, 3 s tolerance)", front, i, e.Clock)
 				}
 			}

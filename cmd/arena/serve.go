@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/live"
 )
 
@@ -38,7 +38,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	g, ctx := errgroup.WithContext(ctx)
 	for _, folder := range fs.Args() {
-		_, err := event.ReadIdentity(filepath.Join(folder, event.IdentityFile))
+		_, err := identity.Read(filepath.Join(folder, identity.File))
 		if err != nil {
 			return fmt.Errorf("%s is not an event folder: %w", folder, err)
 		}

@@ -5,7 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"gomoku-arena/event"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/tables"
 	"gomoku-arena/internal/brains"
 	"gomoku-arena/internal/term"
 )
@@ -21,11 +22,11 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: want one FOLDER, got %d arguments", errUsage, fs.NArg())
 	}
-	rep, err := event.Rebuild(fs.Arg(0))
+	rep, err := tables.Rebuild(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	if id, err := event.ReadIdentity(filepath.Join(fs.Arg(0), event.IdentityFile)); err == nil {
+	if id, err := identity.Read(filepath.Join(fs.Arg(0), identity.File)); err == nil {
 		for _, u := range id.Unchecked() {
 			fmt.Fprintln(stderr, "arena standings: note: "+u)
 		}

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 
-	"gomoku-arena/event"
+	"gomoku-arena/event/rulings"
 )
 
 func runWithdraw(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("withdraw", "FOLDER NAME",
 		"Withdraws (or, with a reason that says so, disqualifies) the engine NAME from the event in FOLDER,\n"+
-			"as its organizer: the request is written durably to FOLDER/"+event.WithdrawalFile+", and the event\n"+
+			"as its organizer: the request is written durably to FOLDER/"+rulings.WithdrawalFile+", and the event\n"+
 			"(running, or the next `arena run` of it) withdraws NAME. In a Swiss it happens before the next\n"+
 			"round is paired: NAME gets no more pairings and no more byes, keeps its points, and is shown\n"+
 			"withdrawn in the standings and in event.trf. In a round robin (or gauntlet) it happens at once:\n"+
@@ -28,7 +28,7 @@ func runWithdraw(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 2 {
 		return fmt.Errorf("%w: want FOLDER and NAME, got %d arguments", errUsage, fs.NArg())
 	}
-	name, err := event.Withdraw(fs.Arg(0), fs.Arg(1), *reason)
+	name, err := rulings.Withdraw(fs.Arg(0), fs.Arg(1), *reason)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"gomoku-arena/event"
+	"gomoku-arena/event/rulings"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +18,7 @@ func TestWithdrawCommand(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "beta will be withdrawn") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
-	qs, err := event.ReadWithdrawalRequests(filepath.Join(dir, event.WithdrawalFile))
+	qs, err := rulings.ReadWithdrawalRequests(filepath.Join(dir, rulings.WithdrawalFile))
 	if err != nil || len(qs) != 1 || qs[0].Engine != "beta" || qs[0].Reason != "asked" {
 		t.Fatalf("request file: %+v, %v", qs, err)
 	}
@@ -40,7 +40,7 @@ func TestWithdrawCommand(t *testing.T) {
 	if out, errOut, code := runArena(t, "withdraw", dir, "beta"); code != exitError || !strings.Contains(out+errOut, "already requested") {
 		t.Errorf("second request: exit %d: %s%s", code, out, errOut)
 	}
-	if qs, _ := event.ReadWithdrawalRequests(filepath.Join(dir, event.WithdrawalFile)); len(qs) != 1 {
+	if qs, _ := rulings.ReadWithdrawalRequests(filepath.Join(dir, rulings.WithdrawalFile)); len(qs) != 1 {
 		t.Errorf("the refused request was written: %+v", qs)
 	}
 	rr := t.TempDir()
@@ -93,7 +93,7 @@ args = ["seed=3"]
 			t.Errorf("exit %d: %s%s", code, out, errOut)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(folder, event.WithdrawalFile)); !os.IsNotExist(err) {
-		t.Errorf("a refused withdrawal wrote %s (%v)", event.WithdrawalFile, err)
+	if _, err := os.Stat(filepath.Join(folder, rulings.WithdrawalFile)); !os.IsNotExist(err) {
+		t.Errorf("a refused withdrawal wrote %s (%v)", rulings.WithdrawalFile, err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // stopped: each line is read and verified once, so following a journal of
 // thousands of games costs each new game, not the whole file. It is the one
 // reader of journals: Open and Read use it once, the live page and `arena
-// serve` (live.Follow) and a batch's SPRT watch (event.ReadBatch) keep one.
+// serve` (live.Follow) and a batch's SPRT watch (event/batch.Reader) keep one.
 //
 // Only complete lines are read. A last line without its newline is a line
 // being written (or torn by a crash, which the writer's next Open cuts): it

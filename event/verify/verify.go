@@ -1,10 +1,22 @@
-package event
+// Package verify lays out the schedule an event.json describes (the
+// tournament's or the match's, its entrants by name) and checks a journal
+// against it. A folder's journal is believed only once it tells a story
+// its event could have produced. Each line is checked by itself when it is
+// read (results/journal: the moves replay to the result); Journal then
+// checks the records against the schedule event.json gives: every game's
+// round, number, entrants and colours, every bye and withdrawal (the
+// tournament's ScheduleCheck, the match's Replay). Continuing an event,
+// `arena standings`, `arena merge`, `arena rate` and the live page all
+// check through here. The games the schedule still plans (PlannedGames)
+// and a match's tally without engines (Tally) are read from it too.
+package verify
 
 import (
 	"fmt"
 
 	"gomoku-arena/arbiter"
 	"gomoku-arena/engine"
+	"gomoku-arena/event/identity"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/rating"
@@ -13,57 +25,49 @@ import (
 	"gomoku-arena/schedule"
 )
 
-// A folder's journal is believed only once it tells a story its event
-// could have produced. Each line is checked by itself when it is read
-// (results/journal: the moves replay to the result); Verify then checks
-// the records against the schedule event.json gives: every game's round,
-// number, entrants and colours, every bye and withdrawal (the tournament's
-// ScheduleCheck, the match's Replay). Continuing an event, `arena
-// standings` and `arena merge` all check through here.
-
-// Verify checks a journal's records, in journal order, against the
+// Journal checks a journal's records, in journal order, against the
 // schedule of the event or match id describes.
-func Verify(id *Identity, done []*record.Record) error {
-	c, err := NewJournalCheck(id)
+func Journal(id *identity.Identity, done []*record.Record) error {
+	c, err := NewCheck(id)
 	if err != nil {
 		return err
 	}
 	return c.Add(done...)
 }
 
-// JournalCheck is Verify for a journal that grows (a folder being served):
+// Check is Journal for a journal that grows (a folder being served):
 // it is fed the records as they come, and each costs its own check (a
 // Swiss round is paired once, when its first record arrives).
-type JournalCheck struct {
+type Check struct {
 	s schedule.Schedule // resumed record by record, never run
 }
 
-// NewJournalCheck is the check of the journal of the event or match id
+// NewCheck is the check of the journal of the event or match id
 // describes, from its first record.
-func NewJournalCheck(id *Identity) (*JournalCheck, error) {
+func NewCheck(id *identity.Identity) (*Check, error) {
 	var s schedule.Schedule
 	var err error
 	switch id.Kind {
-	case KindEvent:
-		s, err = id.tournament()
-	case KindMatch:
-		s, err = id.schedule()
+	case identity.KindEvent:
+		s, err = Tournament(id)
+	case identity.KindMatch:
+		s, err = Match(id)
 	default:
-		return nil, fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, KindEvent, KindMatch)
+		return nil, fmt.Errorf("event.json: kind %q is neither %q nor %q", id.Kind, identity.KindEvent, identity.KindMatch)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &JournalCheck{s: s}, nil
+	return &Check{s: s}, nil
 }
 
 // Add checks the records that follow those added before. Once a record is
 // refused, every later Add says so again: nothing after it is believed.
-func (c *JournalCheck) Add(recs ...*record.Record) error { return c.s.Resume(recs) }
+func (c *Check) Add(recs ...*record.Record) error { return c.s.Resume(recs) }
 
-// director is the part of the event's director an identity gives: the
+// directorOf is the part of the event's director an identity gives: the
 // entrants by name, the rule, the board, the opening procedure.
-func (id *Identity) director() (*arbiter.Director, error) {
+func directorOf(id *identity.Identity) (*arbiter.Director, error) {
 	rule, err := rules.ByName(id.Rule)
 	if err != nil {
 		return nil, fmt.Errorf("event.json: %w", err)
@@ -79,10 +83,10 @@ func (id *Identity) director() (*arbiter.Director, error) {
 	return d, nil
 }
 
-// tournament is the tournament an identity describes, enough to lay out
+// Tournament is the tournament an identity describes, enough to lay out
 // its schedule: what schedule.Tournament pairs by.
-func (id *Identity) tournament() (*schedule.Tournament, error) {
-	d, err := id.director()
+func Tournament(id *identity.Identity) (*schedule.Tournament, error) {
+	d, err := directorOf(id)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +111,7 @@ func (id *Identity) tournament() (*schedule.Tournament, error) {
 		Seed: uint64(id.Seed), WithdrawAfter: id.WithdrawAfter, OpeningsPerPairing: id.OpeningsPerPairing}
 	if id.OpeningSuite == nil {
 		t.OpeningsUnknown = true // format 1 (Identity.Unchecked)
-	} else if t.Openings, err = id.OpeningSuite.stones(); err != nil {
+	} else if t.Openings, err = id.OpeningSuite.Stones(); err != nil {
 		return nil, err
 	}
 	if len(t.Openings) < id.OpeningsPerPairing && !t.OpeningsUnknown {
@@ -116,14 +120,14 @@ func (id *Identity) tournament() (*schedule.Tournament, error) {
 	return t, nil
 }
 
-// suite sets s to the opening suite of a match's event.json: its list, its
+// setSuite sets s to the opening suite of a match's event.json: its list, its
 // order, transform and style. A format 1 file has no list: the schedule
 // deals no openings, as before, and Replay compares none.
-func (id *Identity) suite(s *schedule.Suite) error {
+func setSuite(id *identity.Identity, s *schedule.Suite) error {
 	if id.OpeningSuite == nil {
 		return nil
 	}
-	list, err := id.OpeningSuite.stones()
+	list, err := id.OpeningSuite.Stones()
 	if err != nil {
 		return err
 	}
@@ -146,20 +150,20 @@ func (id *Identity) suite(s *schedule.Suite) error {
 	return nil
 }
 
-// schedule is the match an identity describes, enough to lay out its
+// Match is the match an identity describes, enough to lay out its
 // schedule and count its games: entrants by name, games, rounds, pairs, the
 // shard, the SPRT and the opening suite (format 2 on).
-func (id *Identity) schedule() (*schedule.Match, error) {
+func Match(id *identity.Identity) (*schedule.Match, error) {
 	s := id.Match
 	if s == nil {
 		return nil, fmt.Errorf("event.json: an authors' match without its settings (match)")
 	}
-	d, err := id.director()
+	d, err := directorOf(id)
 	if err != nil {
 		return nil, err
 	}
 	m := &schedule.Match{Director: d, Games: s.Games, Rounds: s.Rounds, Gauntlet: s.Gauntlet, Suite: schedule.Suite{Pairs: s.Pairs, Seed: s.Seed}}
-	if err := id.suite(&m.Suite); err != nil {
+	if err := setSuite(id, &m.Suite); err != nil {
 		return nil, err
 	}
 	m.OpeningsUnknown = id.OpeningSuite == nil

@@ -1,4 +1,4 @@
-package event
+package rulings
 
 import (
 	"os"

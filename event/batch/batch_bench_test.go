@@ -1,4 +1,4 @@
-package event
+package batch
 
 import (
 	"flag"
@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
 	"gomoku-arena/schedule"
@@ -22,7 +25,7 @@ func BenchmarkMergeBatch(b *testing.B) {
 	dir := syntheticBatch(b, *mergeGames, 8)
 	b.ResetTimer()
 	for b.Loop() {
-		bt, err := ReadBatch(dir)
+		bt, err := Read(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -40,10 +43,10 @@ func BenchmarkMergeBatch(b *testing.B) {
 // of n games: the schedule's games, each in its shard's journal.
 func syntheticBatch(b *testing.B, n, shards int) string {
 	dir := b.TempDir()
-	id := &Identity{Kind: KindMatch, Name: "bench", Rule: "freestyle", Size: 15,
-		Engines: []Entrant{{Name: "new", Command: "./new"}, {Name: "old", Command: "./old"}},
-		Match:   &MatchSettings{Games: n, Rounds: 1, Order: "sequential", Transform: "none", Pairs: true, Seed: 1}}
-	m, err := id.schedule()
+	id := &identity.Identity{Kind: identity.KindMatch, Name: "bench", Rule: "freestyle", Size: 15,
+		Engines: []identity.Entrant{{Name: "new", Command: "./new"}, {Name: "old", Command: "./old"}},
+		Match:   &identity.MatchSettings{Games: n, Rounds: 1, Order: "sequential", Transform: "none", Pairs: true, Seed: 1}}
+	m, err := verify.Match(id)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,10 +66,10 @@ func syntheticBatch(b *testing.B, n, shards int) string {
 		if err := os.MkdirAll(folder, 0o755); err != nil {
 			b.Fatal(err)
 		}
-		if err := sid.write(filepath.Join(folder, IdentityFile)); err != nil {
+		if err := sid.Write(filepath.Join(folder, identity.File)); err != nil {
 			b.Fatal(err)
 		}
-		f, err := os.Create(filepath.Join(folder, JournalFile))
+		f, err := os.Create(filepath.Join(folder, outfolder.JournalFile))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,14 @@
-package event
+// Package batch folds a batch back into one match. A batch is a match
+// played as shards (schedule.Shard), each in its own folder shard-K-of-N
+// inside the batch's folder, each with its own event.json and journal.
+// Read folds them back into one match: the games of every shard counted
+// in the batch's order (game number), which is the order one process
+// playing the whole batch with one game at a time counts them, so the
+// statistics and the SPRT's decision are the ones that process reaches.
+// Write merges them into the batch's folder (arena merge). A shard under
+// an SPRT reads its batch again and again through a Reader; the tasks of
+// a spread event follow each other's journals through one too.
+package batch
 
 import (
 	"bytes"
@@ -13,6 +23,10 @@ import (
 	"strings"
 
 	"gomoku-arena/arbiter"
+	"gomoku-arena/event/identity"
+	"gomoku-arena/event/outfolder"
+	"gomoku-arena/event/outputs"
+	"gomoku-arena/event/verify"
 	"gomoku-arena/internal/bounds"
 	"gomoku-arena/internal/durable"
 	"gomoku-arena/results/journal"
@@ -22,20 +36,12 @@ import (
 	"gomoku-arena/schedule"
 )
 
-// A batch is a match played as shards (schedule.Shard), each in its own
-// folder shard-K-of-N inside the batch's folder, each with its own
-// event.json and journal. ReadBatch folds them back into one match: the
-// games of every shard counted in the batch's order (game number), which
-// is the order one process playing the whole batch with one game at a time
-// counts them, so the statistics and the SPRT's decision are the ones that
-// process reaches.
-
 // Batch is a batch folder read back.
 type Batch struct {
 	Dir      string
-	Identity *Identity // the shards' event.json, without the shard
-	Count    int       // shards in the batch
-	Shards   []BatchShard
+	Identity *identity.Identity // the shards' event.json, without the shard
+	Count    int                // shards in the batch
+	Shards   []Shard
 	// Match is the batch's schedule with every journaled game counted in
 	// game order; its encounters hold the merged tallies.
 	Match      *schedule.Match
@@ -57,8 +63,8 @@ type Batch struct {
 	Unplayed       int // games of the schedule not played because the SPRT decided
 }
 
-// BatchShard is one shard's folder as found.
-type BatchShard struct {
+// Shard is one shard's folder as found.
+type Shard struct {
 	Shard  schedule.Shard
 	Dir    string // "" when the folder is missing
 	Games  int
@@ -73,10 +79,10 @@ type Duplicate struct {
 
 var shardFolder = regexp.MustCompile(`^shard-([0-9]+)-of-([0-9]+)$`)
 
-// folderShard reads a shard folder's name, shard-K-of-N (Shard.Folder's):
+// FolderShard reads a shard folder's name, shard-K-of-N (Shard.Folder's):
 // ok is false for an entry that is no folder of that name; a number too
 // long for an int gives n = -1, a count no split has (bounds.MaxShards).
-func folderShard(e os.DirEntry) (k, n int, ok bool) {
+func FolderShard(e os.DirEntry) (k, n int, ok bool) {
 	m := shardFolder.FindStringSubmatch(e.Name())
 	if m == nil || !e.IsDir() {
 		return 0, 0, false
@@ -89,22 +95,22 @@ func folderShard(e os.DirEntry) (k, n int, ok bool) {
 	return k, n, true
 }
 
-// ReadBatch reads every shard folder of dir. It fails when the folder
+// Read reads every shard folder of dir. It fails when the folder
 // holds no shards, shards of different counts, or shards of different
 // matches; missing shards, duplicate and missing games are reported in the
 // Batch, for the caller to say.
-func ReadBatch(dir string) (*Batch, error) { return new(batchReader).read(dir) }
+func Read(dir string) (*Batch, error) { return new(Reader).Read(dir) }
 
-// batchReader reads a batch folder again and again (a shard under an SPRT
+// Reader reads a batch folder again and again (a shard under an SPRT
 // watching it): each journal is followed by a journal.Tail, so a read costs
 // the new games, not the whole batch.
-type batchReader struct {
+type Reader struct {
 	tails map[string]*journal.Tail
 }
 
-// journal returns every record of the journal at path, reading only the
+// Journal returns every record of the journal at path, reading only the
 // complete lines added since the last call.
-func (r *batchReader) journal(path string) ([]*record.Record, error) {
+func (r *Reader) Journal(path string) ([]*record.Record, error) {
 	if r.tails == nil {
 		r.tails = map[string]*journal.Tail{}
 	}
@@ -119,7 +125,9 @@ func (r *batchReader) journal(path string) ([]*record.Record, error) {
 	return t.Records(), nil
 }
 
-func (r *batchReader) read(dir string) (*Batch, error) {
+// Read reads the batch folder dir as Read does, each journal from where
+// the last read left it.
+func (r *Reader) Read(dir string) (*Batch, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
@@ -127,7 +135,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	b := &Batch{Dir: dir}
 	found := map[int]string{}
 	for _, e := range entries {
-		k, n, ok := folderShard(e)
+		k, n, ok := FolderShard(e)
 		if !ok {
 			continue
 		}
@@ -148,9 +156,9 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	var first string
 	journals := map[int][]*record.Record{}
 	for k := range b.Count {
-		sh := BatchShard{Shard: schedule.Shard{Index: k, Count: b.Count}, Dir: found[k]}
+		sh := Shard{Shard: schedule.Shard{Index: k, Count: b.Count}, Dir: found[k]}
 		if sh.Dir != "" {
-			id, err := ReadIdentity(filepath.Join(sh.Dir, IdentityFile))
+			id, err := identity.Read(filepath.Join(sh.Dir, identity.File))
 			if err != nil {
 				if errors.Is(err, os.ErrNotExist) {
 					sh.Dir = "" // created, never started
@@ -162,7 +170,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 			if err := b.adopt(id, sh, &first); err != nil {
 				return nil, err
 			}
-			recs, err := r.journal(filepath.Join(sh.Dir, JournalFile))
+			recs, err := r.Journal(filepath.Join(sh.Dir, outfolder.JournalFile))
 			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, err
 			}
@@ -174,7 +182,7 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 	if b.Identity == nil {
 		return nil, fmt.Errorf("%s: no shard has started (no event.json in any shard folder)", dir)
 	}
-	m, err := b.Identity.schedule()
+	m, err := verify.Match(b.Identity)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", first, err)
 	}
@@ -231,9 +239,9 @@ func (r *batchReader) read(dir string) (*Batch, error) {
 
 // adopt takes a shard's identity as the batch's, or checks that it is the
 // same match as the shards before.
-func (b *Batch) adopt(id *Identity, sh BatchShard, first *string) error {
-	if id.Kind != KindMatch || id.Match == nil {
-		return fmt.Errorf("%s: holds %s, not a shard of a match", sh.Dir, kindName[id.Kind])
+func (b *Batch) adopt(id *identity.Identity, sh Shard, first *string) error {
+	if id.Kind != identity.KindMatch || id.Match == nil {
+		return fmt.Errorf("%s: holds %s, not a shard of a match", sh.Dir, identity.KindName[id.Kind])
 	}
 	if want := sh.Shard.String(); id.Match.Shard != want {
 		return fmt.Errorf("%s: event.json says shard %q, the folder's name %q", sh.Dir, id.Match.Shard, want)
@@ -246,7 +254,7 @@ func (b *Batch) adopt(id *Identity, sh BatchShard, first *string) error {
 		b.Identity, *first = &plain, sh.Dir
 		return nil
 	}
-	if d := Difference(b.Identity, &plain); d != "" {
+	if d := identity.Difference(b.Identity, &plain); d != "" {
 		return fmt.Errorf("%s and %s hold different matches (%s); a batch folder holds the shards of one command", *first, sh.Dir, d)
 	}
 	return nil
@@ -269,13 +277,13 @@ func (b *Batch) Problems() []string {
 		out = append(out, fmt.Sprintf("game %d journaled %d times: %s", d.Game, len(d.Folders), strings.Join(d.Folders, ", ")))
 	}
 	if len(b.Missing) > 0 {
-		out = append(out, fmt.Sprintf("%d of %d games missing: %s", len(b.Missing), len(b.Missing)+len(b.Records)+b.Unplayed, ranges(b.Missing)))
+		out = append(out, fmt.Sprintf("%d of %d games missing: %s", len(b.Missing), len(b.Missing)+len(b.Records)+b.Unplayed, Ranges(b.Missing)))
 	}
 	return out
 }
 
-// ranges writes sorted numbers as "1-4, 9, 12-13".
-func ranges(ns []int) string {
+// Ranges writes sorted numbers as "1-4, 9, 12-13".
+func Ranges(ns []int) string {
 	var parts []string
 	for i := 0; i < len(ns); {
 		j := i
@@ -305,7 +313,7 @@ func (b *Batch) Write() error {
 			return fmt.Errorf("%s: %s; not merged", sh.Dir, sh.Misfit[0])
 		}
 	}
-	if err := b.Identity.write(filepath.Join(b.Dir, IdentityFile)); err != nil {
+	if err := b.Identity.Write(filepath.Join(b.Dir, identity.File)); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -316,22 +324,11 @@ func (b *Batch) Write() error {
 			return fmt.Errorf("game %d: %w", rec.Game, err)
 		}
 	}
-	return durable.WriteFile(filepath.Join(b.Dir, JournalFile), buf.Bytes())
-}
-
-// WriteGameFiles writes every record's SGF and psq files into dir/games,
-// as a match writes them under RecordsFiles.
-func WriteGameFiles(dir string, recs []*record.Record) error {
-	for _, rec := range recs {
-		if err := writeGame(dir, record.Heading{}, rec); err != nil {
-			return err
-		}
-	}
-	return nil
+	return durable.WriteFile(filepath.Join(b.Dir, outfolder.JournalFile), buf.Bytes())
 }
 
 // Sampling is the batch's -sample setting, or nil.
-func (b *Batch) Sampling() (*Sampling, error) {
+func (b *Batch) Sampling() (*outputs.Sampling, error) {
 	s := b.Identity.Match.Sample
 	if s == nil {
 		return nil, nil
@@ -343,8 +340,8 @@ func (b *Batch) Sampling() (*Sampling, error) {
 	// The merge writes it into the batch folder by its base name: never
 	// over a file of the folder's own.
 	switch base := filepath.Base(s.File); base {
-	case IdentityFile, JournalFile, LockFile, CollectionFile, GamesDir, ".", "..", "/":
+	case identity.File, outfolder.JournalFile, outfolder.LockFile, outputs.CollectionFile, outputs.GamesDir, ".", "..", "/":
 		return nil, fmt.Errorf("%s: event.json: match.sample.file %q would be written over the batch folder's %s", b.Dir, s.File, base)
 	}
-	return &Sampling{Freq: s.Freq, Format: f, File: s.File}, nil
+	return &outputs.Sampling{Freq: s.Freq, Format: f, File: s.File}, nil
 }
