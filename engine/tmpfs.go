@@ -99,18 +99,32 @@ var sealedNS struct {
 	err    error    // the namespace could not be made
 }
 
+// onDiscardedThread runs f on a thread of its own, locked to it and never
+// unlocked, so that the thread ends with it: f may change what the thread
+// shares with the others. The main thread is never discarded, and
+// /proc/self shows its namespace: when the goroutine lands there, it keeps
+// it while another does the work.
+func onDiscardedThread(f func()) {
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		if unix.Gettid() == unix.Getpid() {
+			onDiscardedThread(f)
+			runtime.UnlockOSThread()
+			close(done)
+			return
+		}
+		f()
+		close(done)
+	}()
+	<-done
+}
+
 // enterSealedNS moves the calling thread, which must be locked and never
 // unlocked, to a copy of sealedNS, made first when it is not yet.
 func enterSealedNS() ([]string, error) {
 	sealedNS.once.Do(func() {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			runtime.LockOSThread() // never unlocked: the thread, whose namespace is not the arbiter's, ends with this goroutine
-			if unix.Gettid() == unix.Getpid() {
-				sealedNS.err = errors.New("mount namespace: made on the main thread")
-				return
-			}
+		onDiscardedThread(func() {
 			if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 				sealedNS.err = fmt.Errorf("mount namespace: %w", err)
 				return
@@ -131,8 +145,7 @@ func enterSealedNS() ([]string, error) {
 				return
 			}
 			sealedNS.fd, sealedNS.sealed = fd, sealed
-		}()
-		<-done
+		})
 	})
 	if sealedNS.err != nil {
 		return nil, sealedNS.err
