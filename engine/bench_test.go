@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"syscall"
 	"testing"
 	"time"
 
@@ -80,4 +81,24 @@ func BenchmarkMoveInProcess(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkEngineStart is an engine process's start and close (cat: the
+// program costs nothing of its own), as a table's first game pays for each
+// engine: the working folder, the process (in its PID namespace, with a
+// private /tmp as root) and its end. runner-µs/start is this process's own
+// processor time (getrusage RUSAGE_SELF: its threads, not the engines).
+func BenchmarkEngineStart(b *testing.B) {
+	var r0, r1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+	for b.Loop() {
+		e, err := Start(Spec{Name: "cat", Command: "cat"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.Close()
+	}
+	syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+	cpu := time.Duration(syscall.TimevalToNsec(r1.Utime) - syscall.TimevalToNsec(r0.Utime) + syscall.TimevalToNsec(r1.Stime) - syscall.TimevalToNsec(r0.Stime))
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "runner-µs/start")
 }

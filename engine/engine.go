@@ -290,6 +290,7 @@ func (e *Engine) spawn() error {
 	}
 	p.held = len(e.spec.CPUs) > 0 && e.spec.CPUsOneThread
 	e.p, e.unsettled, e.stderr = p, false, errs
+	e.queue = e.queue[:0] // lines for the previous process: a fresh one hears START first
 	return nil
 }
 
@@ -344,7 +345,8 @@ func (e *Engine) orDefault(deadline time.Time) time.Time {
 
 // NewGame prepares a game on a size×size board: START for a fresh process
 // (and for every game with Spec.StartEveryGame), RESTART otherwise (falling back to a new process when the engine answers
-// UNKNOWN or ERROR, or has died), then the INFO lines. The wait ends at
+// UNKNOWN or ERROR, or has died), then the INFO lines, which go out with the
+// next command (in its write: QueueInfo). The wait ends at
 // deadline or after Spec.StartTimeout, whichever is first. Errors: *Refusal
 // (ERROR to START), *FaultError (timeout or exit), or a start failure.
 func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
@@ -399,11 +401,12 @@ func (e *Engine) NewGame(size int, infos []Info, deadline time.Time) error {
 			return err
 		}
 	}
-	// START (or RESTART) was answered in time: the INFO lines are the
-	// arbiter's to write, under a write timeout of their own, not whatever
-	// is left of the start deadline (an engine slow to start, answering
-	// just in time, lost the game to a write that had no time left).
-	return e.writeInfos(p, infos, time.Now().Add(e.spec.WriteTimeout))
+	// START (or RESTART) was answered in time: the INFO lines go out with
+	// the next command, in its write (exchange.send), as the time_left
+	// before a move does: a game's start costs no write of its own, and
+	// the engine reads them all before that command, in the same order.
+	e.queueInfos(infos)
+	return nil
 }
 
 // aboutWait bounds the wait for the answer to ABOUT: an engine that does
@@ -531,6 +534,14 @@ func (e *Engine) startGame(p *proc, size int, deadline time.Time) error {
 	}
 }
 
+// queueInfos holds the INFO lines the engine has not refused for the next
+// command (exchange.send).
+func (e *Engine) queueInfos(infos []Info) {
+	for _, in := range e.spec.Refused.Filter(infos) {
+		e.queue = appendInfo(e.queue, in)
+	}
+}
+
 func (e *Engine) writeInfos(p *proc, infos []Info, deadline time.Time) error {
 	infos = e.spec.Refused.Filter(infos)
 	if len(infos) == 0 {
@@ -585,10 +596,10 @@ func (e *Engine) SendInfo(infos ...Info) error {
 	return e.writeInfos(p, infos, time.Now().Add(e.spec.WriteTimeout))
 }
 
-// QueueInfo holds INFO lines to be written together with the next move
-// request (BEGIN, TURN or BOARD), in one write: the time_left before every
-// move costs no extra system call. The lines go out before the request, so
-// they are not part of the engine's think time.
+// QueueInfo holds INFO lines to be written together with the next command
+// (a move request as a rule: BEGIN, TURN or BOARD), in one write: the
+// time_left before every move costs no extra system call. The lines go out
+// before the command, so they are not part of the engine's think time.
 func (e *Engine) QueueInfo(infos ...Info) {
 	for _, in := range infos {
 		e.queue = appendInfo(e.queue, in)
@@ -638,12 +649,6 @@ func (e *Engine) ask(cmd []byte, deadline time.Time, nt *notes) (x *exchange, se
 	x = e.exchange(p, e.orDefault(deadline), nt)
 	x.cmd = cmd
 	e.takeRequeued()
-	if len(e.queue) > 0 {
-		e.out = append(append(e.out[:0], e.queue...), cmd...)
-		e.queue = e.queue[:0]
-		cmd = e.out
-		e.unsettled = true
-	}
 	if f, detail = x.send(cmd); f != "" {
 		x.done()
 		return nil, time.Time{}, f, detail
@@ -900,6 +905,14 @@ func (e *Engine) exchange(p *proc, deadline time.Time, nt *notes) *exchange {
 func (x *exchange) send(cmd []byte) (Fault, string) {
 	if x.cmd == nil {
 		x.cmd = cmd
+	}
+	if e := x.e; len(e.queue) > 0 {
+		// INFO lines queued (QueueInfo, NewGame's) go out before the
+		// command, in its write.
+		e.out = append(append(e.out[:0], e.queue...), cmd...)
+		e.queue = e.queue[:0]
+		cmd = e.out
+		e.unsettled = true
 	}
 	x.strict = x.e.unsettled
 	// Let an engine that needs it finish with its previous answer first

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -535,6 +536,77 @@ func TestTranscript(t *testing.T) {
 	}
 	if begin, move := strings.Index(got, fmt.Sprintf("%d > BEGIN", pid)), strings.Index(got, fmt.Sprintf("%d < %d,%d", pid, r.Move.X, r.Move.Y)); begin > move {
 		t.Errorf("the move is transcribed before the BEGIN it answers:\n%s", got)
+	}
+}
+
+// A game's INFO lines cost no write of their own: NewGame writes nothing
+// after START's (or RESTART's) answer, and the lines go out ahead of the
+// next command, in order. Lines queued for a process that was then killed
+// never reach the next one, which hears START first.
+func TestGameInfosGoWithTheNextCommand(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var sent []string
+	spec := Spec{Name: "faulty", Command: "builtin:faulty", StartTimeout: generous,
+		Transcript: func(pid int, out bool, line string) {
+			if out {
+				mu.Lock()
+				sent = append(sent, fmt.Sprintf("%d %s", pid, line))
+				mu.Unlock()
+			}
+		}}
+	e, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	since := func(n int) []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), sent[n:]...)
+	}
+	infos := []Info{{"timeout_turn", "1000"}, {"rule", "0"}}
+	mark := 0
+	for game, first := range []string{"START 15", "RESTART"} {
+		if err := e.NewGame(15, infos, in(generous)); err != nil {
+			t.Fatal(err)
+		}
+		pid := e.Pid()
+		got := since(mark)
+		if len(got) == 0 || got[0] != fmt.Sprintf("%d %s", pid, first) {
+			t.Fatalf("game %d: written %q, want %s first", game, got, first)
+		}
+		for _, l := range got {
+			if strings.Contains(l, " INFO ") {
+				t.Errorf("game %d: NewGame wrote %q itself, not with the next command: %q", game, l, got)
+			}
+		}
+		mark += len(got)
+		if r := e.Begin(in(generous)); r.Fault != "" {
+			t.Fatal(r.Fault, r.Detail)
+		}
+		got, want := since(mark), []string{fmt.Sprintf("%d INFO timeout_turn 1000", pid), fmt.Sprintf("%d INFO rule 0", pid), fmt.Sprintf("%d BEGIN", pid)}
+		if !slices.Equal(got, want) {
+			t.Errorf("game %d: written with the first request %q, want %q", game, got, want)
+		}
+		mark += len(got)
+	}
+	// A game the engine never moved in, its process then killed.
+	if err := e.NewGame(15, infos, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	e.Kill()
+	mark = len(since(0))
+	if err := e.NewGame(15, nil, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Begin(in(generous)); r.Fault != "" {
+		t.Fatal(r.Fault, r.Detail)
+	}
+	for _, l := range since(mark) {
+		if strings.Contains(l, " INFO ") {
+			t.Errorf("a fresh process was sent %q, queued for the one before it: %q", l, since(mark))
+		}
 	}
 }
 

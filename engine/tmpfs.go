@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -84,22 +85,101 @@ func startWithPrivateTmp(tmpMax int64, dir string, start func() error, exited <-
 	return r.refused, r.err
 }
 
+// sealedNS is a mount namespace made once per arbiter, the model of every
+// unconfined engine's: its mounts private (nothing mounted in it shows in
+// the arbiter's), and those of sealedTypes read-only (sealMounts). Each
+// engine's namespace is a copy of it with its own overlays: an engine's
+// start pays for the copy and the overlays, not for reading the mount table
+// and sealing each mount again. Mounts the machine makes after the first
+// engine started are not seen by engines.
+var sealedNS struct {
+	once   sync.Once
+	fd     int      // open on the namespace (/proc/thread-self/ns/mnt of the thread that made it), held for good
+	sealed []string // the mount points sealed
+	err    error    // the namespace could not be made
+}
+
+// onDiscardedThread runs f on a thread of its own, locked to it and never
+// unlocked, so that the thread ends with it: f may change what the thread
+// shares with the others. The main thread is never discarded, and
+// /proc/self shows its namespace: when the goroutine lands there, it keeps
+// it while another does the work.
+func onDiscardedThread(f func()) {
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		if unix.Gettid() == unix.Getpid() {
+			onDiscardedThread(f)
+			runtime.UnlockOSThread()
+			close(done)
+			return
+		}
+		f()
+		close(done)
+	}()
+	<-done
+}
+
+// enterSealedNS moves the calling thread, which must be locked and never
+// unlocked, to a copy of sealedNS, made first when it is not yet.
+func enterSealedNS() ([]string, error) {
+	sealedNS.once.Do(func() {
+		onDiscardedThread(func() {
+			if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+				sealedNS.err = fmt.Errorf("mount namespace: %w", err)
+				return
+			}
+			// Mounts made here must not show in the arbiter's namespace.
+			if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+				sealedNS.err = fmt.Errorf("mount namespace: %w", err)
+				return
+			}
+			sealed, err := sealMounts()
+			if err != nil {
+				sealedNS.err = fmt.Errorf("read-only %w", err)
+				return
+			}
+			fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				sealedNS.err = fmt.Errorf("mount namespace: %w", err)
+				return
+			}
+			sealedNS.fd, sealedNS.sealed = fd, sealed
+		})
+	})
+	if sealedNS.err != nil {
+		return nil, sealedNS.err
+	}
+	// A thread shares its root and working directory (CLONE_FS) with the
+	// others, and may change its mount namespace only once it has its own.
+	if err := unix.Unshare(unix.CLONE_FS); err != nil {
+		return nil, fmt.Errorf("mount namespace: %w", err)
+	}
+	if err := unix.Setns(sealedNS.fd, unix.CLONE_NEWNS); err != nil {
+		return nil, fmt.Errorf("mount namespace: %w", err)
+	}
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return nil, fmt.Errorf("mount namespace: %w", err)
+	}
+	return sealedNS.sealed, nil
+}
+
 // privateTmp moves the calling thread to a new mount namespace with the
 // overlays startWithPrivateTmp describes.
 func privateTmp(tmpMax int64, dir string) error {
-	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-		return fmt.Errorf("mount namespace: %w", err)
-	}
-	// Mounts made here must not show in the arbiter's namespace.
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("mount namespace: %w", err)
-	}
 	opts := "mode=1777"
 	if tmpMax > 0 {
 		opts += ",size=" + strconv.FormatInt(tmpMax, 10)
 	}
+	// The working directory's path, taken before the thread moves: entering
+	// a namespace sets its working directory to the namespace's root.
+	abs, absErr := filepath.Abs(dir)
+	sealed, err := enterSealedNS()
+	if err != nil {
+		return err
+	}
 	work := -1
-	if abs, err := filepath.Abs(dir); err == nil && dir != "" {
+	if err := absErr; err == nil && dir != "" {
 		// dir may be /proc/self/fd/N, the folder Start checked and holds:
 		// a folder of the arbiter's mount namespace, which cannot be bound
 		// in this one. It is opened again here by the path it has now,
@@ -124,10 +204,6 @@ func privateTmp(tmpMax int64, dir string) error {
 	}
 	if work >= 0 {
 		defer unix.Close(work)
-	}
-	sealed, err := sealMounts()
-	if err != nil {
-		return fmt.Errorf("read-only %w", err)
 	}
 	for _, d := range privateTmpFolders {
 		if !isDir(d) {
