@@ -63,6 +63,11 @@ func Decide(folder string, r Ruling) (*Decided, error) {
 	if id.Kind != identity.KindEvent {
 		return nil, fmt.Errorf("%s holds %s: the arbiter's decisions are for events", folder, identity.KindName[id.Kind])
 	}
+	release, err := rulings.Hold(folder) // another arena's decision is read, or waits for this one
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	done, err := journal.Read(filepath.Join(folder, outfolder.JournalFile))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err

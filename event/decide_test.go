@@ -372,3 +372,100 @@ func TestAdjudicationReachesTheRunningEvent(t *testing.T) {
 		t.Errorf("game 3 as ruled: %+v", g3)
 	}
 }
+
+// Arbiters who decide at once, from arenas of their own, each have their
+// decision kept and journaled: a decision is read, checked and written
+// while no other is (rulings.Hold), so none is written over another, and
+// none is left in the request file believing a run will journal it.
+func TestDecisionsMadeAtOnceAreAllKept(t *testing.T) {
+	ev := runEvent(t, smallEvent(t, "round-robin"))
+	folder := ev.Folder()
+	games := gamesOf(readJournal(t, folder))
+	const n = 12
+	errs := make(chan error, n)
+	for i := range n {
+		g := games[i%len(games)]
+		go func() {
+			d, err := Decide(folder, Ruling{Kind: record.Correct, Game: g.Game, Result: "1/2-1/2", Reason: fmt.Sprintf("ruling %d", i)})
+			if err == nil && !d.Journaled {
+				err = fmt.Errorf("ruling %d: left for a run to journal, and no run holds the folder", i)
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	reasons := map[string]bool{}
+	for _, rec := range readJournal(t, folder) {
+		if rec.Decision != nil {
+			reasons[rec.Decision.Reason] = true
+		}
+	}
+	pending, err := rulings.ReadDecisions(filepath.Join(folder, rulings.DecisionFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reasons) != n || len(pending) != n {
+		t.Errorf("%d decisions made at once: %d journaled, %d in the request file", n, len(reasons), len(pending))
+	}
+}
+
+// Withdrawals asked at once, while the event runs, are all kept, each
+// checked with the others in view.
+func TestWithdrawalsAskedAtOnceAreAllKept(t *testing.T) {
+	cfg := smallEvent(t, "round-robin")
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &withdrawAtOnce{t: t, folder: ev.Folder(), names: []string{"random", "slow"}}
+	if _, err := ev.Run(context.Background(), context.Background(), w); err != nil {
+		t.Fatal(err)
+	}
+	if !w.asked {
+		t.Fatal("no game finished")
+	}
+	asked, err := rulings.ReadWithdrawalRequests(filepath.Join(ev.Folder(), rulings.WithdrawalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, q := range asked {
+		names = append(names, q.Engine)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, w.names) {
+		t.Errorf("withdrawals asked at once of %v: the request file holds %v", w.names, names)
+	}
+}
+
+// withdrawAtOnce asks, once the first game finished, to withdraw each of
+// names at the same time, as organizers at two desks would.
+type withdrawAtOnce struct {
+	t      *testing.T
+	folder string
+	names  []string
+	asked  bool
+}
+
+func (w *withdrawAtOnce) Observe(u Update) {
+	if _, ok := u.(GameFinished); !ok || w.asked {
+		return
+	}
+	w.asked = true
+	errs := make(chan error, len(w.names))
+	for _, name := range w.names {
+		go func() {
+			_, err := rulings.Withdraw(w.folder, name, "asked at the same time")
+			errs <- err
+		}()
+	}
+	for range w.names {
+		if err := <-errs; err != nil {
+			w.t.Errorf("withdraw: %v", err)
+		}
+	}
+}

@@ -30,6 +30,11 @@ func Withdraw(folder, name, reason string) (string, error) {
 	if !slices.ContainsFunc(id.Engines, func(e identity.Entrant) bool { return e.Name == name }) {
 		return "", fmt.Errorf("%s: no engine %q in the event", folder, name)
 	}
+	release, err := Hold(folder) // another withdrawal is read, or waits for this one
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	if err := withdrawable(folder, id, name); err != nil {
 		return "", err
 	}
