@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gomoku-arena/internal/durable"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -296,10 +297,15 @@ func (s *Sandbox) mounts(path, dir string, make bool) ([]mount, error) {
 	hide := func(list []string, what string, rival bool) error {
 		for _, h := range list {
 			h = realPath(h)
-			inside, own := false, false
+			inside, own, in := false, false, ""
 			for _, m := range shown {
 				own = own || m.path == h
-				inside = inside || within(h, m.path) && h != m.path
+				if within(h, m.path) && h != m.path {
+					inside = true
+					if len(m.path) > len(in) {
+						in = m.path // the innermost folder shown that holds it
+					}
+				}
 			}
 			if own || !inside || slices.ContainsFunc(ms, func(m mount) bool { return m.path == h }) {
 				continue // its own, out of view anyway, or hidden already
@@ -312,7 +318,14 @@ func (s *Sandbox) mounts(path, dir string, make bool) ([]mount, error) {
 			case errors.Is(err, os.ErrNotExist) && rival:
 				continue // a file another engine declared, not there: nothing to hide
 			case errors.Is(err, os.ErrNotExist) && make:
-				if err := os.MkdirAll(h, 0o755); err != nil {
+				// Made from the folder shown, one name at a time, following no
+				// link: an engine that can write there may have planted one
+				// on the way to a folder it wants made elsewhere.
+				rel, err := filepath.Rel(in, h)
+				if err == nil {
+					err = durable.MkdirIn(in, rel)
+				}
+				if err != nil {
 					return fmt.Errorf("sandbox: hiding %s: %w", h, err)
 				}
 			}
