@@ -108,6 +108,9 @@ func parseMatchSetup(args []string, stdout io.Writer) (event.MatchSetup, *matchP
 	if err := rules.CheckOpeningFormat(*openingsFormat); err != nil {
 		return setup, nil, fmt.Errorf("%w: -openings-format: %v", errUsage, err)
 	}
+	if *syncEvery < 0 {
+		return setup, nil, fmt.Errorf("%w: -sync: %v: must not be negative (0: the default, %v)", errUsage, *syncEvery, event.DefaultSyncEvery)
+	}
 	records, err := outputs.ParseRecords(*recordsFlag)
 	if err != nil {
 		return setup, nil, fmt.Errorf("%w: -records: %v", errUsage, err)

@@ -197,6 +197,9 @@ command = "builtin:random"
 		{`must not be negative (0: only at the end)`, []frontEnd{ // arena match's own; c-gomoku-cli prints what it prints
 			{args: []string{"match", "-report", "-1", "builtin:greedy", "builtin:random"}, want: `-report: -1: must not be negative (0: only at the end)`},
 		}},
+		{`must not be negative (0: the default, 10s)`, []frontEnd{ // arena match's own: a batch's shards under an SPRT
+			{args: []string{"match", "-sync", "-1s", "builtin:greedy", "builtin:random"}, want: `-sync: -1s: must not be negative (0: the default, 10s)`},
+		}},
 		{`want files, collection or none`, []frontEnd{ // an event keeps its files; c-gomoku-cli writes none
 			{args: []string{"match", "-records", "some", "builtin:greedy", "builtin:random"}, want: `-records: records "some": want files, collection or none`},
 		}},
