@@ -169,9 +169,10 @@ type proc struct {
 	stderrDone chan struct{}
 
 	// held: on Spec.CPUs until seen running more than one thread
-	// (threaded; held.go), last looked at then.
-	held, threaded bool
-	looked         time.Time
+	// (threaded; held.go), last looked at then; short: with the short
+	// slice until then.
+	held, short, threaded bool
+	looked                time.Time
 }
 
 // spawn starts path as an engine (startGroup) with fresh pipes and begins
