@@ -71,8 +71,10 @@ func KeyOf(rec *record.Record) Key { return Key{rec.Round, rec.Game} }
 // one thread, pinned to a processor of its own, in turn, so that no two
 // tables meet on one processor while another has none; and where each
 // table has engines of its own (Instances), they are started on the
-// table's processor and keep it, so a game is played on one processor and
-// does not take another game's: left to the kernel, two tables' engines
+// table's processor and keep it (with the kernel's shortest slice while
+// they run one thread, so that a command runs its engine at once:
+// engine/held.go), so a game is played on one processor and does not take
+// another game's: left to the kernel, two tables' engines
 // often settled each on the other table's processor, every move then waking
 // a processor across (1,000 instant games at two tables: 0.33-0.36 s pinned,
 // 0.34-0.66 s not). An event's engines go from table to table,
