@@ -289,7 +289,7 @@ func (e *Engine) spawn() error {
 		return fmt.Errorf("engine %q: closed", e.name)
 	}
 	p.held = len(e.spec.CPUs) > 0 && e.spec.CPUsOneThread
-	p.short = len(e.spec.CPUs) > 0 // affinity.Start
+	p.short = len(e.spec.CPUs) > 0 // started with the short slice (affinity.Start; held.go)
 	e.p, e.unsettled, e.stderr = p, false, errs
 	e.queue = e.queue[:0] // lines for the previous process: a fresh one hears START first
 	return nil
