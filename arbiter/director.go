@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -100,8 +101,10 @@ type Director struct {
 	Entrants    []Entrant
 	Concurrency int
 	// Finished is called for every finished game, one call at a time (from
-	// the table that played it), before either entrant starts another game.
-	// Its error (a journal that cannot be written) stops the event.
+	// the table that played it), before either entrant starts another game,
+	// and for a game Stop stopped (End record.Aborted: no result, not to be
+	// journaled as played). Its error (a journal that cannot be written)
+	// stops the event.
 	Finished func(*record.Record) error
 	// Started, if set, is told when a game begins, one call at a time, and
 	// Moved after each of its stones (from the game's table): for progress
@@ -138,6 +141,40 @@ type Director struct {
 	cpus     [][]int                // per table, the processor its own engines run on (none: any)
 	spare    bool                   // fewer tables than processors: cpus hold single-threaded engines only
 	retiring sync.WaitGroup         // processes being ended after their entrant's last game
+
+	stopMu  sync.Mutex
+	playing map[int]context.CancelCauseFunc // the games in play, by number (Stop)
+}
+
+// errStopped is the cause of a game's end by Stop.
+var errStopped = errors.New("stopped by the arbiter")
+
+// Stop stops game number n if it is in play, and reports whether it was:
+// its engines are killed at once, as when the event is aborted, and its
+// record (End record.Aborted: no result) goes to Finished. For a game the
+// arbiter adjudicated while it was played, whose play would not count.
+func (d *Director) Stop(n int) bool {
+	d.stopMu.Lock()
+	defer d.stopMu.Unlock()
+	cancel, ok := d.playing[n]
+	if ok {
+		cancel(errStopped)
+	}
+	return ok
+}
+
+// inPlay notes game number n in play, with its cancel, or no longer (nil).
+func (d *Director) inPlay(n int, cancel context.CancelCauseFunc) {
+	d.stopMu.Lock()
+	defer d.stopMu.Unlock()
+	if cancel == nil {
+		delete(d.playing, n)
+		return
+	}
+	if d.playing == nil {
+		d.playing = map[int]context.CancelCauseFunc{}
+	}
+	d.playing[n] = cancel
 }
 
 // Play plays the fixtures. Cancelling drain stops new games from starting;
@@ -183,8 +220,13 @@ func (d *Director) Play(drain, abort context.Context, fixtures []Fixture) error 
 				if !ok {
 					return
 				}
-				rec, err := d.play(abort, f, t, l.needs)
-				l.finish(f, rec, err)
+				ctx, cancel := context.WithCancelCause(abort)
+				d.inPlay(f.Number, cancel)
+				rec, err := d.play(ctx, f, t, l.needs)
+				d.inPlay(f.Number, nil)
+				stopped := context.Cause(ctx) == errStopped
+				cancel(nil)
+				l.finish(f, rec, stopped, err)
 			}
 		})
 	}
@@ -255,8 +297,8 @@ func (l *lineup) needs(i int) bool {
 }
 
 // finish reports a table's game (to Finished) before its entrants may play
-// again.
-func (l *lineup) finish(f Fixture, rec *record.Record, err error) {
+// again: a finished one, or one Stop stopped.
+func (l *lineup) finish(f Fixture, rec *record.Record, stopped bool, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	defer l.free.Broadcast()
@@ -265,7 +307,7 @@ func (l *lineup) finish(f Fixture, rec *record.Record, err error) {
 	case l.err != nil:
 	case err != nil:
 		l.err = err
-	case rec.End != record.Aborted:
+	case rec.End != record.Aborted || stopped:
 		l.err = l.d.Finished(rec)
 	}
 }

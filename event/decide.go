@@ -29,7 +29,9 @@ import (
 // in the form its journal line takes (record.Decided); then it is
 // journaled, once (by its id): by arena correct itself when no run holds
 // the folder, else by the running event after its next game ends or
-// before it pairs its next round. Only the journal counts: standings,
+// before it pairs its next round (a game adjudicated while it is played
+// is stopped within a second: schedule.Tournament.Requested, and its end
+// journals the decision). Only the journal counts: standings,
 // pages, TRF and ratings read the decisions from there (record.Ruled).
 
 // Ruling is what the arbiter decides about one game of an event.

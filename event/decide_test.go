@@ -9,10 +9,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/event/tables"
+	"gomoku-arena/internal/config"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -467,5 +469,142 @@ func (w *withdrawAtOnce) Observe(u Update) {
 		if err := <-errs; err != nil {
 			w.t.Errorf("withdraw: %v", err)
 		}
+	}
+}
+
+// adjudicateInPlay adjudicates a game from inside the running event once
+// it has moves on the board, and keeps the notices.
+type adjudicateInPlay struct {
+	t       *testing.T
+	folder  string
+	r       Ruling
+	decided time.Time
+	notices []string
+}
+
+func (a *adjudicateInPlay) Observe(u Update) {
+	switch u := u.(type) {
+	case MovePlayed:
+		if a.decided.IsZero() && u.Number == a.r.Game && u.Stones >= 2 {
+			a.decided = time.Now()
+			if d, err := Decide(a.folder, a.r); err != nil || d.Journaled {
+				a.t.Errorf("decide: %+v, %v; want it left to the running event", d, err)
+			}
+		}
+	case Notice:
+		a.notices = append(a.notices, u.Text)
+	}
+}
+
+// A game adjudicated while it is played stops: its engines are killed
+// within about a second (not when the slow game would have ended, minutes
+// later), the adjudication is journaled and the game's play is not.
+func TestAGameAdjudicatedInPlayStops(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "slow.toml")
+	src := `name = "slow"
+rule = "freestyle"
+format = "round-robin"
+output = "out"
+
+[clock]
+match = "10m"
+
+[[engine]]
+name = "slow1"
+command = "builtin:faulty"
+args = ["think=3s"]
+
+[[engine]]
+name = "slow2"
+command = "builtin:faulty"
+args = ["think=3s"]
+`
+	os.WriteFile(path, []byte(src), 0o644)
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &adjudicateInPlay{t: t, folder: ev.Folder(), r: Ruling{Kind: record.Adjudicate, Game: 1, Result: "1/2-1/2", Reason: "a dead draw"}}
+	if _, err := ev.Run(context.Background(), context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	if a.decided.IsZero() {
+		t.Fatal("game 1 never had two stones")
+	}
+	if took := time.Since(a.decided); took > 45*time.Second {
+		t.Errorf("the run ended %v after the adjudication; the game was not stopped", took)
+	}
+	var decisions, played int
+	for _, r := range readJournal(t, ev.Folder()) {
+		switch {
+		case r.End == record.Decided:
+			decisions++
+		case r.IsGame():
+			played++
+		}
+	}
+	if decisions != 1 || played != 0 {
+		t.Errorf("journal: %d decisions and %d games; want the adjudication alone", decisions, played)
+	}
+	if !slices.ContainsFunc(a.notices, func(n string) bool { return strings.Contains(n, "stopped: the arbiter adjudicated it") }) {
+		t.Errorf("no notice of the stop among %q", a.notices)
+	}
+}
+
+// A game adjudicated while it is played that ends before the run stops it
+// is not counted either: the decisions made during a game are journaled
+// before its own record, so the adjudication stands.
+func TestAGameAdjudicatedInPlayThatEndsFirstIsNotCounted(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "fast.toml")
+	src := `name = "fast"
+rule = "freestyle"
+format = "round-robin"
+output = "out"
+
+[clock]
+match = "30s"
+
+[[engine]]
+name = "greedy"
+command = "builtin:greedy"
+
+[[engine]]
+name = "random"
+command = "builtin:random"
+args = ["seed=3"]
+`
+	os.WriteFile(path, []byte(src), 0o644)
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &adjudicateInPlay{t: t, folder: ev.Folder(), r: Ruling{Kind: record.Adjudicate, Game: 1, Result: "0-1", Reason: "the hall's clock failed"}}
+	if _, err := ev.Run(context.Background(), context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	if a.decided.IsZero() {
+		t.Fatal("game 1 never had two stones")
+	}
+	var decisions, played int
+	for _, r := range readJournal(t, ev.Folder()) {
+		switch {
+		case r.End == record.Decided:
+			decisions++
+		case r.IsGame() && r.Game == 1:
+			played++
+		}
+	}
+	if decisions != 1 || played != 0 {
+		t.Errorf("journal: %d decisions and %d records of game 1; want the adjudication alone (notices %q)", decisions, played, a.notices)
 	}
 }

@@ -114,6 +114,9 @@ func (ev *Event) Run(drain, abort context.Context, obs Observer) (*report.Report
 	ev.t.RoundDone = ev.writeTRF
 	// One look per run at the arbiter's decisions: it follows the run's records.
 	ev.t.Decisions = rulings.Due(ev.out)
+	ev.t.Requested = func() ([]*record.Record, error) {
+		return rulings.ReadDecisions(filepath.Join(ev.out, rulings.DecisionFile))
+	}
 	pub := &publisher{out: ev.out, id: id, done: slices.Clip(done), // appends go to an array of its own
 		updated: func(rep *report.Report) { s.send(StandingsUpdated{Report: rep}) }}
 	runErr := ev.t.Run(drain, abort, func(rec *record.Record) error {

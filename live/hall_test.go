@@ -72,3 +72,19 @@ func TestGamesListFollowsDecisions(t *testing.T) {
 		t.Errorf("games after a correction of game 1 and a void of game 2: %+v (finished %d)", s.Games, s.Finished)
 	}
 }
+
+// A game adjudicated while it is played leaves the boards in play when the
+// adjudication is journaled (the event stops it), and shows as adjudicated.
+func TestAGameAdjudicatedInPlayLeavesTheBoards(t *testing.T) {
+	s := newState()
+	s.Entrants = []Entrant{{Name: "a"}, {Name: "b"}}
+	s.started(event.GameStarted{Round: 1, Number: 3, Black: "a", White: "b"}, time.Now())
+	ruled := &record.Record{Round: 1, Game: 3, Rule: "freestyle", Size: 15, Black: "a", White: "b", End: record.Adjudicated}
+	s.decided(event.DecisionJournaled{Line: &record.Record{Round: 1, Game: 3, End: record.Decided}, Game: ruled})
+	if len(s.Running) != 0 {
+		t.Errorf("game 3 is still shown in play after its adjudication: %+v", s.Running)
+	}
+	if len(s.Games) != 1 || s.Games[0].Number != 3 || s.Games[0].End != "adjudicated" || s.Finished != 1 {
+		t.Errorf("games after game 3's adjudication: %+v (finished %d)", s.Games, s.Finished)
+	}
+}

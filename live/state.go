@@ -591,7 +591,8 @@ func (s *State) decided(d event.DecisionJournaled) {
 		if _, kept := s.records[k]; kept {
 			s.records[k] = d.Game
 		}
-	case d.Game != nil: // adjudicated, never finished here
+	case d.Game != nil: // adjudicated, never finished here: stopped if it was being played
+		s.Running = slices.DeleteFunc(s.Running, func(g *Game) bool { return g.Round == k.Round && g.Number == k.Number })
 		s.keep(d.Game)
 		s.Finished++
 	}

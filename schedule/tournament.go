@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 
 	"gomoku-arena/arbiter"
@@ -65,10 +66,15 @@ type Tournament struct {
 	// is paired, so a decision made during a round counts from the next
 	// pairing.
 	Decisions func(all []*record.Record) ([]*record.Record, error)
+	// Requested, if set, reads the arbiter's decisions requested so far,
+	// journaled or not; it is asked every stopLook while games are played,
+	// so that a game adjudicated in play stops at once (watchAdjudications).
+	Requested func() ([]*record.Record, error)
 
-	check   *ScheduleCheck  // the journal checked by Resume, for Run
-	refused map[string]bool // decisions (by id) that fit no game when they came
-	broken  error           // a record Resume refused: Run plays nothing
+	check     *ScheduleCheck  // the journal checked by Resume, for Run
+	refusedMu sync.Mutex      // refused is also read by watchAdjudications
+	refused   map[string]bool // decisions (by id) that fit no game when they came
+	broken    error           // a record Resume refused: Run plays nothing
 }
 
 // Withdrawal rule. A Swiss entrant is withdrawn before a round is paired
@@ -250,16 +256,13 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 			return cerr
 		}
 		for _, d := range ds {
-			if t.refused[d.Decision.ID] {
+			if t.isRefused(d.Decision.ID) {
 				continue
 			}
 			if err := c.Add(d); err != nil {
 				// Said once and left out: a request that fits no game
 				// never stops the event (arena correct checks it first).
-				if t.refused == nil {
-					t.refused = map[string]bool{}
-				}
-				t.refused[d.Decision.ID] = true
+				t.refuse(d.Decision.ID)
 				if t.Notice != nil {
 					t.Notice(fmt.Sprintf("the arbiter's decision %s on game %d is not journaled: %v", d.Decision.ID, d.Game, err))
 				}
@@ -302,6 +305,18 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 		t.Director.Skip = func(f arbiter.Fixture) bool { return withdrawnIn(out, f.Round, f.Black, f.White) }
 	}
 	t.Director.Finished = func(rec *record.Record) error {
+		// The decisions made while it was played first: an adjudication
+		// of this very game then stands, whether or not it stopped it.
+		if err := decide(); err != nil {
+			return err
+		}
+		if rec.End == record.Aborted { // stopped (Director.Stop): never journaled as played
+			if adjudicated[rec.Game] && t.Notice != nil {
+				t.Notice(fmt.Sprintf("round %d game %d (%s vs %s) stopped: the arbiter adjudicated it while in progress",
+					rec.Round, rec.Game, rec.Black, rec.White))
+			}
+			return withdraw()
+		}
 		if fixed && rec.IsGame() {
 			if withdrawnIn(out, rec.Round, t.index(rec.Black), t.index(rec.White)) {
 				if t.Notice != nil {
@@ -317,13 +332,10 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 				t.Notice(fmt.Sprintf("round %d game %d (%s vs %s) was adjudicated while in progress: its play (%s) is not counted",
 					rec.Round, rec.Game, rec.Black, rec.White, rec.ResultString()))
 			}
-			return decide()
+			return nil
 		}
 		all = append(all, rec)
 		if err := finished(rec); err != nil {
-			return err
-		}
-		if err := decide(); err != nil {
 			return err
 		}
 		return withdraw()
@@ -333,6 +345,11 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 	}
 	if err := withdraw(); err != nil {
 		return err
+	}
+	if t.Requested != nil && t.Task == nil {
+		watch, stop := context.WithCancel(abort)
+		defer stop()
+		go t.watchAdjudications(watch)
 	}
 	switch {
 	case t.Format == pairing.SwissFormat:
@@ -353,6 +370,56 @@ func (t *Tournament) Run(drain, abort context.Context, finished func(*record.Rec
 		return err
 	}
 	return decide() // those made during the last games
+}
+
+// stopLook is how often the arbiter's requested decisions are read while
+// games are played (watchAdjudications).
+const stopLook = time.Second
+
+// watchAdjudications stops, until ctx ends, every game in play whose last
+// requested decision is an adjudication (one voided after its adjudication
+// is being played again, as wanted): its play would not count, and the
+// organizer who adjudicates a game in progress wants it over. The stopped
+// game's Finished journals the adjudication. A decision that fit no game
+// (refused) stops nothing.
+func (t *Tournament) watchAdjudications(ctx context.Context) {
+	tick := time.NewTicker(stopLook)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		ds, err := t.Requested()
+		if err != nil {
+			continue // the journaling of decisions (Decisions) reports it
+		}
+		last := map[int]*record.Record{}
+		for _, d := range ds {
+			last[d.Game] = d
+		}
+		for n, d := range last {
+			if d.Decision.Kind == record.Adjudicate && !t.isRefused(d.Decision.ID) {
+				t.Director.Stop(n)
+			}
+		}
+	}
+}
+
+func (t *Tournament) isRefused(id string) bool {
+	t.refusedMu.Lock()
+	defer t.refusedMu.Unlock()
+	return t.refused[id]
+}
+
+func (t *Tournament) refuse(id string) {
+	t.refusedMu.Lock()
+	defer t.refusedMu.Unlock()
+	if t.refused == nil {
+		t.refused = map[string]bool{}
+	}
+	t.refused[id] = true
 }
 
 // playAll plays the fixtures that have no result, again while the

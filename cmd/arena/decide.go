@@ -22,8 +22,9 @@ func runDecide(args []string, stdout, stderr io.Writer) error {
 			"line of the journal of its own, with the reason and the time, never an edit of an old line:\n"+
 			"standings, the page, event.trf and ratings follow it. It is written durably to\n"+
 			"FOLDER/"+rulings.DecisionFile+" first, and journaled at once when no run holds the folder, else\n"+
-			"by the running event after its next game or before it pairs its next round. A Swiss round\n"+
-			"already paired is not paired again: the decision counts from the next pairing.\n"+
+			"by the running event after its next game or before it pairs its next round; a game being\n"+
+			"played that is adjudicated stops within a second. A Swiss round already paired is not\n"+
+			"paired again: the decision counts from the next pairing.\n"+
 			"See docs/events.md (The arbiter's decisions).", stdout)
 	reason := fs.String("reason", "", "why, in the arbiter's words (required)")
 	arbiter := fs.String("arbiter", "", "who decides, as the record should name them")
@@ -68,7 +69,11 @@ func runDecide(args []string, stdout, stderr io.Writer) error {
 	if d.Journaled {
 		fmt.Fprintln(stdout, "journaled; standings and page rewritten")
 	} else {
-		fmt.Fprintln(stdout, "the event is running: it journals the decision after its next game ends")
+		if kind == record.Adjudicate {
+			fmt.Fprintln(stdout, "the event is running: it stops the game if it is being played, and journals the decision")
+		} else {
+			fmt.Fprintln(stdout, "the event is running: it journals the decision after its next game ends")
+		}
 	}
 	return nil
 }

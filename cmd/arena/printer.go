@@ -166,6 +166,11 @@ func (t *terminal) Observe(u event.Update) {
 		if t.now().Sub(t.drawn) > 200*time.Millisecond {
 			t.status()
 		}
+	case event.DecisionJournaled: // an adjudicated game in play is stopped
+		if u.Line.Decision != nil && u.Line.Decision.Kind == record.Adjudicate {
+			delete(t.running, gameKey{u.Line.Round, u.Line.Game})
+			t.status()
+		}
 	case event.GameFinished:
 		delete(t.running, gameKey{u.Record.Round, u.Record.Game})
 		t.done++
