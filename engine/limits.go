@@ -85,24 +85,40 @@ type Limits struct {
 // more threads than that is not seen here; the engine's cgroup, process
 // group and PID namespace still hold it (freeze, kill), and HardMemory
 // bounds its memory.
-func tree(leader int) []int {
+func tree(leader int) []int { return treeOf(leader, nil) }
+
+// treeOf is tree, the leader's files read through own (held open, see
+// leaderFiles) when it is not nil: what the arbiter reads after every move
+// costs it a pread(2) a file.
+func treeOf(leader int, own *leaderFiles) []int {
 	lk := lookers.Get().(*looker)
 	defer lookers.Put(lk)
 	pids := []int{leader}
 	seen := map[int]bool{leader: true}
+	add := func(children []byte) {
+		for _, f := range bytes.Fields(children) {
+			if c, err := strconv.Atoi(string(f)); err == nil && !seen[c] && len(pids) < treeProcs {
+				seen[c] = true
+				pids = append(pids, c)
+			}
+		}
+	}
 	for i := 0; i < len(pids) && len(pids) < treeProcs; i++ {
 		pid := strconv.Itoa(pids[i])
+		if i == 0 && own != nil {
+			if _, threads := statFields(own.read(lk, pid, leaderStat)); threads > 1 {
+				own.threadChildren(lk, pid, threads, treeThreads, add)
+			} else {
+				add(own.read(lk, pid, leaderChildren))
+			}
+			continue
+		}
 		tids := []string{pid}
 		if _, threads := statFields(lk.read("/proc/", pid, "/task/", pid, "/stat")); threads > 1 {
 			tids = taskIDs(pid, treeThreads)
 		}
 		for _, t := range tids {
-			for _, f := range bytes.Fields(lk.read("/proc/", pid, "/task/", t, "/children")) {
-				if c, err := strconv.Atoi(string(f)); err == nil && !seen[c] && len(pids) < treeProcs {
-					seen[c] = true
-					pids = append(pids, c)
-				}
-			}
+			add(lk.read("/proc/", pid, "/task/", t, "/children"))
 		}
 	}
 	return pids
@@ -140,7 +156,7 @@ func (e *Engine) Memory() (bytes int64, procs int) {
 		return 0, 0
 	}
 	var peak, pss int64
-	pids := tree(p.pid)
+	pids := treeOf(p.pid, &p.leader)
 	for _, pid := range pids {
 		hwm, ok := statusKB(pid, "VmHWM")
 		if !ok {
@@ -221,7 +237,7 @@ func (e *Engine) setFrozen(freeze bool) {
 		if freezer {
 			// A process that got away from the cgroup before the engine
 			// was put in it (none should) is brought back first.
-			for _, pid := range tree(p.pid) {
+			for _, pid := range treeOf(p.pid, &p.leader) {
 				_ = p.cg.join(pid)
 			}
 			_ = p.cg.setFrozen(true)
@@ -256,7 +272,7 @@ func applyLimits(p *proc, l Limits) error {
 		p.cgTried = true
 		p.cg, _ = newCgroups(p.pid, l) // what it could not make falls back below
 	}
-	pids := tree(p.pid)
+	pids := treeOf(p.pid, &p.leader)
 	if p.cg != nil {
 		for _, pid := range pids {
 			if err := p.cg.join(pid); err != nil {

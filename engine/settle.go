@@ -138,6 +138,11 @@ type leaderFiles struct {
 	fds    [3]int // leaderStat, leaderSchedstat, leaderChildren; -1 when not open
 	opened bool
 	closed bool
+	// kids are the children files of the leader's first threads
+	// (threadChildren), listed when its thread count was kidsThreads.
+	kids        []int
+	kidsOpen    bool
+	kidsThreads int
 }
 
 const (
@@ -175,6 +180,57 @@ func (lf *leaderFiles) read(lk *looker, pid string, which int) []byte {
 	return lk.buf[:n]
 }
 
+// threadChildren passes each children file of the leader's first max
+// threads (pid is the leader's, threads its thread count now), read into
+// lk.buf, to each: a process with many threads is read with one pread(2) a
+// thread, not a listing of its threads and an open, read and close of each
+// by path. The threads are listed again whenever their count has changed
+// since (a thread ended or began: the children of one that ended go to
+// another) or a file fails. each may see a file twice.
+func (lf *leaderFiles) threadChildren(lk *looker, pid string, threads, max int, each func([]byte)) {
+	lf.mu.Lock()
+	defer lf.mu.Unlock()
+	if lf.kidsOpen && lf.kidsThreads != threads {
+		lf.closeKids()
+	}
+	for range 2 {
+		if lf.closed {
+			return
+		}
+		if !lf.kidsOpen {
+			lf.kidsOpen, lf.kidsThreads = true, threads
+			for _, tid := range taskIDs(pid, max) {
+				if fd, err := syscall.Open("/proc/"+pid+"/task/"+tid+"/children", syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
+					lf.kids = append(lf.kids, fd)
+				}
+			}
+		}
+		ended := false
+		for _, fd := range lf.kids {
+			n, err := syscall.Pread(fd, lk.buf[:], 0)
+			if err != nil {
+				ended = true
+				break
+			}
+			if n > 0 {
+				each(lk.buf[:n])
+			}
+		}
+		if !ended {
+			return
+		}
+		lf.closeKids() // and list them again
+	}
+}
+
+// closeKids closes the threads' children files (lf.mu held).
+func (lf *leaderFiles) closeKids() {
+	for _, fd := range lf.kids {
+		syscall.Close(fd)
+	}
+	lf.kids, lf.kidsOpen = lf.kids[:0], false
+}
+
 // close closes the files for good (the process is being killed).
 func (lf *leaderFiles) close() {
 	lf.mu.Lock()
@@ -187,6 +243,7 @@ func (lf *leaderFiles) close() {
 			}
 		}
 	}
+	lf.closeKids()
 }
 
 // leaderRead reads file which of process pid: through lk.own when pid is
