@@ -32,6 +32,9 @@ import (
 // what the engine spawns costs the arbiter once, and a bounded amount.
 const freeTasks = 4096
 
+// freePasses bounds the listings of a process's threads when it is let go.
+const freePasses = 8
+
 // heldLookEvery spaces the looks at a held engine at the start of its
 // games: a look reads two /proc files or more (a few per cent of the
 // arbiter's processor time per game of an instant engine, looked at every
@@ -76,14 +79,27 @@ func (p *proc) freeIfThreaded() {
 	n := 1
 	for i := 0; i < n; i++ {
 		pid := strconv.Itoa(procs[i])
-		for _, tid := range taskIDs(pid, freeTasks) {
-			if id, err := strconv.Atoi(tid); err == nil { // best effort: a thread may have ended
-				if held {
-					affinity.Free(id)
+		// Listed again until no thread is new: a thread that one not yet
+		// let go starts meanwhile inherits its processor and slice.
+		done := map[string]bool{}
+		for range freePasses {
+			fresh := false
+			for _, tid := range taskIDs(pid, freeTasks) {
+				if done[tid] {
+					continue
 				}
-				if short {
-					affinity.Unhurry(id)
+				done[tid], fresh = true, true
+				if id, err := strconv.Atoi(tid); err == nil { // best effort: a thread may have ended
+					if held {
+						affinity.Free(id)
+					}
+					if short {
+						affinity.Unhurry(id)
+					}
 				}
+			}
+			if !fresh {
+				break
 			}
 		}
 		for _, c := range fieldsOf(lk.leaderRead(pid, i == 0, leaderChildren)) {
