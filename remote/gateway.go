@@ -52,7 +52,7 @@ type Gateway struct {
 
 	mu       sync.Mutex
 	hashes   map[string]string // token hashes, reread when the file changes
-	hashTime time.Time
+	hashFile os.FileInfo       // the tokens file as it was when they were read
 	sessions map[string]*session
 	arrivals uint64 // requests counted as they arrive, before the handshake (session.arrival)
 	streams  map[uint64]*stream
@@ -194,9 +194,13 @@ func (g *Gateway) reloadTokens() error {
 	if err != nil {
 		return err
 	}
+	// The file is replaced whole (a new file renamed over it), so one
+	// written within the clock's tick of the last has its time and a new
+	// identity: the time alone would miss the change.
 	g.mu.Lock()
-	same := st.ModTime().Equal(g.hashTime)
+	old := g.hashFile
 	g.mu.Unlock()
+	same := old != nil && os.SameFile(st, old) && st.ModTime().Equal(old.ModTime()) && st.Size() == old.Size()
 	if same {
 		return nil
 	}
@@ -205,7 +209,7 @@ func (g *Gateway) reloadTokens() error {
 		return err
 	}
 	g.mu.Lock()
-	g.hashes, g.hashTime = h, st.ModTime()
+	g.hashes, g.hashFile = h, st
 	var gone []*session
 	for n, s := range g.sessions {
 		if h[n] != s.hash {
@@ -269,10 +273,17 @@ func (g *Gateway) connect(w http.ResponseWriter, r *http.Request) {
 	g.mu.Lock()
 	old := g.sessions[name]
 	older := old != nil && old.arrival > s.arrival
-	if !older {
+	// Tokens reread during the handshake ended the sessions they revoked,
+	// which did not yet hold this one: it is checked here, where it joins.
+	revoked := g.hashes[name] != hash
+	if !older && !revoked {
 		g.sessions[name] = s
 	}
 	g.mu.Unlock()
+	if revoked {
+		s.close(closeRevoked, "the token was revoked")
+		return
+	}
 	if older { // a newer connection already holds the entrant
 		s.close(closeReplaced, "replaced by a newer connection with this token")
 		return
