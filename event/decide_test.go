@@ -14,7 +14,6 @@ import (
 	"gomoku-arena/event/outfolder"
 	"gomoku-arena/event/rulings"
 	"gomoku-arena/event/tables"
-	"gomoku-arena/internal/config"
 	"gomoku-arena/pairing"
 	"gomoku-arena/results/record"
 	"gomoku-arena/rules"
@@ -500,9 +499,7 @@ func (a *adjudicateInPlay) Observe(u Update) {
 // within about a second (not when the slow game would have ended, minutes
 // later), the adjudication is journaled and the game's play is not.
 func TestAGameAdjudicatedInPlayStops(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "slow.toml")
-	src := `name = "slow"
+	ev := loadEvent(t, writeConfig(t, t.TempDir(), "slow", `name = "slow"
 rule = "freestyle"
 format = "round-robin"
 output = "out"
@@ -519,16 +516,7 @@ args = ["think=3s"]
 name = "slow2"
 command = "builtin:faulty"
 args = ["think=3s"]
-`
-	os.WriteFile(path, []byte(src), 0o644)
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+`))
 	a := &adjudicateInPlay{t: t, folder: ev.Folder(), r: Ruling{Kind: record.Adjudicate, Game: 1, Result: "1/2-1/2", Reason: "a dead draw"}}
 	if _, err := ev.Run(context.Background(), context.Background(), a); err != nil {
 		t.Fatal(err)
@@ -560,9 +548,7 @@ args = ["think=3s"]
 // is not counted either: the decisions made during a game are journaled
 // before its own record, so the adjudication stands.
 func TestAGameAdjudicatedInPlayThatEndsFirstIsNotCounted(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "fast.toml")
-	src := `name = "fast"
+	ev := loadEvent(t, writeConfig(t, t.TempDir(), "fast", `name = "fast"
 rule = "freestyle"
 format = "round-robin"
 output = "out"
@@ -578,16 +564,7 @@ command = "builtin:greedy"
 name = "random"
 command = "builtin:random"
 args = ["seed=3"]
-`
-	os.WriteFile(path, []byte(src), 0o644)
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+`))
 	a := &adjudicateInPlay{t: t, folder: ev.Folder(), r: Ruling{Kind: record.Adjudicate, Game: 1, Result: "0-1", Reason: "the hall's clock failed"}}
 	if _, err := ev.Run(context.Background(), context.Background(), a); err != nil {
 		t.Fatal(err)
