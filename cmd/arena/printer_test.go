@@ -162,3 +162,21 @@ func TestNoticeGetsItsOwnLine(t *testing.T) {
 		t.Errorf("the terminal shows\n%q\nwant\n%q", got, want)
 	}
 }
+
+// A game adjudicated while it is played leaves the status line's running
+// games when the adjudication is journaled (the event stops it).
+func TestAdjudicatedGameLeavesTheStatusLine(t *testing.T) {
+	var b bytes.Buffer
+	tick := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	p := &terminal{plain: plain{w: &b}, describe: func(g event.GameStarted) string { return g.Black + " vs " + g.White },
+		now: func() time.Time { tick = tick.Add(time.Second); return tick }, running: map[gameKey]*inPlay{}}
+	p.Observe(event.Began{Name: "e", Total: 4})
+	p.Observe(event.GameStarted{Round: 1, Number: 1, Black: "alpha", White: "beta"})
+	p.Observe(event.GameStarted{Round: 1, Number: 2, Black: "gamma", White: "delta"})
+	p.Observe(event.DecisionJournaled{Line: &record.Record{Round: 1, Game: 1, End: record.Decided,
+		Decision: &record.Decision{Kind: record.Adjudicate, Result: "1/2-1/2", Reason: "a dead draw"}}})
+	got := screen(b.String())
+	if want := "0/4 finished  running: gamma vs delta"; len(got) == 0 || got[len(got)-1] != want {
+		t.Errorf("the terminal shows\n%q\nwant its last line %q", got, want)
+	}
+}
