@@ -32,6 +32,12 @@ import (
 //     window however the engine behaves otherwise;
 //   - every engine for its first commands (probation): one found still
 //     finishing its answer then shows the habit before it loses anything.
+//     An engine whose leader runs one thread and has no child is not
+//     looked at further on probation (lone): the thread that answered is
+//     the one that reads, so nothing it still does can lose the command.
+//     Knowing that costs an fstat(2) of its task folder (whose link count
+//     is two plus its thread count) and a read of its children, not a read
+//     of its stat, which costs the kernel several times more.
 //
 // Settling is a look at the engine's threads (state R in
 // /proc/PID/task/TID/stat): when none is running or ready to run, the
@@ -108,7 +114,7 @@ const probation = 64
 // settled, learning the habit from an engine found finishing its answer.
 // It reports whether it waited (found the engine busy).
 func (e *Engine) settleBefore(p *proc, limit time.Time) (waited bool) {
-	if e.settles() {
+	if settle, onProbation := e.settles(); settle && !(onProbation && p.lone()) {
 		var finishing bool
 		if waited, finishing = p.settle(limit, settleCPU); finishing && !e.habit {
 			e.learn()
@@ -116,6 +122,14 @@ func (e *Engine) settleBefore(p *proc, limit time.Time) (waited bool) {
 	}
 	p.freeIfThreaded() // held.go
 	return waited
+}
+
+// lone reports whether the engine's leader runs one thread and has no
+// child (see probation).
+func (p *proc) lone() bool {
+	lk := lookers.Get().(*looker)
+	defer lookers.Put(lk)
+	return p.leader.lone(lk, p.pid)
 }
 
 // looker reads /proc files into one buffer, without allocating a file
@@ -136,6 +150,7 @@ type looker struct {
 type leaderFiles struct {
 	mu     sync.Mutex
 	fds    [3]int // leaderStat, leaderSchedstat, leaderChildren; -1 when not open
+	task   int    // the leader's task folder (lone); -1 when not open
 	opened bool
 	closed bool
 	// kids are the children files of the leader's first threads
@@ -160,15 +175,7 @@ func (lf *leaderFiles) read(lk *looker, pid string, which int) []byte {
 	if lf.closed {
 		return nil
 	}
-	if !lf.opened {
-		lf.opened = true
-		for i, name := range leaderNames {
-			lf.fds[i] = -1
-			if fd, err := syscall.Open("/proc/"+pid+"/task/"+pid+name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
-				lf.fds[i] = fd
-			}
-		}
-	}
+	lf.open(pid)
 	fd := lf.fds[which]
 	if fd < 0 {
 		return nil
@@ -178,6 +185,44 @@ func (lf *leaderFiles) read(lk *looker, pid string, which int) []byte {
 		return nil
 	}
 	return lk.buf[:n]
+}
+
+// open opens the files at the first look (lf.mu held).
+func (lf *leaderFiles) open(pid string) {
+	if lf.opened {
+		return
+	}
+	lf.opened = true
+	for i, name := range leaderNames {
+		lf.fds[i] = -1
+		if fd, err := syscall.Open("/proc/"+pid+"/task/"+pid+name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
+			lf.fds[i] = fd
+		}
+	}
+	lf.task = -1
+	if fd, err := syscall.Open("/proc/"+pid+"/task", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0); err == nil {
+		lf.task = fd
+	}
+}
+
+// lone reports whether the leader (whose id is pid) runs one thread, by
+// its task folder's link count, and has no child. False when either cannot
+// be read.
+func (lf *leaderFiles) lone(lk *looker, pid int) bool {
+	lf.mu.Lock()
+	defer lf.mu.Unlock()
+	if lf.closed {
+		return false
+	}
+	if !lf.opened {
+		lf.open(strconv.Itoa(pid))
+	}
+	var st syscall.Stat_t
+	if lf.task < 0 || lf.fds[leaderChildren] < 0 || syscall.Fstat(lf.task, &st) != nil || st.Nlink != 2+1 {
+		return false
+	}
+	n, err := syscall.Pread(lf.fds[leaderChildren], lk.buf[:], 0)
+	return err == nil && n == 0
 }
 
 // threadChildren passes each children file of the leader's first max
@@ -241,6 +286,9 @@ func (lf *leaderFiles) close() {
 			if fd >= 0 {
 				syscall.Close(fd)
 			}
+		}
+		if lf.task >= 0 {
+			syscall.Close(lf.task)
 		}
 	}
 	lf.closeKids()
@@ -389,18 +437,22 @@ func taskIDs(pid string, max int) []string {
 // once per table or per game.
 var habits sync.Map
 
-// settles reports whether the engine is to be settled before a command.
-func (e *Engine) settles() bool {
+// settles reports whether the engine is to be settled before a command,
+// and whether only because it is on probation (its program has shown no
+// habit, in this engine or another, and it is not under freeze_idle).
+func (e *Engine) settles() (settle, onProbation bool) {
 	if e.spec.Limits.FreezeIdle || e.habit {
-		return true
+		return true, false
+	}
+	if _, learned := habits.Load(e.program()); learned {
+		e.habit = true
+		return true, false
 	}
 	if e.commands < probation {
 		e.commands++
-		return true
+		return true, true
 	}
-	_, learned := habits.Load(e.program())
-	e.habit = learned
-	return learned
+	return false, false
 }
 
 // learn records that the engine's program drops or refuses commands.
