@@ -69,6 +69,50 @@ func TestEngineEnvironmentIsDeclared(t *testing.T) {
 	}
 }
 
+// An unconfined root engine is started from a thread that moved to the
+// engine's mount namespace (its own /tmp); the thread then goes home
+// (awayFromHome) and serves on: while the engine runs, every thread of the
+// arbiter is in the arbiter's mount namespace, with its working directory.
+// A thread left away would serve other goroutines there, or, ended, take
+// its engines with it (Pdeathsig).
+func TestAnEngineStartLeavesNoThreadAway(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root: an ordinary user's unconfined engine shares the machine's /tmp and /dev/shm (docs/security.md)")
+	}
+	e, err := Start(Spec{Name: "cat", Command: "cat", StartTimeout: generous})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if p := e.current(); p.ns != pidNS || privateTmpRefused.Load() {
+		t.Skipf("the engine got no mount namespace of its own here (%v)", p.ns)
+	}
+	ns, err := os.Readlink("/proc/self/ns/mnt")
+	if err != nil {
+		t.Skip(err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if theirs, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", e.Pid())); err != nil || theirs == ns {
+		t.Fatalf("the engine's mount namespace: %q (%v), the arbiter's %q", theirs, err, ns)
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		dir := "/proc/self/task/" + task.Name()
+		if got, err := os.Readlink(dir + "/ns/mnt"); err == nil && got != ns {
+			t.Errorf("thread %s is in mount namespace %s, the arbiter's is %s", task.Name(), got, ns)
+		}
+		if got, err := os.Readlink(dir + "/cwd"); err == nil && got != wd {
+			t.Errorf("thread %s works in %s, the arbiter in %s", task.Name(), got, wd)
+		}
+	}
+}
+
 // TestUnconfinedEngineCannotFillRAM runs a hostile engine unconfined as
 // root that writes a file into every filesystem kept in memory it can
 // reach (/dev, a tmpfs /sys/fs/cgroup, /run...): each is read-only to it,

@@ -130,7 +130,7 @@ func startGroup(path string, args []string, dir string, env []string, stdio [3]*
 		g.cmd.Dir, g.cmd.Env, g.cmd.ExtraFiles = dir, env, files
 		g.cmd.Stdin, g.cmd.Stdout, g.cmd.Stderr = stdio[0], stdio[1], stdio[2]
 		g.cmd.SysProcAttr = g.ns.sysProcAttr()
-		err = startIn(g.ns, tmpMax, cpus, g.cmd, g.exited)
+		err = startIn(g.ns, tmpMax, cpus, g.cmd)
 		if err == nil && g.ns > first {
 			g.ns.settle()
 		}

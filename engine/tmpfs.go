@@ -43,46 +43,106 @@ var errThisStart = errors.New("this engine only")
 var privateTmpRefused atomic.Bool
 
 // startWithPrivateTmp runs start (which must start the engine process) on
-// a thread of its own that first moves to a new mount namespace where each
-// of privateTmpFolders is an overlay: the machine's folder seen through it,
+// a thread that first moves to a new mount namespace where each of
+// privateTmpFolders is an overlay: the machine's folder seen through it,
 // and what is written there kept in a tmpfs of at most tmpMax bytes (0: the
 // kernel's default) of the namespace's own. The engine's working directory
 // dir, if it lies in one of them, is bound back so that it writes there for
-// real. The process inherits all this. The thread lives until exited is
-// closed, since the process's Pdeathsig fires when the thread that started
-// it ends, and is then discarded. It returns the error of start, or the
-// refusal to make the namespace (then start has not run).
-func startWithPrivateTmp(tmpMax int64, dir string, start func() error, exited <-chan struct{}) (refused, err error) {
-	type result struct{ refused, err error }
-	var attempt func() result
-	attempt = func() result {
-		done := make(chan result)
-		go func() {
-			// Never unlocked once the namespace is made: the thread, whose
-			// namespace is no longer the arbiter's, ends with this goroutine.
-			runtime.LockOSThread()
-			if unix.Gettid() == unix.Getpid() {
-				// The main thread is never discarded, and /proc/self shows
-				// its namespace: keep it while another thread does the work.
-				r := attempt()
-				runtime.UnlockOSThread()
-				done <- r
-				return
+// real. The process inherits all this; the thread then goes home
+// (awayFromHome). It returns the error of start, or the refusal to make the
+// namespace (then start has not run).
+func startWithPrivateTmp(tmpMax int64, dir string, start func() error) (refused, err error) {
+	refused = awayFromHome(func() error {
+		if err := privateTmp(tmpMax, dir); err != nil {
+			return err
+		}
+		err = start()
+		return nil
+	})
+	return refused, err
+}
+
+// home is the arbiter's own mount namespace, root and working directory,
+// held open: a thread that moved to an engine's namespace to start it goes
+// back (goHome) and serves on, so that an engine's start neither makes a
+// thread nor ends one. A thread that ends takes with it every engine it
+// started (their Pdeathsig fires when the thread that started them ends,
+// whatever the process does), and any thread of the arbiter may have
+// started one (affinity.Start runs on whichever thread it is called from):
+// so no thread of the arbiter is ever let end, and one that cannot go back
+// is kept, parked, for good. Nothing in the arbiter changes its working
+// directory, root or umask: a thread back home has its own copy of them.
+var home struct {
+	once          sync.Once
+	ns, root, cwd int
+	err           error
+}
+
+// awayFromHome runs f on a thread locked to it, with its own root and
+// working directory (CLONE_FS unshared), which f may move to another
+// mount namespace; the thread then goes back home (goHome). The main thread
+// is never used: /proc/self shows its namespace. It returns f's error, or
+// why f could not run.
+func awayFromHome(f func() error) error {
+	done := make(chan error)
+	go func() {
+		runtime.LockOSThread()
+		if unix.Gettid() == unix.Getpid() {
+			err := awayFromHome(f) // on another thread, while this one waits
+			runtime.UnlockOSThread()
+			done <- err
+			return
+		}
+		home.once.Do(func() { // on a thread at home: every thread is, unlocked
+			home.ns, home.err = unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if home.err == nil {
+				home.root, home.err = unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 			}
-			if err := privateTmp(tmpMax, dir); err != nil {
-				done <- result{refused: err}
-				return
+			if home.err == nil {
+				home.cwd, home.err = unix.Open(".", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 			}
-			err := start()
-			done <- result{err: err}
-			if err == nil {
-				<-exited
+			if home.err != nil {
+				home.err = fmt.Errorf("mount namespace: %w", home.err)
 			}
-		}()
-		return <-done
+		})
+		if home.err != nil {
+			runtime.UnlockOSThread()
+			done <- home.err
+			return
+		}
+		// A thread shares its root and working directory (CLONE_FS) with
+		// the others, and may change its mount namespace only once it has
+		// its own.
+		if err := unix.Unshare(unix.CLONE_FS); err != nil {
+			runtime.UnlockOSThread()
+			done <- fmt.Errorf("mount namespace: %w", err)
+			return
+		}
+		err := f()
+		if goHome() != nil {
+			done <- err
+			select {} // kept for good (see home)
+		}
+		runtime.UnlockOSThread()
+		done <- err
+	}()
+	return <-done
+}
+
+// goHome moves the calling thread, which has its own root and working
+// directory, back to the arbiter's mount namespace, root and working
+// directory (entering a namespace sets both to the namespace's root).
+func goHome() error {
+	if err := unix.Setns(home.ns, unix.CLONE_NEWNS); err != nil {
+		return err
 	}
-	r := attempt()
-	return r.refused, r.err
+	if err := unix.Fchdir(home.root); err != nil {
+		return err
+	}
+	if err := unix.Chroot("."); err != nil {
+		return err
+	}
+	return unix.Fchdir(home.cwd)
 }
 
 // sealedNS is a mount namespace made once per arbiter, the model of every
@@ -99,61 +159,32 @@ var sealedNS struct {
 	err    error    // the namespace could not be made
 }
 
-// onDiscardedThread runs f on a thread of its own, locked to it and never
-// unlocked, so that the thread ends with it: f may change what the thread
-// shares with the others. The main thread is never discarded, and
-// /proc/self shows its namespace: when the goroutine lands there, it keeps
-// it while another does the work.
-func onDiscardedThread(f func()) {
-	done := make(chan struct{})
-	go func() {
-		runtime.LockOSThread()
-		if unix.Gettid() == unix.Getpid() {
-			onDiscardedThread(f)
-			runtime.UnlockOSThread()
-			close(done)
-			return
-		}
-		f()
-		close(done)
-	}()
-	<-done
-}
-
-// enterSealedNS moves the calling thread, which must be locked and never
-// unlocked, to a copy of sealedNS, made first when it is not yet.
+// enterSealedNS moves the calling thread, which must be away from home
+// (awayFromHome), to a copy of sealedNS, made first when it is not yet.
 func enterSealedNS() ([]string, error) {
 	sealedNS.once.Do(func() {
-		onDiscardedThread(func() {
+		sealedNS.err = awayFromHome(func() error {
 			if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-				sealedNS.err = fmt.Errorf("mount namespace: %w", err)
-				return
+				return fmt.Errorf("mount namespace: %w", err)
 			}
 			// Mounts made here must not show in the arbiter's namespace.
 			if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-				sealedNS.err = fmt.Errorf("mount namespace: %w", err)
-				return
+				return fmt.Errorf("mount namespace: %w", err)
 			}
 			sealed, err := sealMounts()
 			if err != nil {
-				sealedNS.err = fmt.Errorf("read-only %w", err)
-				return
+				return fmt.Errorf("read-only %w", err)
 			}
 			fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 			if err != nil {
-				sealedNS.err = fmt.Errorf("mount namespace: %w", err)
-				return
+				return fmt.Errorf("mount namespace: %w", err)
 			}
 			sealedNS.fd, sealedNS.sealed = fd, sealed
+			return nil
 		})
 	})
 	if sealedNS.err != nil {
 		return nil, sealedNS.err
-	}
-	// A thread shares its root and working directory (CLONE_FS) with the
-	// others, and may change its mount namespace only once it has its own.
-	if err := unix.Unshare(unix.CLONE_FS); err != nil {
-		return nil, fmt.Errorf("mount namespace: %w", err)
 	}
 	if err := unix.Setns(sealedNS.fd, unix.CLONE_NEWNS); err != nil {
 		return nil, fmt.Errorf("mount namespace: %w", err)
@@ -369,12 +400,12 @@ func privateTmpUse(pids []int) int64 {
 // namespace with its own /tmp and /dev/shm when it will be in a PID
 // namespace made by root (ns is pidNS) and the kernel has not refused that
 // before.
-func startIn(ns namespaces, tmpMax int64, cpus []int, cmd *exec.Cmd, exited <-chan struct{}) error {
+func startIn(ns namespaces, tmpMax int64, cpus []int, cmd *exec.Cmd) error {
 	start := func() error { return affinity.Start(cpus, cmd.Start) } // whatever thread starts it
 	if ns != pidNS || privateTmpRefused.Load() {
 		return start()
 	}
-	refused, err := startWithPrivateTmp(tmpMax, cmd.Dir, start, exited)
+	refused, err := startWithPrivateTmp(tmpMax, cmd.Dir, start)
 	if refused != nil {
 		if !errors.Is(refused, errThisStart) {
 			privateTmpRefused.Store(true)
