@@ -1046,13 +1046,14 @@ func (x *exchange) linger() {
 // next returns the next stdout line, or the fault that ended the wait.
 func (x *exchange) next() (outLine, Fault, string) {
 	for {
-		x.p.out.src.until = x.until
+		src := &x.p.out.src
+		src.until, src.watchExit = x.until, !x.lingering
 		l, err := x.p.out.readLine(readWait)
 		switch {
 		case err == nil:
 			return l, "", ""
-		case temporary(err): // the deadline, or a slice of it (has the process exited?)
-			if !x.lingering && !x.p.alive() {
+		case temporary(err): // the deadline, the leader's exit, or a slice of the wait
+			if !x.lingering && (src.exited || !x.p.alive()) {
 				x.linger()
 				continue
 			}

@@ -1,8 +1,13 @@
 package engine
 
 import (
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"gomoku-arena/clock"
 )
 
 // On probation an engine is settled before each command, except one whose
@@ -41,5 +46,62 @@ func TestOnProbationALoneEngineIsNotWaitedFor(t *testing.T) {
 				t.Errorf("settleBefore waited: %v, want %v", waited, !c.lone)
 			}
 		})
+	}
+}
+
+// wakeUps is how many times the threads of this process went to sleep
+// (voluntary context switches), all threads summed: what ends a sleep is a
+// wake-up.
+func wakeUps(t *testing.T) int {
+	t.Helper()
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Skip(err)
+	}
+	n := 0
+	for _, task := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + task.Name() + "/status")
+		if err != nil {
+			continue // ended meanwhile
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "voluntary_ctxt_switches:"); ok {
+				c, _ := strconv.Atoi(strings.TrimSpace(v))
+				n += c
+			}
+		}
+	}
+	return n
+}
+
+// While an engine thinks, the arbiter sleeps: the request's wait is one
+// poll(2) until the deadline or the engine's exit, the pipe sweeper sleeps
+// when no pipe is idle, and the stall heartbeat beats every clock.Beat. A
+// wait cut into 20 ms slices with a 5 ms sweep and a 10 ms beat woke the
+// process about 2,800 times a second (the Go runtime's monitor polls every
+// 20 µs for a millisecond after a thread comes back from a long system
+// call); here an engine thinks 2 s.
+func TestAThinkingEngineLeavesTheArbiterAsleep(t *testing.T) {
+	script := `while read -r l; do case "$l" in START*) echo OK;; BEGIN*) sleep 2; echo 7,7;; esac; done`
+	e, err := Start(Spec{Name: "sh", Command: "/bin/sh", Args: []string{"-c", script}, StartTimeout: generous,
+		WriteTimeout: generous, CloseGrace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	newGame(t, e, 15)
+	before := wakeUps(t)
+	r := e.Begin(in(generous))
+	after := wakeUps(t)
+	if r.Fault != "" {
+		t.Fatalf("%s %s", r.Fault, r.Detail)
+	}
+	// A beat wakes the heartbeat's thread, the runtime's monitor (which
+	// sleeps until the next timer) and a thread or two of the scheduler:
+	// about 6.5 wake-ups a beat here, quiet or beside stress-ng.
+	if n, most := after-before, 10*int(r.Elapsed/clock.Beat)+60; n > most {
+		t.Errorf("the arbiter woke %d times while the engine thought for %v, want at most %d", n, r.Elapsed.Round(time.Millisecond), most)
+	} else {
+		t.Logf("%d wake-ups in %v", n, r.Elapsed.Round(time.Millisecond))
 	}
 }

@@ -17,7 +17,10 @@ import (
 // The goroutine that waits for an answer reads the pipe itself, as a C
 // runner blocks in read(2): the engine's line wakes that thread and nothing
 // else. The read end is non-blocking, so a read(2) that finds nothing
-// returns at once and the wait is a poll(2) with the request's deadline; an
+// returns at once and the wait is a poll(2) with the request's deadline,
+// which also watches the engine's leader through a pidfd, so that its exit
+// ends the wait at once (where the kernel has no pidfd, the wait is cut
+// into pollSlice slices, each followed by a look at the process); an
 // engine that answered while the command was being written (an instant one
 // usually has: writing to it woke it) costs one read(2) and no poll(2). The
 // look for lines written before a command is one read(2) too. There is no reader
@@ -37,13 +40,21 @@ import (
 // maxQueueBytes) until the next request takes the pipe back through an
 // eventfd. So an engine that floods while its opponent thinks is never held
 // up for more than about two idleDrain periods, and then only after filling
-// the pipe; while its own request waits it is read at once.
+// the pipe; while its own request waits it is read at once. A sweep that
+// finds no pipe idle is the last until one is (a request ends, an engine
+// starts): while engines think, the arbiter wakes for nothing.
+//
+// Nothing here wakes the arbiter periodically while engines think: a
+// periodic wake-up costs the Go runtime far more than the wake itself
+// (its monitor thread polls every 20 µs for a millisecond after a thread
+// comes back from a long system call), about 8% of a processor at one
+// table with a 20 ms slice and a 5 ms sweep.
 
 // Bounds of the reading.
 const (
 	idleDrain = 5 * time.Millisecond  // how long a pipe goes unread before a drainer reads it
 	pipeSize  = 1 << 20               // stdout pipe capacity asked of the kernel (F_SETPIPE_SZ)
-	pollSlice = 20 * time.Millisecond // longest poll(2) of a request: it looks at the process this often
+	pollSlice = 20 * time.Millisecond // longest poll(2) of a request where the kernel has no pidfd: it looks at the process this often
 )
 
 // errWouldBlock is a read that found nothing and was not to wait (or whose
@@ -63,7 +74,7 @@ const (
 
 // How pipeSource reads.
 const (
-	readWait  = iota // read(2); if nothing is there, poll(2) up to until (at most pollSlice) and read(2)
+	readWait  = iota // read(2); if nothing is there, poll(2) up to until (or the leader's exit) and read(2)
 	readPeek         // read(2) only what is there already
 	readDrain        // poll(2) the pipe and the kick, then read(2)
 )
@@ -116,10 +127,22 @@ func newStdout(f *os.File) (*stdout, error) {
 		s.kick.Close()
 		return nil, err
 	}
-	s.src.readFn, s.src.waitFn, s.src.drainFn = s.src.peekRead, s.src.pollRead, s.src.drainRead
+	s.src.readFn, s.src.waitFn, s.src.drainFn, s.src.exitFn = s.src.peekRead, s.src.pollRead, s.src.drainRead, s.src.exitPoll
 	s.lr = newLineReader(&s.src, MaxLine)
 	sweeper.add(s)
 	return s, nil
+}
+
+// watch makes a request's wait end when the engine's leader exits, through
+// exit, a pidfd of it (group.exit), which the caller keeps open until it
+// has no use for it. With none, the wait is cut into pollSlice slices.
+func (s *stdout) watch(exit *os.File) {
+	if exit == nil {
+		return
+	}
+	if rc, err := exit.SyscallConn(); err == nil {
+		s.src.exit, s.src.xrc = exit, rc
+	}
 }
 
 // pipeSource is the lineReader's input, read through the descriptors' raw
@@ -128,16 +151,24 @@ func newStdout(f *os.File) (*stdout, error) {
 type pipeSource struct {
 	f, kick *os.File
 	rc, krc syscall.RawConn
+	exit    *os.File // the leader's pidfd (watch), or nil
+	xrc     syscall.RawConn
 	mode    int
 	until   time.Time // readWait: when to give up
-	buf     []byte
-	n       int
-	err     error
-	kfd     uintptr
-	pfd     [2]unix.PollFd
-	ts      unix.Timespec
+	// readWait: watchExit makes the wait end at the leader's exit too,
+	// which then sets exited
+	watchExit, exited bool
+	buf               []byte
+	n                 int
+	err               error
+	kfd, xfd, fd      uintptr
+	wait              time.Duration
+	ready             bool
+	pfd               [2]unix.PollFd
+	ts                unix.Timespec
 	// the methods below as values, made once
 	readFn, waitFn, drainFn func(fd uintptr) bool
+	exitFn                  func(xfd uintptr)
 }
 
 func (ps *pipeSource) Read(b []byte) (int, error) {
@@ -169,13 +200,24 @@ func (ps *pipeSource) Read(b []byte) (int, error) {
 	return ps.n, nil
 }
 
-// poll waits up to d (forever if negative) for the pipe (and, with kick, the
-// kick) to be readable; it reports whether the pipe is (or has ended).
-func (ps *pipeSource) poll(fd uintptr, d time.Duration, kick bool) bool {
+// What a poll watches besides the pipe.
+const (
+	pollPipe = iota // the pipe alone
+	pollKick        // and the kick (ps.kfd): a request wants the pipe back
+	pollExit        // and the leader's pidfd (ps.xfd): it exited
+)
+
+// poll waits up to d (forever if negative) for the pipe (and what also
+// says) to be readable; it reports whether the pipe is (or has ended).
+func (ps *pipeSource) poll(fd uintptr, d time.Duration, also int) bool {
 	ps.pfd[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
 	fds := ps.pfd[:1]
-	if kick {
+	switch also {
+	case pollKick:
 		ps.pfd[1] = unix.PollFd{Fd: int32(ps.kfd), Events: unix.POLLIN}
+		fds = ps.pfd[:2]
+	case pollExit:
+		ps.pfd[1] = unix.PollFd{Fd: int32(ps.xfd), Events: unix.POLLIN}
 		fds = ps.pfd[:2]
 	}
 	var ts *unix.Timespec
@@ -192,13 +234,16 @@ func (ps *pipeSource) poll(fd uintptr, d time.Duration, kick bool) bool {
 			ps.err = os.NewSyscallError("ppoll", err)
 			return false
 		}
-		if kick && ps.pfd[1].Revents != 0 {
+		if also == pollKick && ps.pfd[1].Revents != 0 {
 			var b [8]byte
 			unix.Read(int(ps.kfd), b[:]) // reset the eventfd
 			ps.err = errKicked
 			return false
 		}
-		return n > 0
+		if also == pollExit && ps.pfd[1].Revents != 0 {
+			ps.exited = true
+		}
+		return n > 0 && ps.pfd[0].Revents != 0
 	}
 }
 
@@ -231,8 +276,11 @@ func (ps *pipeSource) pollRead(fd uintptr) bool {
 		return true
 	}
 	ps.err = nil
-	wait := min(time.Until(ps.until), pollSlice)
-	if !ps.poll(fd, max(wait, 0), false) {
+	ps.fd, ps.wait, ps.ready = fd, max(time.Until(ps.until), 0), false
+	if !ps.watchExit || ps.xrc == nil || ps.xrc.Control(ps.exitFn) != nil {
+		ps.ready = ps.poll(fd, min(ps.wait, pollSlice), pollPipe)
+	}
+	if !ps.ready {
 		if ps.err == nil {
 			ps.err = errWouldBlock
 		}
@@ -242,8 +290,15 @@ func (ps *pipeSource) pollRead(fd uintptr) bool {
 	return true
 }
 
+// exitPoll is pollRead's poll when it watches the leader's pidfd (held
+// open meanwhile, as the pipe is).
+func (ps *pipeSource) exitPoll(xfd uintptr) {
+	ps.xfd = xfd
+	ps.ready = ps.poll(ps.fd, ps.wait, pollExit)
+}
+
 func (ps *pipeSource) drainRead(fd uintptr) bool {
-	for ps.poll(fd, -1, true) {
+	for ps.poll(fd, -1, pollKick) {
 		if ps.read(fd) {
 			break
 		}
@@ -296,18 +351,23 @@ func (s *stdout) release() {
 		s.state, s.since = idle, sweeps.Load()
 	}
 	s.mu.Unlock()
+	sweeper.wake()
 }
 
 // startDrain gives a pipe idle since before the sweep before sweep to a
-// drainer.
-func (s *stdout) startDrain(sweep int64) {
+// drainer. It reports whether the pipe is still idle, for a later sweep.
+func (s *stdout) startDrain(sweep int64) (idleStill bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != idle || sweep-s.since < 2 {
-		return
+	if s.state != idle {
+		return false
+	}
+	if sweep-s.since < 2 {
+		return true
 	}
 	s.state, s.drained = draining, make(chan struct{})
 	go s.drain()
+	return false
 }
 
 // drain reads lines into q until a request takes the pipe back, or the pipe
@@ -339,7 +399,8 @@ func (s *stdout) drain() {
 
 // close ends reading for good (the process is gone): a drainer is stopped
 // and the descriptors closed. A request reading meanwhile (Kill from another
-// goroutine) sees the pipe closed within a pollSlice.
+// goroutine) has seen the process exit (or, with no pidfd, sees it within a
+// pollSlice); the pipe is closed once it is done with it.
 func (s *stdout) close() {
 	sweeper.remove(s)
 	s.mu.Lock()
@@ -366,18 +427,34 @@ type pipeSweeper struct {
 	mu      sync.Mutex
 	pipes   map[*stdout]struct{}
 	running bool
+	// asleep is set while (or just before) the sweeper waits for a pipe
+	// to become idle; wake then sends it the token.
+	asleep atomic.Bool
+	token  chan struct{}
 }
 
 func (sw *pipeSweeper) add(s *stdout) {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	if sw.pipes == nil {
-		sw.pipes = make(map[*stdout]struct{})
+		sw.pipes, sw.token = make(map[*stdout]struct{}), make(chan struct{}, 1)
 	}
 	sw.pipes[s] = struct{}{}
 	if !sw.running {
 		sw.running = true
 		go sweep()
+	}
+	sw.wake() // s starts idle
+}
+
+// wake makes a sleeping sweeper sweep again: a pipe became idle. One
+// atomic load when it is not asleep.
+func (sw *pipeSweeper) wake() {
+	if sw.asleep.Load() {
+		select {
+		case sw.token <- struct{}{}:
+		default:
+		}
 	}
 }
 
@@ -387,21 +464,34 @@ func (sw *pipeSweeper) remove(s *stdout) {
 	sw.mu.Unlock()
 }
 
-// sweep runs while there are pipes to watch.
+// sweep runs while there are pipes to watch, every idleDrain while one is
+// idle; when none is, it sleeps until one becomes idle. It marks itself
+// asleep before it looks, so that a pipe released while it looks wakes it.
 func sweep() {
 	t := time.NewTicker(idleDrain)
 	defer t.Stop()
 	for range t.C {
 		sweep := sweeps.Add(1)
+		sweeper.asleep.Store(true)
 		sweeper.mu.Lock()
 		if len(sweeper.pipes) == 0 {
 			sweeper.running = false
+			sweeper.asleep.Store(false)
 			sweeper.mu.Unlock()
 			return
 		}
+		idle := false
 		for s := range sweeper.pipes {
-			s.startDrain(sweep)
+			idle = s.startDrain(sweep) || idle
 		}
 		sweeper.mu.Unlock()
+		if idle {
+			sweeper.asleep.Store(false)
+			continue
+		}
+		t.Stop()
+		<-sweeper.token
+		sweeper.asleep.Store(false)
+		t.Reset(idleDrain)
 	}
 }
