@@ -54,6 +54,9 @@ func (p *proc) heldLook() {
 		return
 	}
 	p.looked = now
+	if p.lone() { // one thread, no child (settle.go): nothing to let go
+		return
+	}
 	lk := lookers.Get().(*looker)
 	defer lookers.Put(lk)
 	lk.own = &p.leader
