@@ -43,16 +43,15 @@ var errThisStart = errors.New("this engine only")
 var privateTmpRefused atomic.Bool
 
 // startWithPrivateTmp runs start (which must start the engine process) on
-// a thread that first moves to a new mount namespace where each of
-// privateTmpFolders is an overlay: the machine's folder seen through it,
-// and what is written there kept in a tmpfs of at most tmpMax bytes (0: the
-// kernel's default) of the namespace's own. The engine's working directory
-// dir, if it lies in one of them, is bound back so that it writes there for
-// real. The process inherits all this; the thread then goes home
-// (awayFromHome). It returns the error of start, or the refusal to make the
-// namespace (then start has not run).
+// the mover, in a new mount namespace where each of privateTmpFolders is an
+// overlay: the machine's folder seen through it, and what is written there
+// kept in a tmpfs of at most tmpMax bytes (0: the kernel's default) of the
+// namespace's own. The engine's working directory dir, if it lies in one of
+// them, is bound back so that it writes there for real. The process
+// inherits all this. It returns the error of start, or the refusal to make
+// the namespace (then start has not run).
 func startWithPrivateTmp(tmpMax int64, dir string, start func() error) (refused, err error) {
-	refused = awayFromHome(func() error {
+	refused = onMover(func() error {
 		if err := privateTmp(tmpMax, dir); err != nil {
 			return err
 		}
@@ -62,87 +61,110 @@ func startWithPrivateTmp(tmpMax int64, dir string, start func() error) (refused,
 	return refused, err
 }
 
-// home is the arbiter's own mount namespace, root and working directory,
-// held open: a thread that moved to an engine's namespace to start it goes
-// back (goHome) and serves on, so that an engine's start neither makes a
-// thread nor ends one. A thread that ends takes with it every engine it
-// started (their Pdeathsig fires when the thread that started them ends,
-// whatever the process does), and any thread of the arbiter may have
-// started one (affinity.Start runs on whichever thread it is called from):
-// so no thread of the arbiter is ever let end, and one that cannot go back
-// is kept, parked, for good. Nothing in the arbiter changes its working
-// directory, root or umask: a thread back home has its own copy of them.
-var home struct {
-	once          sync.Once
-	ns, root, cwd int
-	err           error
+// The mover is the one thread of the arbiter that leaves its mount
+// namespace: to make the sealed model (sealedNS) and to start each
+// unconfined root engine in a namespace of its own. It is locked to its
+// goroutine for good, so no other goroutine ever runs on it, and it never
+// ends: a thread that ends takes with it every engine it started (their
+// Pdeathsig fires when the thread that started them ends, whatever the
+// process does). It has its own root and working directory (CLONE_FS
+// unshared, as moving requires), which it sets to the arbiter's (its main
+// thread's, /proc/self) before each job, so that relative paths mean what
+// they mean to the rest of the arbiter; after each job it goes back to the
+// arbiter's namespace. It is never the main thread, whose namespace
+// /proc/self shows. One thread made once, where a thread made and ended for
+// each engine cost each start a thread's creation and end.
+var mover struct {
+	once sync.Once
+	jobs chan func()
+	home int   // the arbiter's mount namespace
+	err  error // why the mover cannot move: every job fails with it
 }
 
-// awayFromHome runs f on a thread locked to it, with its own root and
-// working directory (CLONE_FS unshared), which f may move to another
-// mount namespace; the thread then goes back home (goHome). The main thread
-// is never used: /proc/self shows its namespace. It returns f's error, or
-// why f could not run.
-func awayFromHome(f func() error) error {
-	done := make(chan error)
-	go func() {
-		runtime.LockOSThread()
-		if unix.Gettid() == unix.Getpid() {
-			err := awayFromHome(f) // on another thread, while this one waits
-			runtime.UnlockOSThread()
-			done <- err
+// onMover runs f on the mover, at home with the arbiter's root and working
+// directory; f may move it to another mount namespace, and it goes back
+// after. It returns f's error, or why f could not run.
+func onMover(f func() error) error {
+	mover.once.Do(startMover)
+	done := make(chan error, 1)
+	mover.jobs <- func() {
+		if mover.err != nil {
+			done <- mover.err
 			return
 		}
-		home.once.Do(func() { // on a thread at home: every thread is, unlocked
-			home.ns, home.err = unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-			if home.err == nil {
-				home.root, home.err = unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-			}
-			if home.err == nil {
-				home.cwd, home.err = unix.Open(".", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-			}
-			if home.err != nil {
-				home.err = fmt.Errorf("mount namespace: %w", home.err)
-			}
-		})
-		if home.err != nil {
-			runtime.UnlockOSThread()
-			done <- home.err
-			return
-		}
-		// A thread shares its root and working directory (CLONE_FS) with
-		// the others, and may change its mount namespace only once it has
-		// its own.
-		if err := unix.Unshare(unix.CLONE_FS); err != nil {
-			runtime.UnlockOSThread()
+		if err := followArbiter(); err != nil {
 			done <- fmt.Errorf("mount namespace: %w", err)
 			return
 		}
 		err := f()
-		if goHome() != nil {
-			done <- err
-			select {} // kept for good (see home)
+		if gerr := goHome(); gerr != nil {
+			// Stuck elsewhere: no more moves (the thread must not end).
+			mover.err = fmt.Errorf("mount namespace: cannot go back: %w", gerr)
 		}
-		runtime.UnlockOSThread()
 		done <- err
-	}()
+	}
 	return <-done
 }
 
-// goHome moves the calling thread, which has its own root and working
-// directory, back to the arbiter's mount namespace, root and working
-// directory (entering a namespace sets both to the namespace's root).
-func goHome() error {
-	if err := unix.Setns(home.ns, unix.CLONE_NEWNS); err != nil {
+// startMover starts the mover and waits until it serves.
+func startMover() {
+	mover.jobs = make(chan func())
+	ready := make(chan struct{})
+	var launch func()
+	launch = func() {
+		go func() {
+			runtime.LockOSThread()
+			if unix.Gettid() == unix.Getpid() {
+				launch() // on another thread, which this goroutine does not hold
+				runtime.UnlockOSThread()
+				return
+			}
+			mover.home, mover.err = unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if mover.err == nil {
+				mover.err = unix.Unshare(unix.CLONE_FS)
+			}
+			if mover.err != nil {
+				mover.err = fmt.Errorf("mount namespace: %w", mover.err)
+			}
+			close(ready)
+			for job := range mover.jobs {
+				job()
+			}
+		}()
+	}
+	launch()
+	<-ready
+}
+
+// followArbiter gives the mover the root and working directory of the
+// arbiter's main thread (which every other thread shares).
+func followArbiter() error {
+	root, err := unix.Open("/proc/self/root", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
 		return err
 	}
-	if err := unix.Fchdir(home.root); err != nil {
+	defer unix.Close(root)
+	cwd, err := unix.Open("/proc/self/cwd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(cwd)
+	if err := unix.Fchdir(root); err != nil {
 		return err
 	}
 	if err := unix.Chroot("."); err != nil {
 		return err
 	}
-	return unix.Fchdir(home.cwd)
+	return unix.Fchdir(cwd)
+}
+
+// goHome moves the mover back to the arbiter's mount namespace, root and
+// working directory (entering a namespace sets both to its root).
+func goHome() error {
+	if err := unix.Setns(mover.home, unix.CLONE_NEWNS); err != nil {
+		return err
+	}
+	return followArbiter()
 }
 
 // sealedNS is a mount namespace made once per arbiter, the model of every
@@ -159,29 +181,35 @@ var sealedNS struct {
 	err    error    // the namespace could not be made
 }
 
-// enterSealedNS moves the calling thread, which must be away from home
-// (awayFromHome), to a copy of sealedNS, made first when it is not yet.
+// makeSealedNS makes sealedNS on the mover, which it leaves in it.
+func makeSealedNS() error {
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return fmt.Errorf("mount namespace: %w", err)
+	}
+	// Mounts made here must not show in the arbiter's namespace.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("mount namespace: %w", err)
+	}
+	sealed, err := sealMounts()
+	if err != nil {
+		return fmt.Errorf("read-only %w", err)
+	}
+	fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("mount namespace: %w", err)
+	}
+	sealedNS.fd, sealedNS.sealed = fd, sealed
+	return nil
+}
+
+// enterSealedNS moves the mover (it runs there, at home) to a copy of
+// sealedNS, made first when it is not yet.
 func enterSealedNS() ([]string, error) {
 	sealedNS.once.Do(func() {
-		sealedNS.err = awayFromHome(func() error {
-			if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-				return fmt.Errorf("mount namespace: %w", err)
-			}
-			// Mounts made here must not show in the arbiter's namespace.
-			if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-				return fmt.Errorf("mount namespace: %w", err)
-			}
-			sealed, err := sealMounts()
-			if err != nil {
-				return fmt.Errorf("read-only %w", err)
-			}
-			fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				return fmt.Errorf("mount namespace: %w", err)
-			}
-			sealedNS.fd, sealedNS.sealed = fd, sealed
-			return nil
-		})
+		sealedNS.err = makeSealedNS()
+		if err := goHome(); err != nil && sealedNS.err == nil {
+			sealedNS.err = fmt.Errorf("mount namespace: cannot go back: %w", err)
+		}
 	})
 	if sealedNS.err != nil {
 		return nil, sealedNS.err
