@@ -112,8 +112,7 @@ type group struct {
 	// exit is a pidfd of the leader, readable once it has exited, closed
 	// once it is reaped (its users hold it through its RawConn
 	// meanwhile); nil where the kernel gives none.
-	exit  *os.File
-	pidfd int
+	exit *os.File
 }
 
 // startGroup starts path the way every engine process starts: in its own
@@ -135,9 +134,6 @@ func startGroup(path string, args []string, dir string, env []string, stdio [3]*
 		g.cmd.Dir, g.cmd.Env, g.cmd.ExtraFiles = dir, env, files
 		g.cmd.Stdin, g.cmd.Stdout, g.cmd.Stderr = stdio[0], stdio[1], stdio[2]
 		g.cmd.SysProcAttr = g.ns.sysProcAttr()
-		if g.pidfd = -1; pidfds() {
-			g.cmd.SysProcAttr.PidFD = &g.pidfd // the os package keeps a copy of its own
-		}
 		err = startIn(g.ns, tmpMax, cpus, g.cmd)
 		if err == nil && g.ns > first {
 			g.ns.settle()
@@ -150,8 +146,10 @@ func startGroup(path string, args []string, dir string, env []string, stdio [3]*
 		return nil, err
 	}
 	g.pid = g.cmd.Process.Pid
-	if g.pidfd >= 0 {
-		g.exit = os.NewFile(uintptr(g.pidfd), "pidfd") // close-on-exec, blocking: not in the network poller
+	// Opened before the reaper starts: until it reaps the leader, the id
+	// cannot name another process.
+	if fd, err := unix.PidfdOpen(g.pid, 0); err == nil {
+		g.exit = os.NewFile(uintptr(fd), "pidfd") // close-on-exec, blocking: not in the network poller
 	}
 	go func() {
 		g.waitErr = g.cmd.Wait()
@@ -162,18 +160,6 @@ func startGroup(path string, args []string, dir string, env []string, stdio [3]*
 	}()
 	return g, nil
 }
-
-// pidfds reports whether the kernel gives pidfds (Linux 5.3 and later, where
-// no seccomp rule forbids them); startGroup asks for one only then, as a
-// start would otherwise fail.
-var pidfds = sync.OnceValue(func() bool {
-	fd, err := unix.PidfdOpen(os.Getpid(), 0)
-	if err != nil {
-		return false
-	}
-	unix.Close(fd)
-	return true
-})
 
 // proc is one running engine process and its pipes.
 type proc struct {
