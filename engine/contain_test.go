@@ -218,3 +218,58 @@ func TestUnconfinedWorkingFolderInRAM(t *testing.T) {
 		t.Errorf("the engine cannot write its own working folder in /dev, or /dev/null: %q", got)
 	}
 }
+
+// TestUnconfinedPrivateFolders: an unconfined root engine sees the
+// machine's /tmp (programs and their folders may lie there) but not its
+// /dev/shm, the shared memory of other processes: that one is a fresh
+// tmpfs of its own. What it writes in its own scratch folder, by a
+// relative path, stays in its tmpfs: counted as its memory, never in the
+// machine's folder.
+func TestUnconfinedPrivateFolders(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root: an ordinary user's unconfined engine shares the machine's /tmp and /dev/shm (docs/security.md)")
+	}
+	var seen []string
+	for _, d := range privateTmpFolders {
+		f, err := os.CreateTemp(d, "machine-")
+		if err != nil {
+			t.Skip(err)
+		}
+		f.WriteString("the machine's\n")
+		f.Close()
+		defer os.Remove(f.Name())
+		seen = append(seen, f.Name())
+	}
+	const fill = 4 << 20
+	e, err := Start(Spec{Name: "own", Command: hostile(t), StartTimeout: generous,
+		Args: []string{"read=" + seen[0], "read=" + seen[1], fmt.Sprintf("fill=.:%d", fill)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if p := e.current(); p.ns != pidNS || privateTmpRefused.Load() {
+		t.Skipf("the engine got no mount namespace of its own here (%v)", p.ns)
+	}
+	if err := e.NewGame(15, nil, in(generous)); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Begin(in(generous))
+	if r.Fault != "" {
+		t.Fatalf("%v %s %v", r.Fault, r.Detail, e.Stderr())
+	}
+	got := strings.Join(r.Notes, "\n")
+	for i, want := range []string{"yes", "no"} {
+		if !strings.Contains(got, fmt.Sprintf("MESSAGE read %s %s", seen[i], want)) {
+			t.Errorf("read %s: want %s, got %q", seen[i], want, r.Notes)
+		}
+	}
+	if !strings.Contains(got, fmt.Sprintf("wrote %d", fill)) {
+		t.Fatalf("the engine could not write its scratch folder: %q", r.Notes)
+	}
+	if ents, err := os.ReadDir(e.Dir()); err != nil || len(ents) != 0 {
+		t.Errorf("the machine's folder %s holds %d entries (%v): the engine's scratch files are not in its tmpfs", e.Dir(), len(ents), err)
+	}
+	if used, _ := e.Memory(); used < fill {
+		t.Errorf("memory %d bytes: the %d bytes in its scratch folder are not counted", used, fill)
+	}
+}

@@ -273,7 +273,11 @@ func (e *Engine) spawn() error {
 	errs := new(ring) // each process's own, so that its last words are its own
 	// The process starts in the folder Start checked, by its descriptor:
 	// its path may lead elsewhere since.
-	p, err := spawn(path, args, fdPath(int(e.dirFile.Fd())), e.env, files, e.spec.Limits.Memory, e.spec.CPUs, errs, e.spec.Transcript)
+	// Its own scratch folder need not be bound back through a private /tmp
+	// (startIn), unless a sandbox binds it by its descriptor, which must
+	// lead where its path does.
+	scratch := e.ownDir && e.spec.Sandbox == nil
+	p, err := spawn(path, args, fdPath(int(e.dirFile.Fd())), scratch, e.env, files, e.spec.Limits.Memory, e.spec.CPUs, errs, e.spec.Transcript)
 	if err == nil {
 		if err = applyLimits(p, e.spec.Limits); err != nil {
 			p.kill()

@@ -119,10 +119,11 @@ type group struct {
 // process group with Pdeathsig SIGKILL, in the most containment the kernel
 // allows (namespaces), where it may with its own /tmp and /dev/shm of at
 // most tmpMax bytes each (tmpfs.go), on the processors cpus (all when
-// none). stdio are the child's ends of its stdin, stdout and stderr; it
-// inherits files as descriptors 3 on. The caller closes its copies of
-// stdio once startGroup returns.
-func startGroup(path string, args []string, dir string, env []string, stdio [3]*os.File, files []*os.File, tmpMax int64, cpus []int) (*group, error) {
+// none). It starts in dir; scratch says dir is its own temporary folder,
+// which nobody reads after it (startIn). stdio are the child's ends of its
+// stdin, stdout and stderr; it inherits files as descriptors 3 on. The
+// caller closes its copies of stdio once startGroup returns.
+func startGroup(path string, args []string, dir string, scratch bool, env []string, stdio [3]*os.File, files []*os.File, tmpMax int64, cpus []int) (*group, error) {
 	// Try the most containment the kernel allows, and remember a refusal
 	// only once less containment worked: an error that every way gives is
 	// the program's own (not executable, say).
@@ -134,7 +135,7 @@ func startGroup(path string, args []string, dir string, env []string, stdio [3]*
 		g.cmd.Dir, g.cmd.Env, g.cmd.ExtraFiles = dir, env, files
 		g.cmd.Stdin, g.cmd.Stdout, g.cmd.Stderr = stdio[0], stdio[1], stdio[2]
 		g.cmd.SysProcAttr = g.ns.sysProcAttr()
-		err = startIn(g.ns, tmpMax, cpus, g.cmd)
+		err = startIn(g.ns, tmpMax, cpus, g.cmd, scratch)
 		if err == nil && g.ns > first {
 			g.ns.settle()
 		}
@@ -189,7 +190,7 @@ type proc struct {
 
 // spawn starts path as an engine (startGroup) with fresh pipes and begins
 // draining its output.
-func spawn(path string, args []string, dir string, env []string, files []*os.File, tmpMax int64, cpus []int, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
+func spawn(path string, args []string, dir string, scratch bool, env []string, files []*os.File, tmpMax int64, cpus []int, errRing *ring, transcript func(pid int, sent bool, line string)) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -210,7 +211,7 @@ func spawn(path string, args []string, dir string, env []string, files []*os.Fil
 		out.close()
 		return nil, err
 	}
-	g, err := startGroup(path, args, dir, env, [3]*os.File{inR, outW, errW}, files, tmpMax, cpus)
+	g, err := startGroup(path, args, dir, scratch, env, [3]*os.File{inR, outW, errW}, files, tmpMax, cpus)
 	closeAll(inR, outW, errW) // the child holds its own copies
 	if err != nil {
 		closeAll(inW, errR)

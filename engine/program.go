@@ -36,7 +36,7 @@ func StartProgram(path string, args []string, dir string) (*Program, error) {
 		ends[i], ends[i+1] = r, w
 	}
 	becomeSubreaper()
-	g, err := startGroup(path, args, dir, nil, [3]*os.File{ends[0], ends[3], ends[5]}, nil, 0, nil)
+	g, err := startGroup(path, args, dir, false, nil, [3]*os.File{ends[0], ends[3], ends[5]}, nil, 0, nil)
 	closeAll(ends[0], ends[3], ends[5]) // the child holds its own copies
 	if err != nil {
 		closeAll(ends[1], ends[2], ends[4])

@@ -24,7 +24,11 @@ import (
 // (Engine.Memory) and which the kernel removes with the engine's last
 // process: bubblewrap makes them for a sandboxed engine; for an unconfined
 // one the arbiter does, in a mount namespace of the engine's own, where it
-// may (as root: the engine starts in its PID namespace). There every other
+// may (as root: the engine starts in its PID namespace). Its /tmp is an
+// overlay there, the machine's /tmp seen through it (programs and their
+// folders may lie there) and what it writes kept in its tmpfs; its
+// /dev/shm is a fresh tmpfs, as under bubblewrap: the shared memory of the
+// machine's other processes is none of its business. There every other
 // filesystem kept in memory that root could write (/dev, /run, a tmpfs
 // /sys/fs/cgroup, /dev/mqueue...) and every kernel filesystem (sysfs,
 // cgroups: moving itself out of its cgroup would escape its limits) is
@@ -32,8 +36,11 @@ import (
 // counted nor removed. An ordinary user's unconfined engine shares the
 // machine's /tmp and /dev/shm.
 
-// privateTmpFolders are the tmpfs folders an engine gets its own of.
+// privateTmpFolders are the tmpfs folders an engine gets its own of;
+// overlaidTmp is the one of them where it sees the machine's folder too.
 var privateTmpFolders = []string{"/tmp", "/dev/shm"}
+
+const overlaidTmp = "/tmp"
 
 // errThisStart marks a refusal that concerns one engine's start only.
 var errThisStart = errors.New("this engine only")
@@ -42,20 +49,26 @@ var errThisStart = errors.New("this engine only")
 // container without the right, say); engines then share the machine's.
 var privateTmpRefused atomic.Bool
 
-// startWithPrivateTmp runs start (which must start the engine process) on
-// the mover, in a new mount namespace where each of privateTmpFolders is an
-// overlay: the machine's folder seen through it, and what is written there
-// kept in a tmpfs of at most tmpMax bytes (0: the kernel's default) of the
-// namespace's own. The engine's working directory dir, if it lies in one of
-// them, is bound back so that it writes there for real. The process
-// inherits all this. It returns the error of start, or the refusal to make
-// the namespace (then start has not run).
-func startWithPrivateTmp(tmpMax int64, dir string, start func() error) (refused, err error) {
+// startWithPrivateTmp runs start (which must start cmd) on the mover, in a
+// new mount namespace with its own privateTmpFolders: tmpfs of at most
+// tmpMax bytes each (0: the kernel's default), overlaidTmp an overlay of
+// the machine's. The engine's working directory cmd.Dir, if it lies in a
+// folder made private or read-only there, is bound back so that it writes
+// there for real; its own scratch folder is not (nobody reads it after
+// it): the engine starts in it by its path, seen through the overlay, and
+// what it writes there is kept in its tmpfs too. The process inherits all
+// this. It returns the error of start, or the refusal to make the
+// namespace (then start has not run).
+func startWithPrivateTmp(tmpMax int64, cmd *exec.Cmd, scratch bool, start func() error) (refused, err error) {
 	refused = onMover(func() error {
-		if err := privateTmp(tmpMax, dir); err != nil {
-			return err
+		dir, perr := privateTmp(tmpMax, cmd.Dir, scratch)
+		if perr != nil {
+			return perr
 		}
+		held := cmd.Dir
+		cmd.Dir = dir
 		err = start()
+		cmd.Dir = held
 		return nil
 	})
 	return refused, err
@@ -224,8 +237,10 @@ func enterSealedNS() ([]string, error) {
 }
 
 // privateTmp moves the calling thread to a new mount namespace with the
-// overlays startWithPrivateTmp describes.
-func privateTmp(tmpMax int64, dir string) error {
+// folders startWithPrivateTmp describes, and returns the working directory
+// the process starts in there.
+func privateTmp(tmpMax int64, dir string, scratch bool) (string, error) {
+	start := dir
 	opts := "mode=1777"
 	if tmpMax > 0 {
 		opts += ",size=" + strconv.FormatInt(tmpMax, 10)
@@ -235,7 +250,7 @@ func privateTmp(tmpMax int64, dir string) error {
 	abs, absErr := filepath.Abs(dir)
 	sealed, err := enterSealedNS()
 	if err != nil {
-		return err
+		return "", err
 	}
 	work := -1
 	if err := absErr; err == nil && dir != "" {
@@ -257,7 +272,7 @@ func privateTmp(tmpMax int64, dir string) error {
 			if work >= 0 {
 				unix.Close(work)
 			}
-			return fmt.Errorf("working directory %s: not the folder checked (%w)", abs, errThisStart)
+			return "", fmt.Errorf("working directory %s: not the folder checked (%w)", abs, errThisStart)
 		}
 		dir = abs
 	}
@@ -268,27 +283,44 @@ func privateTmp(tmpMax int64, dir string) error {
 		if !isDir(d) {
 			continue
 		}
-		lower, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return fmt.Errorf("private %s: %w", d, err)
-		}
-		err = overlay(d, lower, opts)
-		unix.Close(lower)
-		if err != nil {
-			return fmt.Errorf("private %s: %w", d, err)
+		if err := privateFolder(d, opts); err != nil {
+			return "", fmt.Errorf("private %s: %w", d, err)
 		}
 	}
-	// The working directory, where it lies in one of those, is bound back:
-	// it writes there for real.
-	if work >= 0 && slices.ContainsFunc(append(sealed, privateTmpFolders...), func(mp string) bool { return within(dir, mp) }) {
+	if work < 0 {
+		return start, nil
+	}
+	// Its own scratch folder, seen through the overlay, is taken by its
+	// path (the held descriptor leads to the machine's folder), and all it
+	// writes there stays in its tmpfs.
+	if scratch && within(dir, overlaidTmp) {
+		return dir, nil
+	}
+	// Any other working directory, where it lies in one of those, is bound
+	// back: it writes there for real.
+	if slices.ContainsFunc(append(sealed, privateTmpFolders...), func(mp string) bool { return within(dir, mp) }) {
 		if err := unix.Mount(fdPath(work), dir, "", unix.MS_BIND, ""); err != nil {
-			return fmt.Errorf("working directory: %w (%w)", err, errThisStart)
+			return "", fmt.Errorf("working directory: %w (%w)", err, errThisStart)
 		}
 		if err := unix.Mount("", dir, "", unix.MS_REMOUNT|unix.MS_BIND, ""); err != nil {
-			return fmt.Errorf("working directory: %w (%w)", err, errThisStart)
+			return "", fmt.Errorf("working directory: %w (%w)", err, errThisStart)
 		}
 	}
-	return nil
+	return start, nil
+}
+
+// privateFolder mounts the namespace's own tmpfs (opts) on d: over the
+// machine's folder for overlaidTmp (overlay), in its place for any other.
+func privateFolder(d, opts string) error {
+	if d != overlaidTmp {
+		return unix.Mount("tmpfs", d, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts)
+	}
+	lower, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(lower)
+	return overlay(d, lower, opts)
 }
 
 // sealedTypes are the filesystems kept in memory, or the kernel's own, that
@@ -427,13 +459,14 @@ func privateTmpUse(pids []int) int64 {
 // startIn starts cmd on the processors cpus (all when none), in a mount
 // namespace with its own /tmp and /dev/shm when it will be in a PID
 // namespace made by root (ns is pidNS) and the kernel has not refused that
-// before.
-func startIn(ns namespaces, tmpMax int64, cpus []int, cmd *exec.Cmd) error {
+// before. scratch says cmd.Dir is the engine's own scratch folder
+// (startWithPrivateTmp).
+func startIn(ns namespaces, tmpMax int64, cpus []int, cmd *exec.Cmd, scratch bool) error {
 	start := func() error { return affinity.Start(cpus, cmd.Start) } // whatever thread starts it
 	if ns != pidNS || privateTmpRefused.Load() {
 		return start()
 	}
-	refused, err := startWithPrivateTmp(tmpMax, cmd.Dir, start)
+	refused, err := startWithPrivateTmp(tmpMax, cmd, scratch, start)
 	if refused != nil {
 		if !errors.Is(refused, errThisStart) {
 			privateTmpRefused.Store(true)
