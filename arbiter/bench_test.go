@@ -108,12 +108,14 @@ var (
 // BenchmarkInstantGames plays b.N games between two copies of the bench
 // kit's instant engine (a C program that answers every move at once), as a
 // runner does for self-play or bullet tests: the time per move is the
-// arbiter's own cost plus one pipe round trip. concurrency=2 and 4 play
-// several games at once, each at its own table with its own pair of engines:
-// the games are played by a Director, as every front end plays them.
+// arbiter's own cost plus one pipe round trip. concurrency=2, 4 and 16 play
+// several games at once, each at its own table with its own pair of engines
+// (16: eight tables to a processor on two, where Go's hand-offs between
+// locked table threads show): the games are played by a Director, as every
+// front end plays them.
 func BenchmarkInstantGames(b *testing.B) {
 	for _, mode := range []string{"turn", "board"} {
-		for _, conc := range []int{1, 2, 4} {
+		for _, conc := range []int{1, 2, 4, 16} {
 			b.Run(fmt.Sprintf("mode=%s/concurrency=%d", mode, conc), func(b *testing.B) {
 				benchInstant(b, mode == "board", conc)
 			})

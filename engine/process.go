@@ -337,7 +337,7 @@ type rawWriter struct {
 
 func (w *rawWriter) write(fd uintptr) {
 	for {
-		w.n, w.err = syscall.Write(int(fd), w.b)
+		w.n, w.err = rawWrite(int(fd), w.b)
 		if w.err != syscall.EINTR {
 			break
 		}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -251,7 +252,7 @@ func (ps *pipeSource) poll(fd uintptr, d time.Duration, also int) bool {
 // found the pipe readable (bytes, or the end: ps.n == 0 with no error).
 func (ps *pipeSource) read(fd uintptr) bool {
 	for {
-		ps.n, ps.err = syscall.Read(int(fd), ps.buf)
+		ps.n, ps.err = rawRead(int(fd), ps.buf)
 		if ps.err != syscall.EINTR {
 			break
 		}
@@ -494,4 +495,35 @@ func sweep() {
 		sweeper.asleep.Store(false)
 		t.Reset(idleDrain)
 	}
+}
+
+// rawRead and rawWrite are read(2) and write(2) on a non-blocking
+// descriptor, made without telling the Go scheduler (no entersyscall): they
+// cannot block, so the table's thread keeps its P through them. A write
+// that wakes an engine on the table's processor is often preempted by it
+// until it answers; told of a system call that long, the runtime's monitor
+// takes the P away and hands it to another thread, and the table's thread
+// then has to get one back (a futex wait and a wake-up, with locked tables
+// sharing few Ps). Only waits that block (poll(2)) go through the
+// scheduler.
+func rawRead(fd int, b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	n, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), nil
+}
+
+func rawWrite(fd int, b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), nil
 }
