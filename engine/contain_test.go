@@ -150,22 +150,8 @@ func TestUnconfinedEngineCannotFillRAM(t *testing.T) {
 	for _, mp := range targets {
 		args = append(args, fmt.Sprintf("fill=%s:%d", mp, fill))
 	}
-	spec := Spec{Name: "ram", Command: hostile(t), Args: args, Dir: t.TempDir(), StartTimeout: generous}
-	e, err := Start(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, r := firstMoveInOwnNS(t, Spec{Name: "ram", Command: hostile(t), Args: args, Dir: t.TempDir(), StartTimeout: generous})
 	defer e.Close()
-	if p := e.current(); p.ns != pidNS || privateTmpRefused.Load() {
-		t.Skipf("the engine got no mount namespace of its own here (%v)", p.ns)
-	}
-	if err := e.NewGame(15, nil, in(generous)); err != nil {
-		t.Fatal(err)
-	}
-	r := e.Begin(in(generous))
-	if r.Fault != "" {
-		t.Fatalf("%v %s %v", r.Fault, r.Detail, e.Stderr())
-	}
 	used, _ := e.Memory()
 	e.Close()
 	var files []string
@@ -241,22 +227,9 @@ func TestUnconfinedPrivateFolders(t *testing.T) {
 		seen = append(seen, f.Name())
 	}
 	const fill = 4 << 20
-	e, err := Start(Spec{Name: "own", Command: hostile(t), StartTimeout: generous,
+	e, r := firstMoveInOwnNS(t, Spec{Name: "own", Command: hostile(t), StartTimeout: generous,
 		Args: []string{"read=" + seen[0], "read=" + seen[1], fmt.Sprintf("fill=.:%d", fill)}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer e.Close()
-	if p := e.current(); p.ns != pidNS || privateTmpRefused.Load() {
-		t.Skipf("the engine got no mount namespace of its own here (%v)", p.ns)
-	}
-	if err := e.NewGame(15, nil, in(generous)); err != nil {
-		t.Fatal(err)
-	}
-	r := e.Begin(in(generous))
-	if r.Fault != "" {
-		t.Fatalf("%v %s %v", r.Fault, r.Detail, e.Stderr())
-	}
 	got := strings.Join(r.Notes, "\n")
 	for i, want := range []string{"yes", "no"} {
 		if !strings.Contains(got, fmt.Sprintf("MESSAGE read %s %s", seen[i], want)) {
@@ -272,4 +245,29 @@ func TestUnconfinedPrivateFolders(t *testing.T) {
 	if used, _ := e.Memory(); used < fill {
 		t.Errorf("memory %d bytes: the %d bytes in its scratch folder are not counted", used, fill)
 	}
+}
+
+// firstMoveInOwnNS starts spec's engine, skips the test unless it got a
+// mount namespace of its own (root, and the kernel allowed it), and has it
+// play its first move (its attacks). The caller closes the engine.
+func firstMoveInOwnNS(t *testing.T, spec Spec) (*Engine, Reply) {
+	t.Helper()
+	e, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := e.current(); p.ns != pidNS || privateTmpRefused.Load() {
+		e.Close()
+		t.Skipf("the engine got no mount namespace of its own here (%v)", p.ns)
+	}
+	if err := e.NewGame(15, nil, in(generous)); err != nil {
+		e.Close()
+		t.Fatal(err)
+	}
+	r := e.Begin(in(generous))
+	if r.Fault != "" {
+		e.Close()
+		t.Fatalf("%v %s %v", r.Fault, r.Detail, e.Stderr())
+	}
+	return e, r
 }
