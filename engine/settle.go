@@ -39,9 +39,11 @@ import (
 //     is two plus its thread count) and a read of its children, not a read
 //     of its stat, which costs the kernel several times more.
 //
-// Settling is a look at the engine's threads (state R in
-// /proc/PID/task/TID/stat): when none is running or ready to run, the
-// command goes out at once, with no sleep. Otherwise the arbiter looks
+// Settling is a look at the engine's threads (their state in
+// /proc/PID/task/TID/stat): when none is running, ready to run (R) or in an
+// uninterruptible wait (D: a page of its program read from disk, memory
+// reclaimed, a child's exec awaited), none is busy with anything but
+// waiting for input, and the command goes out at once, with no sleep. Otherwise the arbiter looks
 // again until none is, until the engine has run settleCPU of processor
 // time meanwhile (an engine that ponders, or polls its input busily, never
 // settles; the bound is what a frozen engine may ponder when thawed), or
@@ -344,14 +346,14 @@ func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duratio
 			// One thread (or no budget left for a walk): the process's
 			// own stat says all there is.
 			tasks++
-			busy = busy || state == 'R'
+			busy = busy || working(state)
 			if cpu {
 				used += schedstat(lk.leaderRead(pid, i == 0, leaderSchedstat))
 			}
 		} else {
 			for _, tid := range taskIDs(pid, settleLookTasks-tasks) {
 				tasks++
-				if s, _ := statFields(lk.read("/proc/", pid, "/task/", tid, "/stat")); s == 'R' {
+				if s, _ := statFields(lk.read("/proc/", pid, "/task/", tid, "/stat")); working(s) {
 					busy, side = true, side || tid != pid
 				}
 				if cpu {
@@ -371,6 +373,12 @@ func (lk *looker) look(leader int, cpu bool) (busy, side bool, used time.Duratio
 	}
 	return busy, side, used
 }
+
+// working reports whether a thread in state (of its stat) is busy with
+// something: running or ready to run (R), or in an uninterruptible wait
+// (D), which a thread waiting for input never is (a read of a pipe sleeps
+// interruptibly, S).
+func working(state byte) bool { return state == 'R' || state == 'D' }
 
 // statFields takes a /proc/PID/task/TID/stat line apart: "pid (comm) S ..." with comm
 // holding any bytes, so the state is the field after the last ')'; the

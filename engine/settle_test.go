@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"bufio"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -104,4 +107,74 @@ func TestAThinkingEngineLeavesTheArbiterAsleep(t *testing.T) {
 	} else {
 		t.Logf("%d wake-ups in %v", n, r.Elapsed.Round(time.Millisecond))
 	}
+}
+
+// vforkWait is a program that says "ready", then waits uninterruptibly on
+// its one thread (state D: a vfork parent until its child execs or exits)
+// for about a second while its child sleeps.
+const vforkWait = `#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+int main(void) {
+	printf("ready\n");
+	fflush(stdout);
+	if (vfork() == 0) {
+		struct timespec ts = {1, 0};
+		nanosleep(&ts, 0);
+		_exit(0);
+	}
+	return 0;
+}
+`
+
+// A look counts a thread in an uninterruptible wait as busy: whatever it
+// waits for (a page of its program read from disk, memory reclaimed, a
+// child's exec), it is not waiting for input, and a command written then
+// may land inside the window that drops it. Only running or ready threads
+// counted before, and a look that found an engine's lingering thread
+// paging in said the engine was settled.
+func TestALookSeesAThreadInAnUninterruptibleWaitAsBusy(t *testing.T) {
+	t.Parallel()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no cc")
+	}
+	dir := t.TempDir()
+	src, bin := filepath.Join(dir, "vfork.c"), filepath.Join(dir, "vfork")
+	os.WriteFile(src, []byte(vforkWait), 0o644)
+	if out, err := exec.Command(cc, "-O1", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Skipf("cc: %v: %s", err, out)
+	}
+	cmd := exec.Command(bin)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	if l, err := bufio.NewReader(out).ReadString('\n'); err != nil || l != "ready\n" {
+		t.Fatalf("the program said %q, %v", l, err)
+	}
+	pid := strconv.Itoa(cmd.Process.Pid)
+	for range 100 { // until the vfork is under way
+		if s, _ := statFields(mustRead(t, "/proc/"+pid+"/stat")); s == 'D' {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if s, _ := statFields(mustRead(t, "/proc/"+pid+"/stat")); s != 'D' {
+		t.Skipf("the vfork parent is in state %c, not D, on this kernel", s)
+	}
+	lk := new(looker)
+	if busy, _, _ := lk.look(cmd.Process.Pid, false); !busy {
+		t.Errorf("a process whose thread waits uninterruptibly looks settled")
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
