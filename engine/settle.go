@@ -42,16 +42,17 @@ import (
 // Settling is a look at the engine's threads (their state in
 // /proc/PID/task/TID/stat): when none is running, ready to run (R) or in an
 // uninterruptible wait (D: a page of its program read from disk, memory
-// reclaimed, a child's exec awaited), none is busy with anything but
-// waiting for input, and the command goes out at once, with no sleep. Otherwise the arbiter looks
-// again until none is, until the engine has run settleCPU of processor
-// time meanwhile (an engine that ponders, or polls its input busily, never
-// settles; the bound is what a frozen engine may ponder when thawed), or
-// for settleWait at most; the looks come further apart the longer it stays
-// busy, so that a wait costs the arbiter a few looks. Processor time rather
-// than wall time bounds it, so that a loaded machine, where a ready thread
-// waits long for a processor, does not cut the wait short. The wait is
-// before the command is written: it is no one's think time.
+// reclaimed, a child's exec awaited), none is busy with anything but waiting
+// for input, and the command goes out at once, with no sleep. Otherwise the
+// arbiter looks again until none is, until the engine has run settleCPU of
+// processor time meanwhile (an engine that ponders, or polls its input
+// busily, never settles; the bound is what a frozen engine may ponder when
+// thawed), or for settleWait at most; the looks come further apart the
+// longer it stays busy, so that a wait costs the arbiter a few looks.
+// Processor time rather than wall time bounds it, so that a loaded machine,
+// where a ready thread waits long for a processor, does not cut the wait
+// short. The wait is before the command is written: it is no one's think
+// time.
 //
 // One look costs at most settleLookProcs processes and settleLookTasks
 // threads, whatever the engine spawns: a single-threaded engine is two
