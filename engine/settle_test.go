@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,17 +134,7 @@ int main(void) {
 // paging in said the engine was settled.
 func TestALookSeesAThreadInAnUninterruptibleWaitAsBusy(t *testing.T) {
 	t.Parallel()
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no cc")
-	}
-	dir := t.TempDir()
-	src, bin := filepath.Join(dir, "vfork.c"), filepath.Join(dir, "vfork")
-	os.WriteFile(src, []byte(vforkWait), 0o644)
-	if out, err := exec.Command(cc, "-O1", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Skipf("cc: %v: %s", err, out)
-	}
-	cmd := exec.Command(bin)
+	cmd := exec.Command(compileC(t, "vfork", vforkWait))
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -52,17 +52,7 @@ int main(void) {
 // more: the held children files of ended threads fail, and the threads are
 // listed anew.
 func TestTreeSeesWhatThreadsForkAsThreadsComeAndGo(t *testing.T) {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no cc")
-	}
-	dir := t.TempDir()
-	src, bin := filepath.Join(dir, "forks.c"), filepath.Join(dir, "forks")
-	os.WriteFile(src, []byte(threadForks), 0o644)
-	if out, err := exec.Command(cc, "-O1", "-pthread", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Skipf("cc: %v: %s", err, out)
-	}
-	cmd := exec.Command(bin)
+	cmd := exec.Command(compileC(t, "forks", threadForks))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
@@ -100,4 +90,24 @@ func sorted(s []int) []int {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return s
+}
+
+// compileC builds the C program src (with -pthread) into the test's
+// temporary folder and returns its path; the test is skipped where there is
+// no C compiler.
+func compileC(t *testing.T, name, src string) string {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no cc")
+	}
+	dir := t.TempDir()
+	file, bin := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, "-O1", "-pthread", "-o", bin, file).CombinedOutput(); err != nil {
+		t.Skipf("cc: %v: %s", err, out)
+	}
+	return bin
 }
